@@ -1,0 +1,62 @@
+/**
+ * The plugin's named errors. Each has a stable `code`; the HTTP adapter maps codes to statuses and the
+ * localised error page in one place (src/http/errorPage.ts). Messages are for logs and developers only:
+ * nothing here is ever shown to a client.
+ */
+
+export type VersionsErrorCode =
+  | 'RECORD_NOT_FOUND'
+  | 'MISSING_RECORD_ID'
+  | 'INDEX_UNAVAILABLE'
+  | 'INVALID_OPTION'
+  | 'INVALID_RECORD_DOCUMENT';
+
+export class VersionsError extends Error {
+  readonly code: VersionsErrorCode;
+  constructor(code: VersionsErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+/** The index answered the lookup, but without a record. */
+export class RecordNotFoundError extends VersionsError {
+  readonly recordId: string;
+  constructor(recordId: string) {
+    super('RECORD_NOT_FOUND', `Record ${JSON.stringify(recordId)} does not exist`);
+    this.recordId = recordId;
+  }
+}
+
+/** The request named no record (`id` missing or empty). */
+export class MissingRecordIdError extends VersionsError {
+  constructor() {
+    super('MISSING_RECORD_ID', 'The request has no record id (query parameter "id")');
+  }
+}
+
+/** The index could not be asked or did not answer usably (unreachable, timed out, failing, garbage). */
+export class IndexUnavailableError extends VersionsError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INDEX_UNAVAILABLE', message, options);
+  }
+}
+
+/** A plugin or adapter option is wrong; thrown when the plugin or adapter is created. */
+export class InvalidOptionError extends VersionsError {
+  readonly option: string;
+  constructor(option: string, problem: string) {
+    super('INVALID_OPTION', `Invalid option "${option}": ${problem}`);
+    this.option = option;
+  }
+}
+
+/** A record document cannot be loaded; `reason` says why in words a cataloguer understands. */
+export class InvalidRecordDocumentError extends VersionsError {
+  readonly reason: string;
+  constructor(reason: string) {
+    super('INVALID_RECORD_DOCUMENT', `Invalid record document: ${reason}`);
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * The catalog index port: what the plugin needs from a search index, in domain terms. Adapters
+ * (embeddedIndex.ts, solrIndex.ts) implement it; only they know engine field names and query syntax.
+ * A failing engine surfaces as IndexUnavailableError; a missing record is `undefined`, not an error.
+ */
+import type { CatalogRecord } from '../core/catalogRecord.js';
+
+/** `last-indexed`: last_indexed descending, then id ascending (the feed). `relevance`: score descending,
+ * then id ascending (the page); a key filter scores every match alike, so this is id order. */
+export type VersionsOrder = 'last-indexed' | 'relevance';
+
+export interface VersionsQuery {
+  /** Records sharing at least one of these keys (exact match) are versions. Never empty. */
+  readonly workKeys: readonly string[];
+  readonly order: VersionsOrder;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export interface VersionsPage {
+  /** How many records share a key, over all pages. */
+  readonly total: number;
+  readonly records: readonly CatalogRecord[];
+}
+
+export interface CatalogIndex {
+  getRecord(id: string): Promise<CatalogRecord | undefined>;
+  findVersions(query: VersionsQuery): Promise<VersionsPage>;
+  close(): Promise<void>;
+}
