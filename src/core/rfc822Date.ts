@@ -1,0 +1,48 @@
+/**
+ * The feed item's `pubDate`: 1 January of the record's year at the request's time of day, with the
+ * server's UTC offset on that date (reference-behaviour.md section 2), in RFC 822 form
+ * (`Tue, 01 Jan 2019 14:03:27 -0300`). The clock and the time zone are arguments, so this stays pure.
+ */
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+
+export interface TimeOfDay {
+  readonly hours: number;
+  readonly minutes: number;
+  readonly seconds: number;
+}
+
+/** The server's time zone as the feed needs it. */
+export interface ServerTimeZone {
+  /** Local time of day of an instant. */
+  timeOfDay(instant: Date): TimeOfDay;
+  /** UTC offset in minutes east of UTC (São Paulo: -180) in force at 1 January of `year`, at `time`. */
+  offsetMinutesOnNewYear(year: number, time: TimeOfDay): number;
+}
+
+/** The process's own time zone (the `TZ` environment variable, else the system's). */
+export const processTimeZone: ServerTimeZone = {
+  timeOfDay: (instant) => ({ hours: instant.getHours(), minutes: instant.getMinutes(), seconds: instant.getSeconds() }),
+  offsetMinutesOnNewYear(year, { hours, minutes, seconds }) {
+    const local = new Date(2000, 0, 1, hours, minutes, seconds);
+    local.setFullYear(year); // setFullYear, unlike the constructor, does not map years 0-99 to 1900-1999
+    return -local.getTimezoneOffset();
+  },
+};
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+export function formatUtcOffset(offsetMinutes: number): string {
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const magnitude = Math.abs(offsetMinutes);
+  return `${sign}${two(Math.floor(magnitude / 60))}${two(magnitude % 60)}`;
+}
+
+export function newYearPubDate(year: number, now: Date, zone: ServerTimeZone): string {
+  const time = zone.timeOfDay(now);
+  const newYear = new Date(0);
+  newYear.setUTCFullYear(year, 0, 1); // the weekday of a calendar date does not depend on the time zone
+  const weekday = WEEKDAYS[newYear.getUTCDay()];
+  const offset = formatUtcOffset(zone.offsetMinutesOnNewYear(year, time));
+  return `${weekday}, 01 Jan ${String(year).padStart(4, '0')} ${two(time.hours)}:${two(time.minutes)}:${two(time.seconds)} ${offset}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * Every URL the feed and the page show, built from the base URL and the request's values. Query values are
+ * form-encoded (space as `+`, `:` and `/` percent-encoded) in the parameter order of the spec.
+ */
+
+/** Base URL without its trailing slash, so that `${base}/Search/Versions` never doubles one. */
+export function trimBaseUrl(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '');
+}
+
+function query(params: ReadonlyArray<readonly [string, string]>): string {
+  return new URLSearchParams(params as Array<[string, string]>).toString();
+}
+
+const FEED_SORT = 'last_indexed desc';
+const FEED_LIMIT = '50';
+
+export interface VersionsAddress {
+  readonly id: string;
+  readonly language: string;
+}
+
+/** The HTML view's address as the feed's `<link>` names it: sort, limit, id, search=versions, lng. */
+export function versionsLinkUrl(baseUrl: string, { id, language }: VersionsAddress): string {
+  return `${trimBaseUrl(baseUrl)}/Search/Versions?${query([
+    ['sort', FEED_SORT], ['limit', FEED_LIMIT], ['id', id], ['search', 'versions'], ['lng', language],
+  ])}`;
+}
+
+/** The feed's address: sort, limit, view=rss, id, search=versions, lng, then `page` when given. */
+export function versionsFeedUrl(baseUrl: string, { id, language }: VersionsAddress, page?: number): string {
+  const params: Array<readonly [string, string]> = [
+    ['sort', FEED_SORT], ['limit', FEED_LIMIT], ['view', 'rss'], ['id', id], ['search', 'versions'], ['lng', language],
+  ];
+  if (page !== undefined) params.push(['page', String(page)]);
+  return `${trimBaseUrl(baseUrl)}/Search/Versions?${query(params)}`;
+}
+
+/** A link from the HTML page to another page of itself: `?id=…&search=versions&page=N`, then `lng` when given. */
+export function versionsPageHref(id: string, page: number, language?: string): string {
+  const params: Array<readonly [string, string]> = [['id', id], ['search', 'versions'], ['page', String(page)]];
+  if (language !== undefined) params.push(['lng', language]);
+  return `?${query(params)}`;
+}
+
+/** The HTML page in another language, on the same page: `?id=…&search=versions[&page=N]&lng=…`. */
+export function versionsLanguageHref(id: string, page: number, language: string): string {
+  const params: Array<readonly [string, string]> = [['id', id], ['search', 'versions']];
+  if (page > 1) params.push(['page', String(page)]);
+  params.push(['lng', language]);
+  return `?${query(params)}`;
+}
+
+// RFC 3986 pchar minus the unreserved characters that encodeURIComponent already leaves alone:
+// sub-delims, ":" and "@" are legal in a path segment and stay readable.
+const PATH_SAFE_ESCAPES: Readonly<Record<string, string>> = {
+  '%24': '$', '%26': '&', '%2B': '+', '%2C': ',', '%3B': ';', '%3D': '=', '%3A': ':', '%40': '@',
+};
+
+/** One path segment holding `value`, with each path-unsafe character percent-encoded. */
+export function encodePathSegment(value: string): string {
+  // "." and ".." would be removed by URL normalisation (RFC 3986 section 5.2.4), so they are encoded too.
+  if (value === '.' || value === '..') return value.replaceAll('.', '%2E');
+  return encodeURIComponent(value).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => PATH_SAFE_ESCAPES[escape] ?? escape);
+}
+
+/** The host's record page: `{base_url}/Record/<id>`. */
+export function recordUrl(baseUrl: string, id: string): string {
+  return `${trimBaseUrl(baseUrl)}/Record/${encodePathSegment(id)}`;
+}
