@@ -1,0 +1,173 @@
+/**
+ * The plugin factory: parses the options once, loads labels and themes, and returns one Koa middleware
+ * (the router's routes and allowed methods composed) that a host app mounts next to its record pages.
+ * It reads the request (query, cookies, session), asks the core for a view model and renders it; the
+ * decisions live in src/core, the error statuses in errorResponses.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import compose from 'koa-compose';
+import { parsePluginOptions, type VersionsPluginOptions } from '../config.js';
+import { buildVersionsFeedModel } from '../core/feedModel.js';
+import type { Translate } from '../core/labels.js';
+import { listVersions, type VersionsView } from '../core/listVersions.js';
+import { buildVersionsPageModel } from '../core/pageModel.js';
+import { pageNumberFrom } from '../core/paging.js';
+import { renderVersionsFeed } from '../core/renderVersionsFeed.js';
+import { resolveLanguage, supportedLanguageCode } from '../core/resolveLanguage.js';
+import type { ThemeModel } from '../core/viewModels.js';
+import { GENERATOR, LABELS_DIRECTORY, THEMES_DIRECTORY, VIEWS_DIRECTORY } from '../packageRoot.js';
+import { respondWithErrorPage } from './errorResponses.js';
+import { openLabelCatalogs } from './labelCatalogs.js';
+import { createThemeEngine } from './themeEngine.js';
+
+export const LANGUAGE_COOKIE = 'language';
+export const UI_COOKIE = 'ui';
+export const SESSION_COOKIE = 'VUFIND_SESSION';
+
+// Attributes of every cookie the plugin sets (reference-behaviour.md section 5). `signed: false`, because
+// a host with app.keys would otherwise sign them and then refuse to read unsigned ones.
+const COOKIE_ATTRIBUTES = { path: '/', httpOnly: true, sameSite: 'lax', signed: false, overwrite: true } as const;
+const SESSION_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** The first value of a query parameter that may be repeated (`?id=a&id=b` names record `a`). */
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+type HostSession = Record<string, unknown> | null | undefined;
+
+/** The host's session, when the host app has one (koa-session or alike puts it on ctx.session). */
+function hostSessionOf(ctx: Context): HostSession {
+  const session = (ctx as Context & { session?: unknown }).session;
+  return typeof session === 'object' && session !== null ? (session as Record<string, unknown>) : undefined;
+}
+
+interface RequestSettings {
+  readonly view: VersionsView;
+  readonly baseUrl: string;
+  readonly language: string;
+  /** `lng` as given, when it named a supported language. */
+  readonly explicitLanguage: string | undefined;
+  readonly translate: Translate;
+  readonly ui: string;
+  readonly theme: ThemeModel;
+}
+
+export function createVersionsPlugin(options: VersionsPluginOptions): Middleware {
+  const config = parsePluginOptions(options);
+  const labels = openLabelCatalogs(LABELS_DIRECTORY, config.languages, config.defaultLanguage);
+  const themes = createThemeEngine({
+    viewsDirectory: VIEWS_DIRECTORY,
+    themeDirectories: [...config.themeDirectories, THEMES_DIRECTORY],
+    themesByUi: config.themes,
+    cacheTemplates: config.cacheTemplates,
+  });
+  const languageNames = config.languages.map((code) => ({ code, name: labels.translatorFor(code)('language.name') }));
+  const feedStylesheet = readFileSync(join(VIEWS_DIRECTORY, 'rss.xsl'));
+
+  function settingsOf(ctx: Context): RequestSettings {
+    const view: VersionsView = firstValue(ctx.query.view) === 'rss' ? 'rss' : 'html';
+    const lng = firstValue(ctx.query.lng);
+    const session = hostSessionOf(ctx);
+    const { language } = resolveLanguage(
+      {
+        query: lng,
+        session: typeof session?.[config.sessionLanguageKey] === 'string' ? (session[config.sessionLanguageKey] as string) : undefined,
+        cookie: ctx.cookies.get(LANGUAGE_COOKIE, { signed: false }),
+        acceptLanguage: ctx.get('Accept-Language') || undefined,
+      },
+      { supported: config.languages, fallback: config.defaultLanguage },
+    );
+    const uiCookie = ctx.cookies.get(UI_COOKIE, { signed: false });
+    const ui = uiCookie !== undefined && Object.hasOwn(config.themes, uiCookie) ? uiCookie : config.defaultUi;
+    const baseUrl = config.baseUrl ?? ctx.origin;
+    return {
+      view,
+      baseUrl,
+      language,
+      explicitLanguage: supportedLanguageCode(lng, config.languages),
+      translate: labels.translatorFor(language),
+      ui,
+      theme: themes.themeModel(themes.themeForUi(ui), baseUrl),
+    };
+  }
+
+  /** HTML responses remember the language and ui, and give a session token (RSS responses set no cookies). */
+  function rememberChoices(ctx: Context, settings: RequestSettings): void {
+    if (settings.view === 'rss') return;
+    if (ctx.cookies.get(LANGUAGE_COOKIE, { signed: false }) !== settings.language) ctx.cookies.set(LANGUAGE_COOKIE, settings.language, COOKIE_ATTRIBUTES);
+    if (ctx.cookies.get(UI_COOKIE, { signed: false }) !== settings.ui) ctx.cookies.set(UI_COOKIE, settings.ui, COOKIE_ATTRIBUTES);
+    const token = ctx.cookies.get(SESSION_COOKIE, { signed: false });
+    if (token === undefined || !SESSION_TOKEN.test(token)) ctx.cookies.set(SESSION_COOKIE, randomBytes(16).toString('hex'), COOKIE_ATTRIBUTES);
+    const session = hostSessionOf(ctx);
+    if (session && settings.explicitLanguage !== undefined && session[config.sessionLanguageKey] !== settings.explicitLanguage) {
+      session[config.sessionLanguageKey] = settings.explicitLanguage;
+    }
+  }
+
+  async function versionsRoute(ctx: Context): Promise<void> {
+    const settings = settingsOf(ctx);
+    rememberChoices(ctx, settings);
+    try {
+      const page = pageNumberFrom(firstValue(ctx.query.page));
+      const { record, versions } = await listVersions(config.index, { id: firstValue(ctx.query.id), view: settings.view, page });
+      ctx.vary('Accept-Language');
+      ctx.vary('Cookie');
+      if (settings.view === 'rss') {
+        const feed = buildVersionsFeedModel({
+          requestedId: record.id, versions, page, language: settings.language, baseUrl: settings.baseUrl,
+          now: config.now(), timeZone: config.timeZone, translate: settings.translate, generator: GENERATOR,
+        });
+        ctx.type = 'text/xml; charset=utf-8';
+        ctx.body = renderVersionsFeed(feed);
+        return;
+      }
+      const model = buildVersionsPageModel({
+        requestedRecord: record, versions, page, language: settings.language,
+        ...(settings.explicitLanguage !== undefined ? { explicitLanguage: settings.explicitLanguage } : {}),
+        baseUrl: settings.baseUrl, siteTitle: config.siteTitle, translate: settings.translate, languages: languageNames,
+      });
+      const html = await themes.render(ctx, 'versions', settings.theme.name, { page: model, theme: settings.theme });
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = html;
+    } catch (error) {
+      await respondWithErrorPage(ctx, error, {
+        language: settings.language, translate: settings.translate, theme: settings.theme, siteTitle: config.siteTitle,
+        contact: config.contact, engine: themes, logger: config.logger,
+      });
+    }
+  }
+
+  /** Last line of defence: a failure outside the route's own handling still gets the error page. */
+  const errorBoundary: Middleware = async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      const language = config.defaultLanguage;
+      await respondWithErrorPage(ctx, error, {
+        language, translate: labels.translatorFor(language), theme: themes.themeModel(themes.themeForUi(config.defaultUi), config.baseUrl ?? ctx.origin),
+        siteTitle: config.siteTitle, contact: config.contact, engine: themes, logger: config.logger,
+      });
+    }
+  };
+
+  const router = new Router();
+  router.get('/Search/Versions', errorBoundary, versionsRoute);
+  router.get('/themes/root/assets/xsl/rss.xsl', (ctx) => {
+    ctx.type = 'text/xsl; charset=utf-8';
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = feedStylesheet;
+  });
+  router.get('/themes/:theme/assets/:file', (ctx) => {
+    const file = themes.assetFile(ctx.params.theme ?? '', ctx.params.file ?? '');
+    if (file === undefined) return; // not ours: the host's 404
+    ctx.type = extname(file);
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = readFileSync(file);
+  });
+  return compose([router.routes() as Middleware, router.allowedMethods() as Middleware]);
+}

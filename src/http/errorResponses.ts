@@ -1,0 +1,64 @@
+/**
+ * The one place where errors meet HTTP: which status each named error gets, what goes to the log, and
+ * the localised error page that every failure shows (also for `view=rss`). No message, stack, path or
+ * record-missing text ever reaches the client.
+ */
+import type { Context } from 'koa';
+import { VersionsError, type VersionsErrorCode } from '../core/errors.js';
+import { buildErrorPageModel } from '../core/errorModel.js';
+import type { Translate } from '../core/labels.js';
+import type { ErrorPageModel, ThemeModel } from '../core/viewModels.js';
+import type { PluginLogger } from '../config.js';
+import type { ThemeEngine } from './themeEngine.js';
+
+const STATUS_BY_CODE: Partial<Record<VersionsErrorCode, number>> = {
+  RECORD_NOT_FOUND: 404,
+  MISSING_RECORD_ID: 400,
+  INDEX_UNAVAILABLE: 503,
+};
+
+export function httpStatusOf(error: unknown): number {
+  return error instanceof VersionsError ? STATUS_BY_CODE[error.code] ?? 500 : 500;
+}
+
+export interface ErrorPageSettings {
+  readonly language: string;
+  readonly translate: Translate;
+  readonly theme: ThemeModel;
+  readonly siteTitle: string;
+  readonly contact: string;
+  readonly engine: ThemeEngine;
+  readonly logger: PluginLogger;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/** The same three lines without the theme, for when rendering the themed page itself failed. */
+function plainErrorPage(model: ErrorPageModel): string {
+  return `<!DOCTYPE html>\n<html lang="${escapeHtml(model.language)}"><head><meta charset="utf-8"><title>${escapeHtml(model.documentTitle)}</title></head>`
+    + `<body><main><h1>${escapeHtml(model.heading)}</h1><p>${escapeHtml(model.message)}</p><p>${escapeHtml(model.contactLine)}</p></main></body></html>\n`;
+}
+
+export async function respondWithErrorPage(ctx: Context, error: unknown, settings: ErrorPageSettings): Promise<void> {
+  const status = httpStatusOf(error);
+  const code = error instanceof VersionsError ? error.code : 'INTERNAL';
+  const details = { code, status, method: ctx.method, url: ctx.originalUrl, cause: error };
+  if (status >= 500) settings.logger.error(`${code}: ${(error as Error)?.message ?? String(error)}`, details);
+  else settings.logger.warn(`${code}: ${(error as Error)?.message ?? String(error)}`, { code, status, method: ctx.method, url: ctx.originalUrl });
+
+  const model = buildErrorPageModel(settings);
+  let html: string;
+  try {
+    html = await settings.engine.render(ctx, 'error', settings.theme.name, { error: model, theme: settings.theme });
+  } catch (renderError) {
+    settings.logger.error('The error page template failed; sent the plain error page', { cause: renderError });
+    html = plainErrorPage(model);
+  }
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.remove('ETag');
+  ctx.remove('Last-Modified');
+  ctx.body = html;
+}

@@ -1,0 +1,170 @@
+/**
+ * Themes: which theme a `ui` cookie value selects, where each template of a theme comes from, and
+ * rendering through koa-views with Pug.
+ *
+ * A theme is a folder with a `theme.json` (`{"extends": "<parent>"}` or `{}`), templates and an `assets/`
+ * folder. Every template name (`versions`, `layout`, `includes/version-entry`, …) is looked up in the
+ * theme, then the theme it extends, and so on, then in views/ (the defaults): a theme overrides the
+ * defaults file by file. A template that extends or includes its own name gets the next one down the
+ * chain, so `themes/mobile/layout.pug` can `extends layout` to wrap the default layout.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import type { Context } from 'koa';
+import views from 'koa-views';
+import pug from 'pug';
+import { InvalidOptionError } from '../core/errors.js';
+import type { ThemeModel } from '../core/viewModels.js';
+
+export interface ThemeDefinition {
+  readonly name: string;
+  readonly directory: string;
+  readonly parent?: string;
+}
+
+export type TemplateName = 'versions' | 'error';
+
+export interface ThemeEngine {
+  /** The theme for a `ui` cookie value (already known to be a key of the themes map). */
+  themeForUi(ui: string): string;
+  /** The layout's theme model: the name and the stylesheets of the chain, base first. */
+  themeModel(theme: string, baseUrl: string): ThemeModel;
+  /** The file of `assets/<file>` in `theme`, or undefined. */
+  assetFile(theme: string, file: string): string | undefined;
+  render(ctx: Context, template: TemplateName, theme: string, locals: Record<string, unknown>): Promise<string>;
+}
+
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+export const ASSET_FILE = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
+
+/** Every theme in `directories`; a name found in an earlier folder hides the same name in a later one. */
+export function discoverThemes(directories: readonly string[]): Map<string, ThemeDefinition> {
+  const themes = new Map<string, ThemeDefinition>();
+  for (const folder of directories) {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const directory = join(folder, entry.name);
+      const manifestPath = join(directory, 'theme.json');
+      if (!entry.isDirectory() || !existsSync(manifestPath) || themes.has(entry.name)) continue;
+      let manifest: { extends?: unknown };
+      try {
+        manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { extends?: unknown };
+      } catch (error) {
+        throw new InvalidOptionError('themeDirectories', `${manifestPath} is not valid JSON (${(error as Error).message})`);
+      }
+      if (!NAME.test(entry.name)) throw new InvalidOptionError('themeDirectories', `theme folder name ${JSON.stringify(entry.name)} must be letters, digits, '-' or '_'`);
+      const parent = manifest.extends;
+      if (parent !== undefined && parent !== null && typeof parent !== 'string') {
+        throw new InvalidOptionError('themeDirectories', `${manifestPath}: "extends" must be a theme name`);
+      }
+      themes.set(entry.name, { name: entry.name, directory, ...(typeof parent === 'string' ? { parent } : {}) });
+    }
+  }
+  return themes;
+}
+
+/** The theme and its ancestors, the theme first. */
+function chainOf(name: string, themes: ReadonlyMap<string, ThemeDefinition>): ThemeDefinition[] {
+  const chain: ThemeDefinition[] = [];
+  for (let current: string | undefined = name; current !== undefined;) {
+    const theme = themes.get(current);
+    if (theme === undefined) {
+      throw new InvalidOptionError('themes', `theme ${JSON.stringify(current)}${chain.length > 0 ? ` (extended by ${JSON.stringify(chain.at(-1)?.name)})` : ''} does not exist; known themes: ${[...themes.keys()].join(', ')}`);
+    }
+    if (chain.includes(theme)) throw new InvalidOptionError('themes', `theme ${JSON.stringify(name)} extends itself through ${chain.map((t) => t.name).join(' → ')}`);
+    chain.push(theme);
+    current = theme.parent;
+  }
+  return chain;
+}
+
+function templateFileName(reference: string): string {
+  const name = reference.replace(/^\/+/, '');
+  const parts = name.split('/');
+  if (name === '' || isAbsolute(name) || parts.some((part) => part === '..' || part === '.' || part === '')) {
+    throw new Error(`Template reference ${JSON.stringify(reference)} must be a relative name like "includes/entry"`);
+  }
+  return name.endsWith('.pug') ? name : `${name}.pug`;
+}
+
+export interface ThemeEngineOptions {
+  readonly viewsDirectory: string;
+  readonly themeDirectories: readonly string[];
+  readonly themesByUi: Readonly<Record<string, string>>;
+  readonly cacheTemplates: boolean;
+}
+
+export function createThemeEngine(options: ThemeEngineOptions): ThemeEngine {
+  const themes = discoverThemes(options.themeDirectories);
+  const chains = new Map<string, ThemeDefinition[]>();
+  for (const theme of new Set(Object.values(options.themesByUi))) chains.set(theme, chainOf(theme, themes));
+
+  /** Template folders for a theme, most specific first, the defaults last. */
+  const layersOf = (theme: string): string[] => [...(chains.get(theme) ?? []).map((t) => t.directory), options.viewsDirectory];
+
+  function resolveTemplate(theme: string, reference: string, fromFile?: string): string {
+    const name = templateFileName(reference);
+    const layers = layersOf(theme);
+    let start = 0;
+    if (fromFile !== undefined) {
+      const layer = layers.findIndex((folder) => !relative(folder, fromFile).startsWith('..'));
+      if (layer >= 0 && relative(layers[layer] ?? '', fromFile).split(sep).join('/') === name) start = layer + 1;
+    }
+    for (const folder of layers.slice(start)) {
+      const file = join(folder, name);
+      if (existsSync(file)) return file;
+    }
+    throw new Error(`Template ${name} not found for theme ${theme}${start > 0 ? ' below the one referring to it' : ''}`);
+  }
+
+  const compiled = new Map<string, pug.compileTemplate>();
+  function compiledTemplate(theme: string, name: string): pug.compileTemplate {
+    const cacheKey = `${theme}\u0000${name}`;
+    const cached = compiled.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const file = resolveTemplate(theme, name);
+    // `plugins` is part of Pug's compile options but missing from @types/pug.
+    const compileOptions = {
+      filename: file,
+      compileDebug: !options.cacheTemplates,
+      plugins: [{ resolve: (reference: string, source: string) => resolveTemplate(theme, reference, source) }],
+    } as pug.Options;
+    const template = pug.compile(readFileSync(file, 'utf8'), compileOptions);
+    if (options.cacheTemplates) compiled.set(cacheKey, template);
+    return template;
+  }
+
+  // koa-views is used in its "extend the context" form: the host may have its own koa-views on ctx.render,
+  // and a plugin must not replace it or be replaced by it.
+  const createRenderer = views as unknown as (root: string, settings: object) => () => unknown;
+  const renderView = createRenderer(options.viewsDirectory, {
+    extension: 'pug',
+    autoRender: false,
+    engineSource: {
+      pug: async (file: string, locals: Record<string, unknown>) => {
+        const theme = (locals.theme as ThemeModel).name;
+        const name = relative(options.viewsDirectory, file).split(sep).join('/');
+        return compiledTemplate(theme, name)(locals);
+      },
+    },
+  })() as (this: Context, template: string, locals: Record<string, unknown>) => Promise<string>;
+
+  return {
+    themeForUi: (ui) => options.themesByUi[ui] ?? Object.values(options.themesByUi)[0] ?? 'standard',
+    themeModel(theme, baseUrl) {
+      const stylesheets = [...(chains.get(theme) ?? [])]
+        .reverse()
+        .filter((t) => existsSync(join(t.directory, 'assets', 'theme.css')))
+        .map((t) => `${baseUrl}/themes/${t.name}/assets/theme.css`);
+      return { name: theme, stylesheets };
+    },
+    assetFile(theme, file) {
+      const definition = themes.get(theme);
+      if (definition === undefined || !ASSET_FILE.test(file)) return undefined;
+      const path = join(definition.directory, 'assets', file);
+      return existsSync(path) && statSync(path).isFile() ? path : undefined;
+    },
+    render(ctx, template, theme, locals) {
+      return renderView.call(ctx, template, locals);
+    },
+  };
+}
