@@ -1,0 +1,86 @@
+/**
+ * The demo host: a small catalog app, built as a value (createDemoHost returns a Koa app without
+ * listening), with its own minimal record page and home page, and the versions plugin mounted beside
+ * them. server.ts starts it; tests drive it with supertest.
+ */
+import Koa from 'koa';
+import Router from '@koa/router';
+import { createVersionsPlugin } from '../http/createVersionsPlugin.js';
+import { mainAuthorOf, shortTitleOf, yearOf, type CatalogRecord } from '../core/catalogRecord.js';
+import { recordUrl } from '../core/versionsUrls.js';
+import type { CatalogIndex } from '../index/catalogIndex.js';
+import type { VersionsPluginOptions } from '../config.js';
+
+export interface DemoHostOptions {
+  readonly index: CatalogIndex;
+  readonly baseUrl: string;
+  /** Record ids the home page suggests opening. */
+  readonly featuredIds?: readonly string[];
+  readonly plugin?: Partial<VersionsPluginOptions>;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+function versionsHref(id: string): string {
+  return `/Search/Versions?${new URLSearchParams({ id, search: 'versions' })}`;
+}
+
+/** Records sharing a key with `record`, itself included (a record without keys: itself alone). */
+async function versionCount(index: CatalogIndex, record: CatalogRecord): Promise<number> {
+  if (record.workKeys.length === 0) return 1;
+  return (await index.findVersions({ workKeys: record.workKeys, order: 'relevance', offset: 0, limit: 0 })).total;
+}
+
+function page(title: string, body: string): string {
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} :: Demo Library Catalog</title>
+<link rel="stylesheet" href="/themes/standard/assets/theme.css"></head>
+<body><main class="demo-host">${body}</main></body></html>
+`;
+}
+
+export function createDemoHost(options: DemoHostOptions): Koa {
+  const app = new Koa();
+  const router = new Router();
+
+  router.get('/', async (ctx) => {
+    const items: string[] = [];
+    for (const id of options.featuredIds ?? []) {
+      const record = await options.index.getRecord(id);
+      if (record === undefined) continue;
+      const title = shortTitleOf(record) ?? id;
+      items.push(`<li><a href="${escapeHtml(recordUrl('', id))}">${escapeHtml(title)}</a> (${await versionCount(options.index, record)})</li>`);
+    }
+    ctx.type = 'html';
+    ctx.body = page('Home', `<h1>Demo Library Catalog</h1><p>Records with several versions:</p><ul>${items.join('')}</ul>`);
+  });
+
+  router.get('/Record/:id', async (ctx) => {
+    const record = await options.index.getRecord(ctx.params.id ?? '');
+    if (record === undefined) {
+      ctx.status = 404;
+      ctx.type = 'html';
+      ctx.body = page('Record not found', '<h1>Record not found</h1><p><a href="/">Back to the catalog</a></p>');
+      return;
+    }
+    const title = record.title ?? shortTitleOf(record) ?? record.id;
+    const author = mainAuthorOf(record);
+    const year = yearOf(record);
+    const fields = [
+      author !== undefined ? `<dt>Author</dt><dd>${escapeHtml(author)}</dd>` : '',
+      record.formats.length > 0 ? `<dt>Format</dt><dd>${record.formats.map(escapeHtml).join(', ')}</dd>` : '',
+      year !== undefined ? `<dt>Year</dt><dd>${escapeHtml(year)}</dd>` : '',
+      record.urls.length > 0 ? `<dt>Full text</dt><dd>${record.urls.map((url) => `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`).join('<br>')}</dd>` : '',
+    ].join('');
+    const count = await versionCount(options.index, record);
+    ctx.type = 'html';
+    ctx.body = page(title, `<h1>${escapeHtml(title)}</h1><dl>${fields}</dl>
+<p><a class="show-versions" href="${escapeHtml(versionsHref(record.id))}">Show all versions (${count})</a></p>`);
+  });
+
+  app.use(router.routes());
+  app.use(createVersionsPlugin({ index: options.index, baseUrl: options.baseUrl, ...options.plugin }));
+  return app;
+}
