@@ -1,0 +1,102 @@
+import test from 'ava';
+import * as cheerio from 'cheerio';
+import { IndexUnavailableError } from '../src/core/errors.js';
+import type { CatalogIndex } from '../src/index/catalogIndex.js';
+import { fixture, hostFor, testHost } from './support/testHost.js';
+
+const ERROR_LINES = {
+  en: ['An error has occurred', 'An error occurred during execution; please try again later.', 'Please contact the Library Reference Department for assistance'],
+  'pt-br': ['Erro na aplicação', 'Ocorreu um erro durante a execução; por favor, tente novamente mais tarde.', 'Por favor contate o Library Reference Department para mais ajuda'],
+  es: ['Ha ocurrido un error', 'Se produjo un error durante la ejecución; por favor, inténtelo de nuevo más tarde.', 'Por favor, contacte con Library Reference Department para obtener ayuda'],
+} as const;
+
+function errorLinesOf(html: string): string[] {
+  const $ = cheerio.load(html);
+  return $('main').find('h1, p').map((_, e) => $(e).text().trim()).get();
+}
+
+/** An index whose engine fails the way the given function says. */
+function failingIndex(fail: () => never): CatalogIndex {
+  return { getRecord: async () => fail(), findVersions: async () => fail(), close: async () => undefined };
+}
+
+for (const [lng, lines] of Object.entries(ERROR_LINES)) {
+  test(`a missing record is a 404 error page in ${lng}, for the page and the feed`, async (t) => {
+    const { request } = await testHost(fixture('thesis-in-two-repositories'));
+    for (const view of ['', '&view=rss']) {
+      const response = await request.get(`/Search/Versions?id=no-such-record&search=versions&lng=${lng}${view}`).expect(404);
+      t.regex(response.headers['content-type'] ?? '', /^text\/html/);
+      t.deepEqual(errorLinesOf(response.text), [...lines]);
+      t.is(cheerio.load(response.text)('html').attr('lang'), lng);
+      t.false(response.text.includes('no-such-record'), 'the missing id is not echoed');
+      t.false(/does not exist|Error:|at .*\(|\/work\/|node_modules/.test(response.text));
+    }
+  });
+}
+
+test('the error page language also follows the language cookie', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'));
+  const response = await request.get('/Search/Versions?id=nope&view=rss').set('Cookie', 'language=pt-br').expect(404);
+  t.deepEqual(errorLinesOf(response.text), [...ERROR_LINES['pt-br']]);
+});
+
+test('a missing or empty id is a 400 error page', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'));
+  for (const query of ['search=versions', 'id=&search=versions', 'id=%20%20&view=rss', 'id[]=x']) {
+    const response = await request.get(`/Search/Versions?${query}`);
+    t.is(response.status, 400, query);
+    t.deepEqual(errorLinesOf(response.text), [...ERROR_LINES.en]);
+  }
+});
+
+test('the contact line names the configured contact', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'), { contact: 'Biblioteca <Central>' });
+  const response = await request.get('/Search/Versions?id=nope&lng=pt-br').expect(404);
+  t.is(errorLinesOf(response.text)[2], 'Por favor contate o Biblioteca <Central> para mais ajuda');
+  t.false(response.text.includes('<Central>'));
+});
+
+test('an unavailable index is a 503 error page; the cause goes to the log only', async (t) => {
+  const { request, logged } = hostFor(failingIndex(() => {
+    throw new IndexUnavailableError('Solr at http://10.0.0.5:8983 refused: ECONNREFUSED secret-detail');
+  }));
+  for (const view of ['', '&view=rss']) {
+    const response = await request.get(`/Search/Versions?id=abc${view}`).expect(503);
+    t.deepEqual(errorLinesOf(response.text), [...ERROR_LINES.en]);
+    t.false(response.text.includes('secret-detail'));
+    t.false(response.text.includes('10.0.0.5'));
+    t.is(response.headers['cache-control'], 'no-store');
+  }
+  t.is(logged.filter((line) => line.level === 'error').length, 2);
+  t.regex(logged[0]!.message, /INDEX_UNAVAILABLE.*secret-detail/);
+});
+
+test('an unexpected failure is a 500 error page with nothing internal in it', async (t) => {
+  const { request, logged } = hostFor(failingIndex(() => {
+    throw new TypeError("Cannot read properties of undefined (reading 'docs') at /srv/app/node_modules/x.js:1:1");
+  }));
+  const response = await request.get('/Search/Versions?id=abc&lng=es').expect(500);
+  t.deepEqual(errorLinesOf(response.text), [...ERROR_LINES.es]);
+  t.false(/docs|node_modules|TypeError/.test(response.text));
+  t.is(logged.length, 1);
+  t.is(logged[0]!.level, 'error');
+  t.true(logged[0]!.details?.cause instanceof TypeError);
+});
+
+test('other methods get 405 with Allow; other paths are left to the host', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'));
+  const response = await request.post('/Search/Versions?id=x').expect(405);
+  t.regex(String(response.headers.allow), /GET/);
+  await request.get('/Record/usp:tese-2019-0412').expect(404);
+  await request.get('/themes/standard/assets/..%2F..%2Fpackage.json').expect(404);
+  await request.get('/themes/nope/assets/theme.css').expect(404);
+});
+
+test('theme assets and the feed stylesheet are served', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'));
+  const css = await request.get('/themes/mobile/assets/theme.css').expect(200);
+  t.regex(css.headers['content-type'] ?? '', /text\/css/);
+  const xsl = await request.get('/themes/root/assets/xsl/rss.xsl').expect(200);
+  t.regex(xsl.headers['content-type'] ?? '', /^text\/xsl/);
+  t.regex(xsl.text, /<xsl:stylesheet[^>]+version="1.0"/);
+});

@@ -1,0 +1,118 @@
+/**
+ * The index behaviours every adapter must show, as one suite: each adapter's test file calls
+ * `indexBehaviourSuite` with a way to open that adapter on given record documents. The embedded index runs
+ * it always; the Solr adapter runs it whenever SOLR_TEST_URL names a real Solr core.
+ */
+import type { TestFn } from 'ava';
+import { listVersions } from '../../src/core/listVersions.js';
+import { prepareRecordDocument } from '../../src/core/prepareRecordDocument.js';
+import type { CatalogIndex } from '../../src/index/catalogIndex.js';
+
+/** Opens the adapter holding exactly `documents` (already prepared: keys and last_indexed set). */
+export type OpenIndex = (documents: Record<string, unknown>[]) => Promise<CatalogIndex>;
+
+const doc = (id: string, fields: Record<string, unknown>) => ({ id, format: 'Book', ...fields });
+
+/** The catalog the suite runs on: prepared the way every loader prepares documents. */
+export function suiteDocuments(): Record<string, unknown>[] {
+  const raw = [
+    doc('hobbit-1', { title: 'The Hobbit', author: 'Tolkien, J. R. R.', publishDate: '1937', last_indexed: '2025-01-03T00:00:00Z' }),
+    doc('hobbit-2', { title: 'The hobbit', author: 'Tolkien, J. R. R.', publishDate: '1966', last_indexed: '2025-01-01T00:00:00Z' }),
+    doc('hobbit-3', { title: 'Hobbit', author: 'Tolkien, J.R.R.', publishDate: '2012', last_indexed: '2025-01-02T00:00:00Z', format: ['eBook', 'Book'] }),
+    doc('hobbit:tie/b', { title: 'The Hobbit', author: 'Tolkien, J. R. R.', publishDate: '2001', last_indexed: '2025-01-02T00:00:00Z' }),
+    doc('hobbit:tie/a', { title: 'The Hobbit', author: 'Tolkien, J. R. R.', publishDate: '2002', last_indexed: '2025-01-02T00:00:00Z' }),
+    doc('silmarillion', { title: 'The Silmarillion', author: 'Tolkien, J. R. R.', publishDate: '1977', last_indexed: '2025-01-04T00:00:00Z' }),
+    doc('no-keys', { title: 'Untitled leaflet', publishDate: '1990', last_indexed: '2025-01-05T00:00:00Z' }),
+    doc('id with "quotes" and \\backslash\\', { title: 'Escaping', author: 'Backslash, Quote', last_indexed: '2025-01-06T00:00:00Z' }),
+    doc('oai:repo.example:123/456 x', { title: 'Escaping', author: 'Backslash, Quote', last_indexed: '2025-01-07T00:00:00Z' }),
+    doc('ключ-1', { title: 'Война и мир', author: 'Толстой, Лев', title_uniform: 'Voĭna i mir', last_indexed: '2025-01-08T00:00:00Z' }),
+    doc('war-and-peace', { title: 'War and peace', author: 'Tolstoy, Leo', title_uniform: 'Voina i mir', last_indexed: '2025-01-09T00:00:00Z' }),
+    doc('explicit-a', { title: 'One', author: 'A', work_keys_str_mv: ['SHARED x', 'ONLY a'], last_indexed: '2025-01-10T00:00:00Z' }),
+    doc('explicit-b', { title: 'Two', author: 'B', work_keys_str_mv: ['SHARED x', 'ONLY b'], last_indexed: '2025-01-11T00:00:00Z' }),
+  ];
+  for (let i = 1; i <= 45; i += 1) {
+    raw.push(doc(`big-${String(i).padStart(2, '0')}`, {
+      title: 'Dom Casmurro', author: 'Assis, Machado de', publishDate: String(1899 + i),
+      last_indexed: new Date(Date.UTC(2025, 1, 1, 0, 0, i % 7)).toISOString(),
+    }));
+  }
+  const now = new Date('2025-01-01T00:00:00Z');
+  return raw.map((input) => prepareRecordDocument(input, now).document as Record<string, unknown>);
+}
+
+const ids = (records: ReadonlyArray<{ id: string }>) => records.map((r) => r.id);
+
+export function indexBehaviourSuite(test: TestFn, adapter: string, open: OpenIndex): void {
+  let index: CatalogIndex;
+  test.before(async () => {
+    index = await open(suiteDocuments());
+  });
+  test.after.always(async () => {
+    await index?.close();
+  });
+
+  test(`${adapter}: getRecord finds a record by its exact id, awkward characters included`, async (t) => {
+    for (const id of ['hobbit-1', 'hobbit:tie/a', 'id with "quotes" and \\backslash\\', 'oai:repo.example:123/456 x', 'ключ-1']) {
+      const record = await index.getRecord(id);
+      t.is(record?.id, id);
+    }
+    const hobbit = await index.getRecord('hobbit-3');
+    t.deepEqual(hobbit?.formats, ['eBook', 'Book']);
+    t.is(hobbit?.lastIndexed, '2025-01-02T00:00:00.000Z');
+    t.deepEqual(hobbit?.authors, ['Tolkien, J.R.R.']);
+  });
+
+  test(`${adapter}: getRecord answers undefined for a missing id, also near misses`, async (t) => {
+    for (const id of ['nope', 'HOBBIT-1', 'hobbit-1 ', 'hobbit*', 'hobbit:tie/*', '"hobbit-1"']) t.is(await index.getRecord(id), undefined, id);
+  });
+
+  test(`${adapter}: findVersions matches any shared key exactly and counts each record once`, async (t) => {
+    const hobbit = await index.getRecord('hobbit-1');
+    const page = await index.findVersions({ workKeys: hobbit!.workKeys, order: 'relevance', offset: 0, limit: 20 });
+    t.is(page.total, 5);
+    t.deepEqual(ids(page.records), ['hobbit-1', 'hobbit-2', 'hobbit-3', 'hobbit:tie/a', 'hobbit:tie/b']);
+    const explicit = await index.findVersions({ workKeys: ['ONLY a', 'SHARED x'], order: 'relevance', offset: 0, limit: 20 });
+    t.deepEqual(ids(explicit.records), ['explicit-a', 'explicit-b']);
+    const none = await index.findVersions({ workKeys: ['NO such key'], order: 'relevance', offset: 0, limit: 20 });
+    t.deepEqual(none, { total: 0, records: [] });
+  });
+
+  test(`${adapter}: last-indexed order is newest first, ties by id ascending`, async (t) => {
+    const hobbit = await index.getRecord('hobbit-2');
+    const page = await index.findVersions({ workKeys: hobbit!.workKeys, order: 'last-indexed', offset: 0, limit: 50 });
+    t.deepEqual(ids(page.records), ['hobbit-1', 'hobbit-3', 'hobbit:tie/a', 'hobbit:tie/b', 'hobbit-2']);
+  });
+
+  test(`${adapter}: paging by offset and limit keeps the total`, async (t) => {
+    const big = await index.getRecord('big-01');
+    const all = await index.findVersions({ workKeys: big!.workKeys, order: 'last-indexed', offset: 0, limit: 50 });
+    t.is(all.total, 45);
+    t.is(all.records.length, 45);
+    const second = await index.findVersions({ workKeys: big!.workKeys, order: 'last-indexed', offset: 20, limit: 20 });
+    t.is(second.total, 45);
+    t.deepEqual(ids(second.records), ids(all.records).slice(20, 40));
+    const past = await index.findVersions({ workKeys: big!.workKeys, order: 'relevance', offset: 60, limit: 20 });
+    t.deepEqual(past, { total: 45, records: [] });
+    const countOnly = await index.findVersions({ workKeys: big!.workKeys, order: 'relevance', offset: 0, limit: 0 });
+    t.deepEqual(countOnly, { total: 45, records: [] });
+    const byId = await index.findVersions({ workKeys: big!.workKeys, order: 'relevance', offset: 40, limit: 20 });
+    t.deepEqual(ids(byId.records), ['big-41', 'big-42', 'big-43', 'big-44', 'big-45']);
+  });
+
+  test(`${adapter}: transliterated uniform titles and many keys at once`, async (t) => {
+    const war = await index.getRecord('ключ-1');
+    const page = await index.findVersions({ workKeys: war!.workKeys, order: 'relevance', offset: 0, limit: 20 });
+    t.deepEqual(ids(page.records).sort(), ['war-and-peace', 'ключ-1'].sort());
+    const manyKeys = [...Array.from({ length: 600 }, (_, i) => `AT nobody title${i}`), 'SHARED x'];
+    const many = await index.findVersions({ workKeys: manyKeys, order: 'relevance', offset: 0, limit: 20 });
+    t.deepEqual(ids(many.records), ['explicit-a', 'explicit-b']);
+  });
+
+  test(`${adapter}: through listVersions, a record without keys lists itself alone`, async (t) => {
+    const result = await listVersions(index, { id: 'no-keys', view: 'rss', page: 1 });
+    t.is(result.versions.total, 1);
+    t.deepEqual(ids(result.versions.records), ['no-keys']);
+    const second = await listVersions(index, { id: 'no-keys', view: 'rss', page: 2 });
+    t.deepEqual(second.versions, { total: 1, records: [] });
+  });
+}

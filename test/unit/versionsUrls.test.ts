@@ -1,0 +1,25 @@
+import test from 'ava';
+import { encodePathSegment, recordUrl, versionsFeedUrl, versionsLinkUrl, versionsPageHref } from '../../src/core/versionsUrls.js';
+
+test('feed and link URLs carry the parameters in the contract order, form-encoded', (t) => {
+  const address = { id: 'oai:x/1 2', language: 'pt-br' };
+  t.is(versionsLinkUrl('https://c.example/', address), 'https://c.example/Search/Versions?sort=last_indexed+desc&limit=50&id=oai%3Ax%2F1+2&search=versions&lng=pt-br');
+  t.is(versionsFeedUrl('https://c.example', address), 'https://c.example/Search/Versions?sort=last_indexed+desc&limit=50&view=rss&id=oai%3Ax%2F1+2&search=versions&lng=pt-br');
+  t.is(versionsFeedUrl('https://c.example/vufind', address, 3), 'https://c.example/vufind/Search/Versions?sort=last_indexed+desc&limit=50&view=rss&id=oai%3Ax%2F1+2&search=versions&lng=pt-br&page=3');
+});
+
+test('page links keep lng only when given', (t) => {
+  t.is(versionsPageHref('a&b', 2), '?id=a%26b&search=versions&page=2');
+  t.is(versionsPageHref('a', 2, 'es'), '?id=a&search=versions&page=2&lng=es');
+});
+
+test('record URLs percent-encode path-unsafe characters only', (t) => {
+  t.is(recordUrl('https://c.example/', 'oai:repo:1/2'), 'https://c.example/Record/oai:repo:1%2F2');
+  t.is(encodePathSegment('a b?c#d%e<f>"g'), 'a%20b%3Fc%23d%25e%3Cf%3E%22g');
+  t.is(encodePathSegment("$&+,;=:@!'()*-._~"), "$&+,;=:@!'()*-._~");
+  t.is(encodePathSegment('Война'), '%D0%92%D0%BE%D0%B9%D0%BD%D0%B0');
+  t.is(encodePathSegment('..'), '%2E%2E');
+  t.is(encodePathSegment('.'), '%2E');
+  t.is(encodePathSegment('a..b'), 'a..b');
+  for (const id of ['x/y', 'a b', '100%', 'é', '😀', '?#[]']) t.is(decodeURIComponent(encodePathSegment(id)), id);
+});

@@ -1,0 +1,214 @@
+import test from 'ava';
+import { normaliseForWorkKey, workKeysOf, workKeysOfDocument } from '../../src/core/workKeys.js';
+import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../src/core/catalogRecord.js';
+
+type Parts = Pick<CatalogRecord, 'title' | 'uniformTitles' | 'authors' | 'secondaryAuthors' | 'corporateAuthors'>;
+
+function record(parts: Partial<Parts>): Parts {
+  return { uniformTitles: [], authors: [], secondaryAuthors: [], corporateAuthors: [], ...parts };
+}
+
+// Expected normalised forms of non-Latin text were checked with ICU 72:
+// uconv -x ':: NFD; :: Lower; :: Any-Latin; :: [^[:letter:][:number:]] Remove; :: NFKC; :: Lower;'
+
+test('normalising: the examples of the spec', (t) => {
+  t.is(normaliseForWorkKey('Tolkien, J. R. R.'), 'tolkienjrr');
+  t.is(normaliseForWorkKey('The Hobbit'), 'thehobbit');
+  t.is(normaliseForWorkKey('O ensino de ciências'), 'oensinodeciencias');
+  t.is(normaliseForWorkKey('Bible. Portuguese. 1990'), 'bibleportuguese1990');
+  t.is(normaliseForWorkKey('Война и мир'), 'vojnaimir');
+  t.is(normaliseForWorkKey('Ὀδύσσεια'), 'odysseia');
+});
+
+test('normalising drops accents but keeps letters that have no decomposition', (t) => {
+  t.is(normaliseForWorkKey('Ação, Pão & Café'), 'acaopaocafe');
+  t.is(normaliseForWorkKey('Œuvres complètes'), 'œuvrescompletes');
+  t.is(normaliseForWorkKey('Æsop'), 'æsop');
+  t.is(normaliseForWorkKey('Straße'), 'straße');
+  t.is(normaliseForWorkKey('STRASSE'), 'strasse');
+  t.is(normaliseForWorkKey('ẞ'), 'ß');
+  t.is(normaliseForWorkKey('Ørsted, Łódź'), 'ørstedłodz');
+});
+
+test('normalising folds compatibility forms after the filter, then lower-cases again', (t) => {
+  t.is(normaliseForWorkKey('ﬁnal'), 'final');
+  // Black-letter H and mathematical bold A are capitals without a lower case of their own: only the
+  // last lower-casing, after NFKC has made them H and A, folds them.
+  t.is(normaliseForWorkKey('ℌ𝐀'), 'ha');
+  t.is(normaliseForWorkKey('x²'), 'x2');
+  // ½ is a number, so the filter keeps it; NFKC then spells it 1⁄2 with a fraction slash, as in ICU.
+  t.is(normaliseForWorkKey('½'), '1\u20442');
+});
+
+test('normalising removes spaces and punctuation and keeps digits', (t) => {
+  t.is(normaliseForWorkKey('  Hello,   World! — «x» (2nd ed.) '), 'helloworldx2nded');
+  t.is(normaliseForWorkKey('1984'), '1984');
+  t.is(normaliseForWorkKey('C++ / C#: 3ª edição'), 'cc3aedicao');
+});
+
+test('normalising empty, blank or punctuation-only text gives the empty string', (t) => {
+  t.is(normaliseForWorkKey(''), '');
+  t.is(normaliseForWorkKey(' \t\n '), '');
+  t.is(normaliseForWorkKey('— ... !?'), '');
+});
+
+test('normalising Cyrillic: Russian, Ukrainian, Serbian', (t) => {
+  t.is(normaliseForWorkKey('Толстой, Лев Николаевич'), 'tolstojlevnikolaevič');
+  // The soft sign becomes ʹ (U+02B9), a modifier letter, which the letter filter keeps.
+  t.is(normaliseForWorkKey('Мать'), 'matʹ');
+  // і is written í by the rules themselves, so its accent is part of the letter and stays.
+  t.is(normaliseForWorkKey('Україна'), 'ukraína');
+  t.is(normaliseForWorkKey('Ђорђе Јовановић'), 'đorđeǰovanović');
+  // ѓ and ќ arrive as г/к + acute after NFD; the acute is dropped like any other accent.
+  t.is(normaliseForWorkKey('Ѓорѓи Ќерка Ѕвезда'), 'gorgikerkaẑvezda');
+});
+
+test('normalising Greek with accents and breathings', (t) => {
+  t.is(normaliseForWorkKey('Ἡ Ὀδύσσεια τοῦ Ὁμήρου'), 'hēodysseiatoûhomērou');
+  t.is(normaliseForWorkKey('Τὰ εἰς ἑαυτόν'), 'taeisheauton');
+  t.is(normaliseForWorkKey('Περὶ ψυχῆς'), 'peripsychēs');
+  t.is(normaliseForWorkKey('ᾠδή'), 'ōidē');
+  t.is(normaliseForWorkKey('ΣΟΦΟΚΛΗΣ'), 'sophoklēs');
+});
+
+test('normalising Han gives lower-case Latin letters through the fallback', (t) => {
+  const key = normaliseForWorkKey('战争与和平');
+  t.regex(key, /^[a-z]+$/);
+  t.is(normaliseForWorkKey('战争 与 和平。'), key);
+});
+
+test('normalising keeps at most 255 code points', (t) => {
+  t.is(normaliseForWorkKey('a'.repeat(300)), 'a'.repeat(255));
+  t.is(normaliseForWorkKey('𝐀'.repeat(300)), 'a'.repeat(255));
+});
+
+test('the 255 limit counts astral characters once and never splits them', (t) => {
+  // U+10107 AEGEAN NUMBER ONE: a number, two UTF-16 units, unchanged by NFKC.
+  const one = '\u{10107}';
+  const key = normaliseForWorkKey('a'.repeat(254) + one.repeat(3));
+  t.is(key, 'a'.repeat(254) + one);
+  t.is(key.length, 256);
+  const astral = normaliseForWorkKey(one.repeat(300));
+  t.is(Array.from(astral).length, 255);
+  t.is(astral, one.repeat(255));
+});
+
+test('keys: the examples of the spec', (t) => {
+  t.deepEqual(workKeysOf(record({ title: 'The Hobbit', authors: ['Tolkien, J. R. R.'] })), [
+    'AT tolkienjrr thehobbit',
+    'AT tolkienjrr hobbit',
+  ]);
+  t.deepEqual(workKeysOf(record({ title: 'O ensino de ciências', authors: ['Pereira, Ana Clara'] })), [
+    'AT pereiraanaclara oensinodeciencias',
+  ]);
+  t.deepEqual(workKeysOf(record({ uniformTitles: ['Bible. Portuguese. 1990'] })), ['UT bibleportuguese1990']);
+  t.deepEqual(workKeysOf(record({ title: 'Война и мир', authors: ['Толстой, Лев'] })), ['AT tolstojlev vojnaimir']);
+});
+
+test('keys: no author and no uniform title gives none', (t) => {
+  t.deepEqual(workKeysOf(record({ title: 'The Hobbit' })), []);
+  t.deepEqual(workKeysOf(record({})), []);
+});
+
+test('keys: no title gives uniform-title keys only', (t) => {
+  t.deepEqual(workKeysOf(record({ authors: ['Homer'], uniformTitles: ['Odyssey'] })), ['UT odyssey']);
+  t.deepEqual(workKeysOf(record({ authors: ['Homer'] })), []);
+});
+
+test('keys: only one leading English article is removed, as a whole word', (t) => {
+  const titlesOf = (title: string) => workKeysOf(record({ title, authors: ['X'] })).map((key) => key.slice('AT x '.length));
+  t.deepEqual(titlesOf('the hobbit'), ['thehobbit', 'hobbit']);
+  t.deepEqual(titlesOf('  THE HOBBIT'), ['thehobbit', 'hobbit']);
+  t.deepEqual(titlesOf('A tale of two cities'), ['ataleoftwocities', 'taleoftwocities']);
+  t.deepEqual(titlesOf('An essay'), ['anessay', 'essay']);
+  t.deepEqual(titlesOf('The The'), ['thethe', 'the']);
+  t.deepEqual(titlesOf('A An Apple'), ['aanapple', 'anapple']);
+  t.deepEqual(titlesOf('The: a story'), ['theastory', 'astory']);
+  t.deepEqual(titlesOf('Theory of everything'), ['theoryofeverything']);
+  t.deepEqual(titlesOf('Anatomy'), ['anatomy']);
+  t.deepEqual(titlesOf('An'), ['an']);
+  t.deepEqual(titlesOf('Hobbit, The'), ['hobbitthe']);
+  t.deepEqual(titlesOf('Os Lusíadas'), ['oslusiadas']);
+  t.deepEqual(titlesOf('Die Blechtrommel'), ['dieblechtrommel']);
+});
+
+test('keys: a title that is only an article and punctuation gives no key for its stripped form', (t) => {
+  t.deepEqual(workKeysOf(record({ title: 'The ...', authors: ['X'] })), ['AT x the']);
+});
+
+test('keys: every author of every kind, title by title, in field order', (t) => {
+  const keys = workKeysOf(record({
+    title: 'The Lord of the Rings',
+    uniformTitles: ['Lord of the rings', 'Herr der Ringe'],
+    authors: ['Tolkien, J. R. R.'],
+    secondaryAuthors: ['Carroll, Wolfgang Krege'],
+    corporateAuthors: ['Allen & Unwin'],
+  }));
+  t.deepEqual(keys, [
+    'UT lordoftherings',
+    'UT herrderringe',
+    'AT tolkienjrr thelordoftherings',
+    'AT carrollwolfgangkrege thelordoftherings',
+    'AT allenunwin thelordoftherings',
+    'AT tolkienjrr lordoftherings',
+    'AT carrollwolfgangkrege lordoftherings',
+    'AT allenunwin lordoftherings',
+  ]);
+});
+
+test('keys: duplicates are dropped', (t) => {
+  const keys = workKeysOf(record({
+    title: 'Hobbit',
+    uniformTitles: ['Hobbit.', 'HOBBIT', 'Bible'],
+    authors: ['Tolkien, J. R. R.', 'Tolkien, J.R.R.'],
+    secondaryAuthors: ['TOLKIEN, J R R'],
+  }));
+  t.deepEqual(keys, ['UT hobbit', 'UT bible', 'AT tolkienjrr hobbit']);
+});
+
+test('keys: authors, titles and uniform titles that normalise to nothing are skipped', (t) => {
+  t.deepEqual(workKeysOf(record({ title: 'Dom Casmurro', authors: ['', ' — '], corporateAuthors: ['Garnier'] })), [
+    'AT garnier domcasmurro',
+  ]);
+  t.deepEqual(workKeysOf(record({ title: '...', authors: ['Assis'], uniformTitles: [' ', 'Dom Casmurro'] })), [
+    'UT domcasmurro',
+  ]);
+});
+
+test('keys: Greek and Cyrillic records meet their transliterated versions', (t) => {
+  const greek = workKeysOf(record({ title: 'Πέρσαι', authors: ['Αἰσχύλος'] }));
+  t.deepEqual(greek, ['AT aischylos persai']);
+  t.deepEqual(workKeysOf(record({ title: 'Persai', authors: ['Aischylos'] })), greek);
+  const russian = workKeysOf(record({ title: 'Война и мир', authors: ['Толстой, Лев'] }));
+  t.deepEqual(workKeysOf(record({ title: 'Vojna i mir', authors: ['Tolstoj, Lev'] })), russian);
+});
+
+test('keys: letters the transliteration writes with a diacritic keep it, as with ICU', (t) => {
+  // η comes out as ē, composed, so it passes the letter filter; a Latin ē is decomposed by the first
+  // NFD and loses its macron. The two spellings do not meet, in ICU (VuFind) either.
+  t.is(normaliseForWorkKey('Ὅμηρος'), 'homēros');
+  t.is(normaliseForWorkKey('Homēros'), 'homeros');
+});
+
+test('keys from a document are the keys of the record it becomes', (t) => {
+  const documents: RecordDocument[] = [
+    { id: '1', title: 'The Hobbit', author: 'Tolkien, J. R. R.' },
+    {
+      id: '2',
+      title: 'A Lord of the Rings',
+      title_uniform: ['Lord of the rings', ''],
+      author: ['Tolkien, J. R. R.', 'Tolkien, J.R.R.'],
+      author2: 'Krege, Wolfgang',
+      author_corporate: ['Allen & Unwin'],
+    },
+    { id: '3', title_uniform: 'Bible. Portuguese. 1990' },
+    { id: '4' },
+  ];
+  for (const doc of documents) t.deepEqual(workKeysOfDocument(doc), workKeysOf(recordFromDocument(doc)), doc.id);
+  t.deepEqual(workKeysOfDocument(documents[0]!), ['AT tolkienjrr thehobbit', 'AT tolkienjrr hobbit']);
+});
+
+test('keys from a document skip values that are not strings', (t) => {
+  const doc = { id: '5', title: 'Dom Casmurro', author: ['Assis, Machado de', 7, null] } as unknown as RecordDocument;
+  t.deepEqual(workKeysOfDocument(doc), ['AT assismachadode domcasmurro']);
+});

@@ -1,0 +1,116 @@
+import test from 'ava';
+import * as cheerio from 'cheerio';
+import { BASE_URL, fixture, manyVersions, testHost } from './support/testHost.js';
+
+const pagePath = (id: string, extra = '') => `/Search/Versions?id=${encodeURIComponent(id)}&search=versions${extra}`;
+
+test('the page has the localised title, heading, showing line and lang', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'));
+  const response = await request.get(pagePath('usp:tese-2019-0412')).expect(200);
+  t.regex(response.headers['content-type'] ?? '', /^text\/html; charset=utf-8/);
+  const $ = cheerio.load(response.text);
+  t.is($('html').attr('lang'), 'en');
+  t.is($('title').text(), 'Versions - O ensino de ciências na educação básica :: Library Catalog');
+  t.is($('h1').length, 1);
+  t.is($('h1').text().trim(), 'Versions - O ensino de ciências na educação básica');
+  t.true($('body').text().includes('Showing 1 - 2 results of 2'));
+
+  const pt = cheerio.load((await request.get(pagePath('usp:tese-2019-0412', '&lng=pt-br')).expect(200)).text);
+  t.is(pt('html').attr('lang'), 'pt-br');
+  t.is(pt('title').text(), 'Versões - O ensino de ciências na educação básica :: Library Catalog');
+  t.true(pt('body').text().includes('Mostrando 1 - 2 resultados de 2'));
+  t.true(pt('body').text().includes('Publicado em 2019'));
+
+  const es = cheerio.load((await request.get(pagePath('usp:tese-2019-0412', '&lng=es')).expect(200)).text);
+  t.is(es('html').attr('lang'), 'es');
+  t.is(es('h1').text().trim(), 'Versiones - O ensino de ciências na educação básica');
+  t.true(es('body').text().includes('Obtener el texto completo'));
+});
+
+test('the site title is configurable and not translated', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'), { siteTitle: 'Biblioteca Central' });
+  const $ = cheerio.load((await request.get(pagePath('usp:tese-2019-0412', '&lng=pt-br')).expect(200)).text);
+  t.is($('title').text(), 'Versões - O ensino de ciências na educação básica :: Biblioteca Central');
+});
+
+test('each version shows its title link, year, formats and full-text links', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'));
+  const $ = cheerio.load((await request.get(pagePath('usp:tese-2019-0412')).expect(200)).text);
+  const list = $('ol[start]').filter((_, e) => $(e).find(`a[href^="${BASE_URL}/Record/"]`).length > 0);
+  t.is(list.length, 1);
+  t.is(list.attr('start'), '1');
+  const entries = list.children('li');
+  t.is(entries.length, 2);
+  // relevance order: every match scores alike, so id ascending
+  const hrefs = entries.map((_, e) => $(e).find(`a[href^="${BASE_URL}/Record/"]`).attr('href')).get();
+  t.deepEqual(hrefs, [`${BASE_URL}/Record/bdtd:USP_4f9a2c`, `${BASE_URL}/Record/usp:tese-2019-0412`]);
+  const bdtd = entries.first();
+  t.true(bdtd.text().includes('Published in 2019'));
+  t.true(bdtd.text().includes('Thesis'));
+  t.true(bdtd.text().includes('Electronic'));
+  const fullText = bdtd.find('a').filter((_, a) => $(a).text().trim() === 'Get full text').map((_, a) => $(a).attr('href')).get();
+  t.deepEqual(fullText, ['https://bdtd.example.br/vufind/Record/USP_4f9a2c', 'https://doi.org/10.11606/T.48.2019.tde-0412']);
+});
+
+test('the feed is linked and announced for autodiscovery', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'));
+  const $ = cheerio.load((await request.get(pagePath('usp:tese-2019-0412', '&lng=es')).expect(200)).text);
+  const feedUrl = `${BASE_URL}/Search/Versions?sort=last_indexed+desc&limit=50&view=rss&id=usp%3Atese-2019-0412&search=versions&lng=es`;
+  t.is($('link[rel="alternate"][type="application/rss+xml"]').attr('href'), feedUrl);
+  const visible = $(`body a[href="${feedUrl}"]`);
+  t.is(visible.length, 1);
+  t.is(visible.text().trim(), 'Canal RSS');
+});
+
+test('20 rows per page, with numbered page links that keep lng', async (t) => {
+  const { request } = await testHost(manyVersions(45));
+  const $ = cheerio.load((await request.get(pagePath('many-001', '&lng=pt-br')).expect(200)).text);
+  const entries = $('ol[start] > li').filter((_, e) => $(e).find(`a[href^="${BASE_URL}/Record/"]`).length > 0);
+  t.is(entries.length, 20);
+  t.true($('body').text().includes('Mostrando 1 - 20 resultados de 45'));
+  const pageLinks = $('a[href^="?id="]').map((_, a) => $(a).attr('href')).get();
+  t.true(pageLinks.includes('?id=many-001&search=versions&page=2&lng=pt-br'));
+  t.true(pageLinks.includes('?id=many-001&search=versions&page=3&lng=pt-br'));
+  t.is($('[aria-current="page"]').text().trim(), '1');
+
+  const third = cheerio.load((await request.get(pagePath('many-001', '&page=3')).expect(200)).text);
+  t.is(third('ol[start="41"] > li').length, 5);
+  // no lng now: the language cookie set by the previous answer keeps Portuguese
+  t.true(third('body').text().includes('Mostrando 41 - 45 resultados de 45'));
+  t.true(third('a[href="?id=many-001&search=versions&page=2"]').length > 0, 'no lng in links when none was given');
+  // id order on the page: many-041 .. many-045
+  t.is(third(`ol[start="41"] > li a[href="${BASE_URL}/Record/many-041"]`).length, 1);
+});
+
+test('a page past the end shows the totals and no entries', async (t) => {
+  const { request } = await testHost(manyVersions(5));
+  const $ = cheerio.load((await request.get(pagePath('many-001', '&page=9')).expect(200)).text);
+  t.is($(`a[href^="${BASE_URL}/Record/"]`).length, 0);
+  t.true($('body').text().includes('Showing 161 - 160 results of 5'));
+});
+
+test('markup in titles and ids is escaped, never interpreted', async (t) => {
+  const { request } = await testHost([...fixture('title-with-ampersand'), ...fixture('awkward-ids')]);
+  const html = (await request.get(pagePath('amp-1')).expect(200)).text;
+  t.false(html.includes('<abridged>'));
+  const $ = cheerio.load(html);
+  t.is($('h1').text().trim(), 'Versions - Crime & punishment <abridged> "new" translation');
+  const awkward = (await request.get(pagePath(`id<angle>&amp"quote'`)).expect(200)).text;
+  t.false(awkward.includes('<angle>'));
+  const languageLink = cheerio.load(awkward)('a[href$="&lng=pt-br"]').attr('href') ?? '';
+  t.is(new URLSearchParams(languageLink.slice(1)).get('id'), `id<angle>&amp"quote'`);
+});
+
+test('a record without a title gets the localised placeholder', async (t) => {
+  const { request } = await testHost(fixture('record-without-year'));
+  const $ = cheerio.load((await request.get(pagePath('no-title-1', '&lng=pt-br')).expect(200)).text);
+  t.is($('h1').text().trim(), 'Versões - Título não disponível');
+});
+
+test('the language switch offers every language with its own name', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'));
+  const $ = cheerio.load((await request.get(pagePath('usp:tese-2019-0412', '&lng=es')).expect(200)).text);
+  t.true($('a[href="?id=usp%3Atese-2019-0412&search=versions&lng=en"]').text().includes('English'));
+  t.true($('a[href="?id=usp%3Atese-2019-0412&search=versions&lng=pt-br"]').text().includes('Português (Brasil)'));
+  t.is($('a[href="?id=usp%3Atese-2019-0412&search=versions&lng=es"]').length, 0, 'the current language is not a link');
+});
