@@ -93,3 +93,17 @@ test('bad options are refused naming the option', (t) => {
   t.throws(() => openEmbeddedIndex({ path: '' }), { message: /"path"/ });
   t.throws(() => openEmbeddedIndex(undefined as never), { message: /"path"/ });
 });
+
+test('countVersions answers for a list of records in one call', async (t) => {
+  const index = openEmbeddedIndex({ path: ':memory:' });
+  await index.load([
+    { id: 'h1', title: 'The Hobbit', author: 'Tolkien, J. R. R.' },
+    { id: 'h2', title: 'Hobbit', author: 'Tolkien, J. R. R.' },
+    { id: 'h3', title: 'The hobbit', author: 'Tolkien, J.R.R.' },
+    { id: 'lonely', title: 'Anonymous pamphlet' },
+    { id: 'other', title: 'Unrelated', author: 'Someone' },
+  ]);
+  const counts = await index.countVersions(['h1', 'h2', 'lonely', 'other', 'missing']);
+  t.deepEqual([...counts.entries()].sort(), [['h1', 3], ['h2', 3], ['lonely', 1], ['other', 1]]);
+  t.deepEqual([...(await index.countVersions([])).entries()], []);
+});

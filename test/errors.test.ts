@@ -17,7 +17,7 @@ function errorLinesOf(html: string): string[] {
 
 /** An index whose engine fails the way the given function says. */
 function failingIndex(fail: () => never): CatalogIndex {
-  return { getRecord: async () => fail(), findVersions: async () => fail(), close: async () => undefined };
+  return { getRecord: async () => fail(), findVersions: async () => fail(), countVersions: async () => fail(), close: async () => undefined };
 }
 
 for (const [lng, lines] of Object.entries(ERROR_LINES)) {

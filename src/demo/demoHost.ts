@@ -6,7 +6,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { createVersionsPlugin } from '../http/createVersionsPlugin.js';
-import { mainAuthorOf, shortTitleOf, yearOf, type CatalogRecord } from '../core/catalogRecord.js';
+import { mainAuthorOf, shortTitleOf, yearOf } from '../core/catalogRecord.js';
 import { recordUrl } from '../core/versionsUrls.js';
 import type { CatalogIndex } from '../index/catalogIndex.js';
 import type { VersionsPluginOptions } from '../config.js';
@@ -26,11 +26,6 @@ function versionsHref(id: string): string {
   return `/Search/Versions?${new URLSearchParams({ id, search: 'versions' })}`;
 }
 
-/** Records sharing a key with `record`, itself included (a record without keys: itself alone). */
-async function versionCount(index: CatalogIndex, record: CatalogRecord): Promise<number> {
-  if (record.workKeys.length === 0) return 1;
-  return (await index.findVersions({ workKeys: record.workKeys, order: 'relevance', offset: 0, limit: 0 })).total;
-}
 
 function page(title: string, body: string): string {
   return `<!DOCTYPE html>
@@ -46,12 +41,15 @@ export function createDemoHost(options: DemoHostOptions): Koa {
   const router = new Router();
 
   router.get('/', async (ctx) => {
+    // A result list, as a host shows one: all its "versions (N)" counts come from one countVersions call.
+    const ids = options.featuredIds ?? [];
+    const counts = await options.index.countVersions(ids);
     const items: string[] = [];
-    for (const id of options.featuredIds ?? []) {
-      const record = await options.index.getRecord(id);
+    for (const id of ids) {
+      const record = counts.has(id) ? await options.index.getRecord(id) : undefined;
       if (record === undefined) continue;
       const title = shortTitleOf(record) ?? id;
-      items.push(`<li><a href="${escapeHtml(recordUrl('', id))}">${escapeHtml(title)}</a> (${await versionCount(options.index, record)})</li>`);
+      items.push(`<li><a href="${escapeHtml(recordUrl('', id))}">${escapeHtml(title)}</a> <a href="${escapeHtml(versionsHref(id))}">Show all versions (${counts.get(id)})</a></li>`);
     }
     ctx.type = 'html';
     ctx.body = page('Home', `<h1>Demo Library Catalog</h1><p>Records with several versions:</p><ul>${items.join('')}</ul>`);
@@ -74,7 +72,7 @@ export function createDemoHost(options: DemoHostOptions): Koa {
       year !== undefined ? `<dt>Year</dt><dd>${escapeHtml(year)}</dd>` : '',
       record.urls.length > 0 ? `<dt>Full text</dt><dd>${record.urls.map((url) => `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`).join('<br>')}</dd>` : '',
     ].join('');
-    const count = await versionCount(options.index, record);
+    const count = (await options.index.countVersions([record.id])).get(record.id) ?? 1;
     ctx.type = 'html';
     ctx.body = page(title, `<h1>${escapeHtml(title)}</h1><dl>${fields}</dl>
 <p><a class="show-versions" href="${escapeHtml(versionsHref(record.id))}">Show all versions (${count})</a></p>`);

@@ -26,5 +26,11 @@ export interface VersionsPage {
 export interface CatalogIndex {
   getRecord(id: string): Promise<CatalogRecord | undefined>;
   findVersions(query: VersionsQuery): Promise<VersionsPage>;
+  /**
+   * How many versions each of these records has (itself included; a record without work keys has 1), for
+   * a whole result list at once: one round trip to the engine, not one query per record. Ids that name no
+   * record are absent from the answer.
+   */
+  countVersions(ids: readonly string[]): Promise<Map<string, number>>;
   close(): Promise<void>;
 }

@@ -98,6 +98,14 @@ export function openEmbeddedIndex(options: EmbeddedIndexOptions): EmbeddedIndex 
     `SELECT document FROM records WHERE id IN (${keyedIds}) ORDER BY id ASC LIMIT ? OFFSET ?`,
   );
   const countRecords = db.prepare<[], { total: number }>('SELECT COUNT(*) AS total FROM records');
+  // For each listed record: the distinct records sharing any of its keys (0 when it has none).
+  const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
+    SELECT r.id AS id,
+           (SELECT COUNT(DISTINCT other.record_id)
+              FROM work_keys own JOIN work_keys other ON other.key = own.key
+             WHERE own.record_id = r.id) AS versions
+      FROM records r
+     WHERE r.id IN (SELECT value FROM json_each(?))`);
 
   let open = true;
   const ensureOpen = () => {
@@ -126,6 +134,16 @@ export function openEmbeddedIndex(options: EmbeddedIndexOptions): EmbeddedIndex 
         return { total, records: rows.map((row): CatalogRecord => recordFromDocument(JSON.parse(row.document))) };
       } catch (cause) {
         throw unavailable('versions query', cause);
+      }
+    },
+
+    async countVersions(ids) {
+      ensureOpen();
+      try {
+        const rows = versionCounts.all(JSON.stringify(ids));
+        return new Map(rows.map((row) => [row.id, Math.max(1, row.versions)]));
+      } catch (cause) {
+        throw unavailable('version counts', cause);
       }
     },
 

@@ -108,6 +108,11 @@ export function indexBehaviourSuite(test: TestFn, adapter: string, open: OpenInd
     t.deepEqual(ids(many.records), ['explicit-a', 'explicit-b']);
   });
 
+  test(`${adapter}: countVersions answers for a whole result list; unknown ids are absent`, async (t) => {
+    const counts = await index.countVersions(['hobbit-1', 'big-07', 'no-keys', 'nope', 'explicit-a', 'ключ-1']);
+    t.deepEqual(Object.fromEntries(counts), { 'hobbit-1': 5, 'big-07': 45, 'no-keys': 1, 'explicit-a': 2, 'ключ-1': 2 });
+  });
+
   test(`${adapter}: through listVersions, a record without keys lists itself alone`, async (t) => {
     const result = await listVersions(index, { id: 'no-keys', view: 'rss', page: 1 });
     t.is(result.versions.total, 1);
