@@ -20,7 +20,9 @@ import { renderVersionsFeed } from '../core/renderVersionsFeed.js';
 import { resolveLanguage, supportedLanguageCode } from '../core/resolveLanguage.js';
 import type { ThemeModel } from '../core/viewModels.js';
 import { GENERATOR, LABELS_DIRECTORY, THEMES_DIRECTORY, VIEWS_DIRECTORY } from '../packageRoot.js';
+import { versionsValidators } from '../core/versionsValidators.js';
 import { respondWithErrorPage } from './errorResponses.js';
+import { setFeedSecurityHeaders, setPageSecurityHeaders } from './securityHeaders.js';
 import { openLabelCatalogs } from './labelCatalogs.js';
 import { createThemeEngine } from './themeEngine.js';
 
@@ -68,6 +70,8 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
   });
   const languageNames = config.languages.map((code) => ({ code, name: labels.translatorFor(code)('language.name') }));
   const feedStylesheet = readFileSync(join(VIEWS_DIRECTORY, 'rss.xsl'));
+  // Settings that shape every answer: part of each ETag, so a changed configuration is never answered 304.
+  const settingsFingerprint = JSON.stringify([GENERATOR, config.siteTitle, config.contact, config.languages, config.themes, config.defaultUi]);
 
   function settingsOf(ctx: Context): RequestSettings {
     const view: VersionsView = firstValue(ctx.query.view) === 'rss' ? 'rss' : 'html';
@@ -117,6 +121,22 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
       const { record, versions } = await listVersions(config.index, { id: firstValue(ctx.query.id), view: settings.view, page });
       ctx.vary('Accept-Language');
       ctx.vary('Cookie');
+      const validators = versionsValidators({
+        variant: [settingsFingerprint, settings.view, settings.language, settings.theme.name, settings.explicitLanguage ?? '', String(page), settings.baseUrl],
+        requestedRecord: record,
+        versions,
+      });
+      ctx.status = 200;
+      ctx.set('ETag', validators.etag);
+      ctx.lastModified = validators.lastModified;
+      // Feeds: readers poll, shared caches may keep them a few minutes. Pages: revalidate every time (cookies).
+      ctx.set('Cache-Control', settings.view === 'rss' ? 'public, max-age=300' : 'private, no-cache');
+      if (settings.view === 'rss') setFeedSecurityHeaders(ctx, settings.baseUrl);
+      else setPageSecurityHeaders(ctx, settings.baseUrl);
+      if (ctx.fresh) {
+        ctx.status = 304;
+        return;
+      }
       if (settings.view === 'rss') {
         const feed = buildVersionsFeedModel({
           requestedId: record.id, versions, page, language: settings.language, baseUrl: settings.baseUrl,
@@ -137,7 +157,7 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
     } catch (error) {
       await respondWithErrorPage(ctx, error, {
         language: settings.language, translate: settings.translate, theme: settings.theme, siteTitle: config.siteTitle,
-        contact: config.contact, engine: themes, logger: config.logger,
+        contact: config.contact, baseUrl: settings.baseUrl, engine: themes, logger: config.logger,
       });
     }
   }
@@ -148,9 +168,10 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
       await next();
     } catch (error) {
       const language = config.defaultLanguage;
+      const baseUrl = config.baseUrl ?? ctx.origin;
       await respondWithErrorPage(ctx, error, {
-        language, translate: labels.translatorFor(language), theme: themes.themeModel(themes.themeForUi(config.defaultUi), config.baseUrl ?? ctx.origin),
-        siteTitle: config.siteTitle, contact: config.contact, engine: themes, logger: config.logger,
+        language, translate: labels.translatorFor(language), theme: themes.themeModel(themes.themeForUi(config.defaultUi), baseUrl),
+        siteTitle: config.siteTitle, contact: config.contact, baseUrl, engine: themes, logger: config.logger,
       });
     }
   };
@@ -160,6 +181,7 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
   router.get('/themes/root/assets/xsl/rss.xsl', (ctx) => {
     ctx.type = 'text/xsl; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = feedStylesheet;
   });
   router.get('/themes/:theme/assets/:file', (ctx) => {
@@ -167,6 +189,7 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
     if (file === undefined) return; // not ours: the host's 404
     ctx.type = extname(file);
     ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = readFileSync(file);
   });
   return compose([router.routes() as Middleware, router.allowedMethods() as Middleware]);

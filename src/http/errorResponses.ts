@@ -9,6 +9,7 @@ import { buildErrorPageModel } from '../core/errorModel.js';
 import type { Translate } from '../core/labels.js';
 import type { ErrorPageModel, ThemeModel } from '../core/viewModels.js';
 import type { PluginLogger } from '../config.js';
+import { setPageSecurityHeaders } from './securityHeaders.js';
 import type { ThemeEngine } from './themeEngine.js';
 
 const STATUS_BY_CODE: Partial<Record<VersionsErrorCode, number>> = {
@@ -27,6 +28,7 @@ export interface ErrorPageSettings {
   readonly theme: ThemeModel;
   readonly siteTitle: string;
   readonly contact: string;
+  readonly baseUrl: string;
   readonly engine: ThemeEngine;
   readonly logger: PluginLogger;
 }
@@ -58,6 +60,7 @@ export async function respondWithErrorPage(ctx: Context, error: unknown, setting
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.set('Cache-Control', 'no-store');
+  setPageSecurityHeaders(ctx, settings.baseUrl);
   ctx.remove('ETag');
   ctx.remove('Last-Modified');
   ctx.body = html;
