@@ -1,0 +1,31 @@
+import test from 'ava';
+import { createVersionsPlugin, InvalidOptionError, openEmbeddedIndex } from '../src/index.js';
+
+const index = openEmbeddedIndex({ path: ':memory:' });
+
+test('bad options fail at creation with a message naming the option', (t) => {
+  const cases: Array<[object, RegExp]> = [
+    [{}, /"index"/],
+    [{ index: {} }, /"index"/],
+    [{ index, baseUrl: 'catalog.example.edu' }, /"baseUrl": must be an absolute http\(s\) URL/],
+    [{ index, baseUrl: 'ftp://catalog.example.edu' }, /"baseUrl": must use http or https/],
+    [{ index, baseUrl: 'https://c.example/?x=1' }, /"baseUrl": must not carry a query/],
+    [{ index, siteTitle: '' }, /"siteTitle"/],
+    [{ index, contact: 42 }, /"contact"/],
+    [{ index, languages: [] }, /"languages"/],
+    [{ index, languages: ['en', 'fr'] }, /"languages": unknown language "fr"/],
+    [{ index, languages: ['pt-br'], defaultLanguage: 'en' }, /"defaultLanguage"/],
+    [{ index, logger: { error() {} } }, /"logger"/],
+    [{ index, cacheTemplates: 'yes' }, /"cacheTemplates"/],
+    [{ index, baseurl: 'https://typo.example' }, /"baseurl": is not an option/],
+  ];
+  for (const [options, message] of cases) {
+    const error = t.throws(() => createVersionsPlugin(options as never), { instanceOf: InvalidOptionError });
+    t.regex(error!.message, message, JSON.stringify(options));
+  }
+});
+
+test('good options give a middleware; codes are normalised to lower case', (t) => {
+  const middleware = createVersionsPlugin({ index, languages: ['PT-BR', 'es'], defaultLanguage: 'pt-BR', baseUrl: 'https://c.example/vufind/' });
+  t.is(typeof middleware, 'function');
+});

@@ -1,0 +1,53 @@
+import test from 'ava';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as cheerio from 'cheerio';
+import supertest from 'supertest';
+import { fixture, testHost } from './support/testHost.js';
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const PAGE = '/Search/Versions?id=usp%3Atese-2019-0412&search=versions';
+
+test('a host theme overrides one partial and wraps the default layout; the rest stays default', async (t) => {
+  const { app } = await testHost(fixture('thesis-in-two-repositories'), {
+    themeDirectories: [join(FIXTURES, 'themes-overriding-templates')],
+    themes: { standard: 'standard', campus: 'campus', night: 'campus-night' },
+  });
+  const request = supertest(app.callback());
+  for (const ui of ['campus', 'night']) {
+    const $ = cheerio.load((await request.get(PAGE).set('Cookie', `ui=${ui}`).expect(200)).text);
+    t.is($('html').attr('data-theme'), ui === 'campus' ? 'campus' : 'campus-night');
+    t.is($('li.campus-entry').length, 2, 'the overridden entry template');
+    t.true($('li.campus-entry').first().text().includes('Published in 2019'));
+    t.is($('footer.campus-footer').text(), 'Library Catalog', 'the layout wrapper fills the footer block');
+    t.is($('h1').length, 1, 'the default versions template and layout still render the page');
+    t.is($('link[rel="alternate"]').length, 1);
+    t.deepEqual($('link[rel="stylesheet"]').map((_, e) => $(e).attr('href')).get(), [
+      'https://catalog.example.edu/themes/standard/assets/theme.css',
+      'https://catalog.example.edu/themes/campus/assets/theme.css',
+    ]);
+  }
+  const standard = cheerio.load((await request.get(PAGE).set('Cookie', 'ui=standard').expect(200)).text);
+  t.is(standard('li.campus-entry').length, 0);
+  t.is(standard('footer.campus-footer').length, 0);
+  await request.get('/themes/campus/assets/theme.css').expect(200).expect(/campus-entry/);
+});
+
+test('the error page renders through the host theme too', async (t) => {
+  const { app } = await testHost(fixture('thesis-in-two-repositories'), {
+    themeDirectories: [join(FIXTURES, 'themes-overriding-templates')],
+    themes: { standard: 'standard', campus: 'campus' },
+  });
+  const $ = cheerio.load((await supertest(app.callback()).get('/Search/Versions?id=nope').set('Cookie', 'ui=campus').expect(404)).text);
+  t.is($('footer.campus-footer').text(), 'An error has occurred');
+  t.is($('html').attr('data-theme'), 'campus');
+});
+
+test('bad theme configuration fails at creation naming the option', async (t) => {
+  const make = (options: object) => testHost([], options);
+  await t.throwsAsync(make({ themes: { standard: 'nope' } }), { message: /Invalid option "themes": theme "nope" does not exist/ });
+  await t.throwsAsync(make({ themeDirectories: [join(FIXTURES, 'themes-with-a-cycle')], themes: { standard: 'a' } }), { message: /"themes".*extends itself/ });
+  await t.throwsAsync(make({ themeDirectories: ['/no/such/folder'] }), { message: /Invalid option "themeDirectories"/ });
+  await t.throwsAsync(make({ themes: { 'bad value!': 'standard' } }), { message: /Invalid option "themes"/ });
+  await t.throwsAsync(make({ defaultUi: 'mobile2' }), { message: /Invalid option "defaultUi"/ });
+});
