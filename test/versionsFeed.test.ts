@@ -234,3 +234,15 @@ test('HEAD answers like GET without a body', async (t) => {
   t.regex(response.headers['content-type'] ?? '', /text\/xml/);
   t.falsy(response.text);
 });
+
+test('text that looks like entity references or holds CR is written so that it reads back unchanged', async (t) => {
+  const id = 'amp&amp;e&e;n&#0;x&#x1F;\rcr';
+  const { request } = await testHost([{ id, title: 'T &lt; \r\n', author: 'A &amp; B', last_indexed: '2025-01-01T00:00:00Z' }]);
+  const document = parseFeed((await request.get(feedPath(id)).expect(200)).text);
+  const channel = channelOf(document);
+  t.is(textOf(channel, 'title'), `Results for Versions - ${id}`);
+  t.is(childElements(channel).find((e) => e.tagName === 'opensearch:Query')!.getAttribute('searchTerms'), id);
+  const [item] = itemsOf(document);
+  t.is(textOf(item!, 'title'), 'T &lt; \r\n');
+  t.is(textOf(item!, 'author'), 'A &amp; B');
+});

@@ -22,8 +22,24 @@ export function xmlSafe(text: string): string {
   return text.replace(NOT_XML_CHARACTER, '\uFFFD');
 }
 
+// xmlbuilder2 leaves anything shaped like an entity reference (`&amp;`, `&e;`, `&#0;`) unescaped, so an id
+// or title containing one would be read back as another string, or as a reference to an undeclared
+// entity. Every `&` is escaped here first; xmlbuilder2 then keeps these references as they are. Carriage
+// returns (and, in attributes, tabs and line feeds) are written as character references, because XML
+// parsers normalise the raw characters away.
+const TEXT_REFERENCES: Readonly<Record<string, string>> = { '&': '&amp;', '\r': '&#13;' };
+const ATTRIBUTE_REFERENCES: Readonly<Record<string, string>> = { ...TEXT_REFERENCES, '\n': '&#10;', '\t': '&#9;' };
+
+function xmlText(text: string): string {
+  return xmlSafe(text).replace(/[&\r]/g, (c) => TEXT_REFERENCES[c] ?? c);
+}
+
+function xmlAttribute(text: string): string {
+  return xmlSafe(text).replace(/[&\r\n\t]/g, (c) => ATTRIBUTE_REFERENCES[c] ?? c);
+}
+
 function textElement(parent: XMLBuilder, name: string, value: string | number): void {
-  parent.ele(name).txt(xmlSafe(String(value)));
+  parent.ele(name).txt(xmlText(String(value)));
 }
 
 export function renderVersionsFeed(feed: VersionsFeedModel): string {
@@ -46,13 +62,13 @@ export function renderVersionsFeed(feed: VersionsFeedModel): string {
   textElement(channel, 'opensearch:totalResults', feed.totalResults);
   textElement(channel, 'opensearch:startIndex', feed.startIndex);
   textElement(channel, 'opensearch:itemsPerPage', feed.itemsPerPage);
-  channel.ele('opensearch:Query', { role: 'request', searchTerms: xmlSafe(feed.searchTerms), startIndex: String(feed.startIndex) });
+  channel.ele('opensearch:Query', { role: 'request', searchTerms: xmlAttribute(feed.searchTerms), startIndex: String(feed.startIndex) });
   for (const link of feed.links) {
     channel.ele('atom:link', {
       rel: link.rel,
       type: 'application/rss+xml',
-      ...(link.title !== undefined ? { title: xmlSafe(link.title) } : {}),
-      href: xmlSafe(link.href),
+      ...(link.title !== undefined ? { title: xmlAttribute(link.title) } : {}),
+      href: xmlAttribute(link.href),
     });
   }
   for (const item of feed.items) {

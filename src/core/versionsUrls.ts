@@ -57,11 +57,15 @@ const PATH_SAFE_ESCAPES: Readonly<Record<string, string>> = {
   '%24': '$', '%26': '&', '%2B': '+', '%2C': ',', '%3B': ';', '%3D': '=', '%3A': ':', '%40': '@',
 };
 
+// A lone surrogate has no UTF-8 form (encodeURIComponent throws on it); URLSearchParams writes U+FFFD for
+// it, and so does a record link.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /** One path segment holding `value`, with each path-unsafe character percent-encoded. */
 export function encodePathSegment(value: string): string {
   // "." and ".." would be removed by URL normalisation (RFC 3986 section 5.2.4), so they are encoded too.
   if (value === '.' || value === '..') return value.replaceAll('.', '%2E');
-  return encodeURIComponent(value).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => PATH_SAFE_ESCAPES[escape] ?? escape);
+  return encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD')).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => PATH_SAFE_ESCAPES[escape] ?? escape);
 }
 
 /** The host's record page: `{base_url}/Record/<id>`. */

@@ -40,6 +40,19 @@ function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * The public origin when no baseUrl is configured: the protocol and Host the request came in on (Koa's
+ * `ctx.origin` is the Origin *header* since Koa 3, which a client chooses freely). Parsed as a URL, so a
+ * hostile Host header contributes at most a host name.
+ */
+function requestOrigin(ctx: Context): string {
+  try {
+    return new URL(`${ctx.protocol}://${ctx.host}`).origin;
+  } catch {
+    return `${ctx.protocol}://localhost`;
+  }
+}
+
 type HostSession = Record<string, unknown> | null | undefined;
 
 /** The host's session, when the host app has one (koa-session or alike puts it on ctx.session). */
@@ -88,7 +101,7 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
     );
     const uiCookie = ctx.cookies.get(UI_COOKIE, { signed: false });
     const ui = uiCookie !== undefined && Object.hasOwn(config.themes, uiCookie) ? uiCookie : config.defaultUi;
-    const baseUrl = config.baseUrl ?? ctx.origin;
+    const baseUrl = config.baseUrl ?? requestOrigin(ctx);
     return {
       view,
       baseUrl,
@@ -131,8 +144,8 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
       ctx.lastModified = validators.lastModified;
       // Feeds: readers poll, shared caches may keep them a few minutes. Pages: revalidate every time (cookies).
       ctx.set('Cache-Control', settings.view === 'rss' ? 'public, max-age=300' : 'private, no-cache');
-      if (settings.view === 'rss') setFeedSecurityHeaders(ctx, settings.baseUrl);
-      else setPageSecurityHeaders(ctx, settings.baseUrl);
+      if (settings.view === 'rss') setFeedSecurityHeaders(ctx, config.baseUrl);
+      else setPageSecurityHeaders(ctx, config.baseUrl);
       if (ctx.fresh) {
         ctx.status = 304;
         return;
@@ -157,7 +170,7 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
     } catch (error) {
       await respondWithErrorPage(ctx, error, {
         language: settings.language, translate: settings.translate, theme: settings.theme, siteTitle: config.siteTitle,
-        contact: config.contact, baseUrl: settings.baseUrl, engine: themes, logger: config.logger,
+        contact: config.contact, configuredBaseUrl: config.baseUrl, engine: themes, logger: config.logger,
       });
     }
   }
@@ -168,10 +181,10 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
       await next();
     } catch (error) {
       const language = config.defaultLanguage;
-      const baseUrl = config.baseUrl ?? ctx.origin;
+      const baseUrl = config.baseUrl ?? requestOrigin(ctx);
       await respondWithErrorPage(ctx, error, {
         language, translate: labels.translatorFor(language), theme: themes.themeModel(themes.themeForUi(config.defaultUi), baseUrl),
-        siteTitle: config.siteTitle, contact: config.contact, baseUrl, engine: themes, logger: config.logger,
+        siteTitle: config.siteTitle, contact: config.contact, configuredBaseUrl: config.baseUrl, engine: themes, logger: config.logger,
       });
     }
   };

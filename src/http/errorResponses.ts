@@ -28,7 +28,8 @@ export interface ErrorPageSettings {
   readonly theme: ThemeModel;
   readonly siteTitle: string;
   readonly contact: string;
-  readonly baseUrl: string;
+  /** The plugin's baseUrl option (undefined: the request's own origin). */
+  readonly configuredBaseUrl: string | undefined;
   readonly engine: ThemeEngine;
   readonly logger: PluginLogger;
 }
@@ -60,7 +61,7 @@ export async function respondWithErrorPage(ctx: Context, error: unknown, setting
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.set('Cache-Control', 'no-store');
-  setPageSecurityHeaders(ctx, settings.baseUrl);
+  setPageSecurityHeaders(ctx, settings.configuredBaseUrl);
   ctx.remove('ETag');
   ctx.remove('Last-Modified');
   ctx.body = html;

@@ -6,26 +6,23 @@
  */
 import type { Context } from 'koa';
 
-/** `'self'` plus the base URL's origin, when the public address differs from the one the request came in on. */
-function sources(baseUrl: string): string {
-  let origin: string;
-  try {
-    origin = new URL(baseUrl).origin;
-  } catch {
-    return "'self'";
-  }
-  return `'self' ${origin}`;
+/**
+ * `'self'` plus the configured base URL's origin, which may differ from the one the request came in on
+ * (a proxy). Without a configured base URL, links and stylesheets use the request's own origin: `'self'`.
+ */
+function sources(configuredBaseUrl: string | undefined): string {
+  return configuredBaseUrl === undefined ? "'self'" : `'self' ${new URL(configuredBaseUrl).origin}`;
 }
 
-export function setPageSecurityHeaders(ctx: Context, baseUrl: string): void {
+export function setPageSecurityHeaders(ctx: Context, configuredBaseUrl: string | undefined): void {
   ctx.set('Content-Security-Policy',
-    `default-src 'none'; style-src ${sources(baseUrl)}; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'`);
+    `default-src 'none'; style-src ${sources(configuredBaseUrl)}; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'`);
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
 }
 
-export function setFeedSecurityHeaders(ctx: Context, baseUrl: string): void {
-  const self = sources(baseUrl);
+export function setFeedSecurityHeaders(ctx: Context, configuredBaseUrl: string | undefined): void {
+  const self = sources(configuredBaseUrl);
   ctx.set('Content-Security-Policy', `default-src 'none'; script-src ${self}; style-src ${self}; img-src 'self' data:; base-uri 'none'; frame-ancestors 'self'`);
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');

@@ -22,4 +22,5 @@ test('record URLs percent-encode path-unsafe characters only', (t) => {
   t.is(encodePathSegment('.'), '%2E');
   t.is(encodePathSegment('a..b'), 'a..b');
   for (const id of ['x/y', 'a b', '100%', 'é', '😀', '?#[]']) t.is(decodeURIComponent(encodePathSegment(id)), id);
+  t.is(encodePathSegment('a\uD800b'), 'a%EF%BF%BDb', 'a lone surrogate becomes U+FFFD, as in query strings');
 });
