@@ -114,3 +114,13 @@ test('the language switch offers every language with its own name', async (t) =>
   t.true($('a[href="?id=usp%3Atese-2019-0412&search=versions&lng=pt-br"]').text().includes('Português (Brasil)'));
   t.is($('a[href="?id=usp%3Atese-2019-0412&search=versions&lng=es"]').length, 0, 'the current language is not a link');
 });
+
+test('only web addresses become full-text links', async (t) => {
+  const { request } = await testHost([{
+    id: 'u1', title: 'Links', author: 'A', last_indexed: '2025-01-01T00:00:00Z',
+    url: ['javascript:alert(1)', 'data:text/html,<b>x</b>', ' https://ok.example/a ', 'HTTP://OK.EXAMPLE/B', 'ftp-ish'],
+  }]);
+  const $ = cheerio.load((await request.get(pagePath('u1')).expect(200)).text);
+  const hrefs = $('a').filter((_, a) => $(a).text().trim() === 'Get full text').map((_, a) => $(a).attr('href')).get();
+  t.deepEqual(hrefs, ['https://ok.example/a', 'HTTP://OK.EXAMPLE/B']);
+});

@@ -34,24 +34,29 @@
       <head>
         <meta name="viewport" content="width=device-width, initial-scale=1"/>
         <title><xsl:value-of select="title"/></title>
+        <!-- The standard theme's stylesheet, found beside the catalog the channel link points into. -->
+        <xsl:variable name="catalog" select="substring-before(link, '/Search/Versions')"/>
+        <xsl:if test="starts-with($catalog, 'https://') or starts-with($catalog, 'http://')">
+          <link rel="stylesheet" href="{$catalog}/themes/standard/assets/theme.css"/>
+        </xsl:if>
       </head>
       <body>
-        <header>
-          <h1>
+        <header class="main page-intro">
+          <h1 class="page-title">
             <xsl:call-template name="link-or-text">
               <xsl:with-param name="href" select="link"/>
               <xsl:with-param name="text" select="title"/>
             </xsl:call-template>
           </h1>
           <xsl:if test="normalize-space(description)">
-            <p><xsl:value-of select="description"/></p>
+            <p class="showing"><xsl:value-of select="description"/></p>
           </xsl:if>
         </header>
-        <main>
+        <main class="main">
           <xsl:if test="item">
             <!-- Number the items from the feed's offset (startIndex 50 on page 2 starts at 51). -->
             <xsl:variable name="offset" select="number(opensearch:startIndex)"/>
-            <ol>
+            <ol class="versions">
               <xsl:attribute name="start">
                 <xsl:choose>
                   <xsl:when test="$offset &gt;= 0"><xsl:value-of select="floor($offset) + 1"/></xsl:when>
@@ -66,8 +71,8 @@
             select="atom:link[@rel = 'first' or @rel = 'previous' or @rel = 'next' or @rel = 'last']
                              [normalize-space(@href) and normalize-space(@title)]"/>
         <xsl:if test="$paging">
-          <nav>
-            <ul>
+          <nav class="main pagination">
+            <ul class="pagination__pages">
               <!-- Fixed order, whatever the order in the feed. -->
               <xsl:apply-templates select="$paging[@rel = 'first']"/>
               <xsl:apply-templates select="$paging[@rel = 'previous']"/>
@@ -81,9 +86,9 @@
   </xsl:template>
 
   <xsl:template match="item">
-    <li>
-      <article>
-        <h2>
+    <li class="version">
+      <article class="version__body">
+        <h2 class="version__title">
           <xsl:call-template name="link-or-text">
             <xsl:with-param name="href" select="link"/>
             <xsl:with-param name="text">
@@ -96,21 +101,21 @@
         </h2>
         <xsl:choose>
           <xsl:when test="normalize-space(author)">
-            <p><xsl:value-of select="author"/></p>
+            <p class="version__author"><xsl:value-of select="author"/></p>
           </xsl:when>
           <xsl:when test="normalize-space(dc:creator)">
-            <p><xsl:value-of select="dc:creator"/></p>
+            <p class="version__author"><xsl:value-of select="dc:creator"/></p>
           </xsl:when>
         </xsl:choose>
         <xsl:if test="dc:format[normalize-space()]">
-          <ul>
+          <ul class="badges">
             <xsl:for-each select="dc:format[normalize-space()]">
-              <li><xsl:value-of select="."/></li>
+              <li class="badge"><xsl:value-of select="."/></li>
             </xsl:for-each>
           </ul>
         </xsl:if>
         <xsl:if test="normalize-space(dc:date)">
-          <p>
+          <p class="version__published">
             <time>
               <!-- A four-digit year is a valid datetime value; anything else stays plain text. -->
               <xsl:if test="string-length(normalize-space(dc:date)) = 4

@@ -24,6 +24,11 @@ export interface VersionsPageInput {
   readonly languages: ReadonlyArray<{ readonly code: string; readonly name: string }>;
 }
 
+/** Full-text links are followed by patrons: only web addresses become links (no `javascript:`, `data:`, …). */
+function isWebAddress(url: string): boolean {
+  return /^https?:\/\/[^\s]+$/i.test(url.trim());
+}
+
 function entryOf(record: CatalogRecord, input: VersionsPageInput): VersionEntryModel {
   const year = yearOf(record);
   const author = mainAuthorOf(record);
@@ -35,7 +40,7 @@ function entryOf(record: CatalogRecord, input: VersionsPageInput): VersionEntryM
     ...(author !== undefined ? { author } : {}),
     ...(year !== undefined ? { year, publishedIn: `${input.translate('record.publishedIn')} ${year}` } : {}),
     formats: record.formats,
-    fullTextLinks: record.urls.map((href) => ({ href, label: input.translate('record.fullText') })),
+    fullTextLinks: record.urls.filter(isWebAddress).map((href) => ({ href: href.trim(), label: input.translate('record.fullText') })),
   };
 }
 

@@ -32,7 +32,7 @@ function page(title: string, body: string): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} :: Demo Library Catalog</title>
 <link rel="stylesheet" href="/themes/standard/assets/theme.css"></head>
-<body><main class="demo-host">${body}</main></body></html>
+<body><main class="main demo-host">${body}</main></body></html>
 `;
 }
 
