@@ -61,3 +61,11 @@ test('pages revalidate every time and answer 304 when unchanged; errors are neve
   t.is(missing.headers['last-modified'], undefined);
   t.is(missing.headers['cache-control'], 'no-store');
 });
+
+test('the ui cookie does not change a feed ETag', async (t) => {
+  const { app } = await testHost(fixture('thesis-in-two-repositories'));
+  const request = supertest(app.callback());
+  const standard = await request.get(FEED).set('Cookie', 'ui=standard').expect(200);
+  const mobile = await request.get(FEED).set('Cookie', 'ui=mobile').expect(200);
+  t.is(mobile.headers.etag, standard.headers.etag);
+});

@@ -134,8 +134,10 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
       const { record, versions } = await listVersions(config.index, { id: firstValue(ctx.query.id), view: settings.view, page });
       ctx.vary('Accept-Language');
       ctx.vary('Cookie');
+      // The theme and an explicit lng shape only pages: a feed reader's ui cookie must not split its cache.
+      const pageOnly = settings.view === 'rss' ? ['', ''] : [settings.theme.name, settings.explicitLanguage ?? ''];
       const validators = versionsValidators({
-        variant: [settingsFingerprint, settings.view, settings.language, settings.theme.name, settings.explicitLanguage ?? '', String(page), settings.baseUrl],
+        variant: [settingsFingerprint, settings.view, settings.language, ...pageOnly, String(page), settings.baseUrl],
         requestedRecord: record,
         versions,
       });
