@@ -1,0 +1,433 @@
+/**
+ * Writes record documents to a Solr core: the write side that the read-only Solr adapter (solrIndex.ts)
+ * leaves out, for the loader command and for tests that fill a disposable core.
+ *
+ * What it does: maps prepared record documents to Solr documents through the same field map as the
+ * adapter, sends them with `solr-client` as Solr's JSON update format (a list of documents to
+ * `<core>/update?commitWithin=…`), commits explicitly when asked, and puts a deadline on every request.
+ * When Solr refuses a batch as a bad request (HTTP 400/413: one document has a field the schema does not
+ * know, a term too long, …) it splits the batch until the refused documents are alone, so each refused
+ * document is reported with Solr's reason and the others are still written. Every other fault (refused
+ * connection, timeout, HTTP 5xx, an answer that is not Solr's) becomes an IndexUnavailableError whose
+ * message names the core and the cause.
+ *
+ * It also answers "which of these documents are stored already with the same content?", so a loader can
+ * keep `last_indexed` of unchanged records as the embedded index does.
+ *
+ * Left to others: checking documents and computing work keys (prepareRecordDocument.ts), reading JSON Lines
+ * and reporting line numbers (the loader, src/cli/loadRecords.ts), validating the shared options
+ * (createSolrIndex, reused here), and reading records back (solrIndex.ts).
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { createRequire } from 'node:module';
+import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../core/catalogRecord.js';
+import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../core/errors.js';
+import {
+  createSolrIndex, DEFAULT_SOLR_FIELDS, encodeSolrParams, toRecordDocument, WORK_KEY_SEPARATOR,
+  type SolrFieldMap, type SolrIndexLogger,
+} from './solrIndex.js';
+
+export interface SolrWriterOptions {
+  /** URL of the core, e.g. `http://localhost:8983/solr/biblio`; user info becomes HTTP basic auth. */
+  url: string;
+  /** Deadline of each request in milliseconds (default 30000: a bulk update is slower than a query). */
+  timeoutMs?: number;
+  /** Solr field names where they differ from the VuFind `biblio` names (as for createSolrIndex). */
+  fields?: Partial<SolrFieldMap>;
+  /** `commitWithin` sent with every add, so a long load becomes visible as it goes (default 10000; 0: none). */
+  commitWithinMs?: number;
+  logger?: SolrIndexLogger;
+}
+
+export interface RejectedSolrDocument {
+  /** Position of the document in the list given to add(), from 0. */
+  readonly index: number;
+  readonly id: string;
+  /** Solr's own message, e.g. `ERROR: [doc=x] unknown field 'foo'`. */
+  readonly reason: string;
+}
+
+export interface SolrAddResult {
+  readonly added: number;
+  readonly rejected: readonly RejectedSolrDocument[];
+}
+
+export interface SolrWriter {
+  /** Adds (or replaces, by id) documents; documents Solr refuses are reported, the rest are written. */
+  add(documents: readonly RecordDocument[]): Promise<SolrAddResult>;
+  /**
+   * For the documents that the core already holds with the same content apart from `last_indexed`: id →
+   * the stored `last_indexed`. Only committed documents are seen.
+   */
+  storedLastIndexedOfUnchanged(documents: readonly RecordDocument[]): Promise<Map<string, string>>;
+  /** A hard commit that waits for the new searcher: afterwards every added document can be found. */
+  commit(): Promise<void>;
+  /** Deletes every document of the core (not committed). Destructive: for disposable test cores. */
+  deleteAll(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SOLR_WRITE_TIMEOUT_MS = 30_000;
+export const DEFAULT_SOLR_COMMIT_WITHIN_MS = 10_000;
+/**
+ * After this many documents refused one by one without any document accepted in between, the load stops:
+ * a schema that refuses everything (wrong core, missing field) would otherwise cost two requests per record.
+ */
+export const MAX_CONSECUTIVE_REJECTIONS = 100;
+
+// solr-client 0.9 ships no type declarations; this is the part the writer uses.
+type SolrCallback = (err: Error | null, data: unknown) => void;
+interface SolrClient {
+  add(docs: unknown[], options: Record<string, string | number>, callback: SolrCallback): http.ClientRequest;
+  commit(options: Record<string, unknown>, callback: SolrCallback): http.ClientRequest;
+  deleteByQuery(query: string, options: Record<string, unknown>, callback: SolrCallback): http.ClientRequest;
+  post(handler: string, query: string, callback: SolrCallback): http.ClientRequest;
+  basicAuth(username: string, password: string): SolrClient;
+}
+interface SolrClientModule {
+  createClient(options: Record<string, unknown>): SolrClient;
+}
+const require = createRequire(import.meta.url);
+const solr = require('solr-client') as SolrClientModule;
+
+/** Record fields that are single-valued in every schema; the others may be lists. */
+const SINGLE_VALUED = new Set(['id', 'title', 'title_short', 'last_indexed']);
+/** Solr reserves names with a leading and trailing underscore; `_version_` would even turn an add into an
+ * optimistic-concurrency check that fails. */
+const RESERVED_FIELD = /^_.*_$/;
+const MAX_TIMEOUT_MS = 2_147_483_647;
+const ERROR_BODY_KEEP = 16_384;
+
+interface Endpoint {
+  secure: boolean;
+  host: string;
+  port: number;
+  path: string;
+  username?: string;
+  password?: string;
+  display: string;
+}
+
+export function createSolrWriter(options: SolrWriterOptions): SolrWriter {
+  // The url, timeoutMs, fields and logger options mean the same as for the adapter; letting createSolrIndex
+  // check them keeps one set of rules and messages. It opens nothing but an idle HTTP agent.
+  createSolrIndex({
+    url: options?.url,
+    ...(options?.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options?.fields !== undefined ? { fields: options.fields } : {}),
+    ...(options?.logger !== undefined ? { logger: options.logger } : {}),
+  }).close().catch(() => undefined);
+  let commitWithinMs = DEFAULT_SOLR_COMMIT_WITHIN_MS;
+  if (options.commitWithinMs !== undefined) {
+    const value: unknown = options.commitWithinMs;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_TIMEOUT_MS) {
+      throw new InvalidOptionError('commitWithinMs', `must be a whole number of milliseconds (0 for none), not ${String(value)}`);
+    }
+    commitWithinMs = value;
+  }
+  const fields: SolrFieldMap = { ...DEFAULT_SOLR_FIELDS };
+  for (const [name, solrName] of Object.entries(options.fields ?? {})) {
+    if (solrName !== undefined) fields[name as keyof SolrFieldMap] = solrName;
+  }
+  return new Writer(endpointOf(options.url), options.timeoutMs ?? DEFAULT_SOLR_WRITE_TIMEOUT_MS, Object.freeze(fields), commitWithinMs, options.logger);
+}
+
+/** The parts of an already validated core URL that solr-client wants. */
+function endpointOf(value: string): Endpoint {
+  const url = new URL(value);
+  const secure = url.protocol === 'https:';
+  const path = url.pathname.replace(/\/+$/, '');
+  return {
+    secure,
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port === '' ? (secure ? 443 : 80) : Number(url.port),
+    path,
+    ...(url.username !== '' ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } : {}),
+    display: `${url.protocol}//${url.host}${path}`,
+  };
+}
+
+type Answer = { kind: 'answered'; status: number; contentType: string; body: string; data: unknown; parsed: boolean };
+type Exchange = { kind: 'timeout' } | { kind: 'failed'; error: Error; staleSocket: boolean } | Answer;
+
+/** What one update request came to: done, refused as a bad request (the documents' fault), or a fault. */
+type UpdateOutcome = { ok: true } | { ok: false; refused: string };
+
+class Writer implements SolrWriter {
+  private readonly agent: http.Agent;
+  private readonly client: SolrClient;
+  private closed = false;
+  private consecutiveRejections = 0;
+
+  constructor(
+    private readonly endpoint: Endpoint,
+    private readonly timeoutMs: number,
+    private readonly fields: Readonly<SolrFieldMap>,
+    private readonly commitWithinMs: number,
+    private readonly logger: SolrIndexLogger | undefined,
+  ) {
+    // Our own keep-alive agent: batches reuse connections, and close() can drop them all.
+    this.agent = endpoint.secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    this.client = solr.createClient({
+      host: endpoint.host,
+      port: endpoint.port,
+      path: endpoint.path,
+      core: '',
+      secure: endpoint.secure,
+      agent: this.agent,
+      request: { family: undefined },
+      // Below 4.0 solr-client posts JSON to /update/json; every Solr since 4.0 reads JSON at /update.
+      solrVersion: '5.1',
+    });
+    if (endpoint.username !== undefined) this.client.basicAuth(endpoint.username, endpoint.password ?? '');
+  }
+
+  async add(documents: readonly RecordDocument[]): Promise<SolrAddResult> {
+    const solrDocuments = documents.map((document) => toSolrDocument(document, this.fields));
+    const rejected: RejectedSolrDocument[] = [];
+    // Solr applies a batch document by document and stops at the first refused one, so the halves of a
+    // refused batch are sent again; an add of an id that is there already just replaces it.
+    const send = async (from: number, to: number): Promise<void> => {
+      if (from >= to) return;
+      const outcome = await this.update(`add of ${to - from} document${to - from === 1 ? '' : 's'}`,
+        (callback) => this.client.add(solrDocuments.slice(from, to), this.commitWithinMs > 0 ? { commitWithin: this.commitWithinMs } : {}, callback));
+      if (outcome.ok) {
+        this.consecutiveRejections = 0;
+        return;
+      }
+      if (to - from === 1) {
+        const id = documents[from]?.id ?? '';
+        rejected.push({ index: from, id, reason: outcome.refused });
+        this.consecutiveRejections += 1;
+        if (this.consecutiveRejections >= MAX_CONSECUTIVE_REJECTIONS) {
+          throw new IndexUnavailableError(
+            `Solr ${this.endpoint.display}: refused the last ${this.consecutiveRejections} documents one by one (last: ${outcome.refused}); ` +
+            'is this a core made for record documents (see src/solr/configset)?',
+          );
+        }
+        return;
+      }
+      const middle = from + Math.ceil((to - from) / 2);
+      await send(from, middle);
+      await send(middle, to);
+    };
+    await send(0, solrDocuments.length);
+    rejected.sort((a, b) => a.index - b.index);
+    return { added: documents.length - rejected.length, rejected };
+  }
+
+  async storedLastIndexedOfUnchanged(documents: readonly RecordDocument[]): Promise<Map<string, string>> {
+    const kept = new Map<string, string>();
+    // The terms parser splits on the separator; an id containing it cannot be asked for (and is never kept).
+    const ids = [...new Set(documents.map((document) => document.id))].filter((id) => !id.includes(WORK_KEY_SEPARATOR));
+    if (ids.length === 0) return kept;
+    const params = encodeSolrParams([
+      ['q', `{!terms f=${this.fields.id} separator="${WORK_KEY_SEPARATOR}"}${ids.join(WORK_KEY_SEPARATOR)}`],
+      ['rows', String(ids.length)],
+      ['fl', [...new Set(Object.values(this.fields))].join(',')],
+    ]);
+    // Always a form POST: a batch of ids is far longer than a URL should be.
+    const what = `lookup of ${ids.length} stored document${ids.length === 1 ? '' : 's'}`;
+    const outcome = await this.send('select', what, (callback) => this.client.post('select', params, callback));
+    const docs = readSelectDocs(outcome, this.describe('select', what));
+    const stored = new Map<string, CatalogRecord>();
+    for (const doc of docs) {
+      try {
+        const record = recordFromDocument(toRecordDocument(doc, this.fields));
+        stored.set(record.id, record);
+      } catch (error) {
+        // A stored document the adapter could not read counts as changed: the new one replaces it.
+        if (!(error instanceof InvalidRecordDocumentError)) throw error;
+      }
+    }
+    for (const document of documents) {
+      const before = stored.get(document.id);
+      if (before === undefined) continue;
+      let after: CatalogRecord;
+      try {
+        after = recordFromDocument(document);
+      } catch (error) {
+        if (!(error instanceof InvalidRecordDocumentError)) throw error;
+        continue;
+      }
+      if (contentOf(before) === contentOf(after)) kept.set(document.id, before.lastIndexed);
+    }
+    return kept;
+  }
+
+  async commit(): Promise<void> {
+    const outcome = await this.update('commit', (callback) => this.client.commit({}, callback));
+    if (!outcome.ok) throw new IndexUnavailableError(`Solr ${this.endpoint.display}: commit refused: ${outcome.refused}`);
+  }
+
+  async deleteAll(): Promise<void> {
+    const outcome = await this.update('delete of all documents', (callback) => this.client.deleteByQuery('*:*', {}, callback));
+    if (!outcome.ok) throw new IndexUnavailableError(`Solr ${this.endpoint.display}: delete refused: ${outcome.refused}`);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.agent.destroy();
+  }
+
+  /** One request to /update: a 400/413 answer is the documents' fault; anything else but success is a fault. */
+  private async update(what: string, start: (callback: SolrCallback) => http.ClientRequest): Promise<UpdateOutcome> {
+    const outcome = await this.send('update', what, start);
+    if (outcome.status === 400 || outcome.status === 413) {
+      return { ok: false, refused: solrErrorOf(outcome.body) ?? `HTTP ${outcome.status}: ${snippet(outcome.body)}` };
+    }
+    checkAnswer(outcome, this.describe('update', what));
+    return { ok: true };
+  }
+
+  /** Sends once, and once more when a kept-alive socket turned out to be closed (every request here is
+   * idempotent: adds replace by id, commits and deletes can repeat). */
+  private async send(handler: 'update' | 'select', what: string, start: (callback: SolrCallback) => http.ClientRequest): Promise<Answer> {
+    const prefix = this.describe(handler, what);
+    if (this.closed) throw new IndexUnavailableError(`${prefix}: the writer was closed`);
+    const started = Date.now();
+    const deadline = started + this.timeoutMs;
+    let outcome = await this.exchange(start, deadline);
+    if (outcome.kind === 'failed' && outcome.staleSocket && Date.now() < deadline) outcome = await this.exchange(start, deadline);
+    this.logger?.debug?.(`${prefix}: ${outcome.kind === 'answered' ? `HTTP ${outcome.status}` : outcome.kind} in ${Date.now() - started} ms`);
+    if (outcome.kind === 'timeout') throw new IndexUnavailableError(`${prefix}: no answer within ${this.timeoutMs} ms`);
+    if (outcome.kind === 'failed') throw new IndexUnavailableError(`${prefix}: ${describeNetworkError(outcome.error)}`, { cause: outcome.error });
+    return outcome;
+  }
+
+  /** `Solr POST http://host:8983/solr/biblio/update add of 1000 documents`: the start of every message. */
+  private describe(handler: 'update' | 'select', what: string): string {
+    return `Solr POST ${this.endpoint.display}/${handler} ${what}`;
+  }
+
+  /** One HTTP exchange through solr-client, settled by its callback, a response error or the deadline. */
+  private exchange(start: (callback: SolrCallback) => http.ClientRequest, deadline: number): Promise<Exchange> {
+    return new Promise<Exchange>((resolve) => {
+      let settled = false;
+      let status: number | undefined;
+      let contentType = '';
+      let body = '';
+      const settle = (outcome: Exchange): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      const request = start((err, data) => {
+        if (status === undefined) {
+          const error = err ?? new Error('no HTTP response');
+          const code = (error as NodeJS.ErrnoException).code;
+          settle({ kind: 'failed', error, staleSocket: request.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE') });
+          return;
+        }
+        // solr-client turns a non-2xx status or an unparsable body into an error without the body; the body
+        // kept below says what Solr meant.
+        settle({ kind: 'answered', status, contentType, body, data: err === null ? data : undefined, parsed: err === null });
+      });
+      // solr-client's HTTP error reads `request._headers`, deprecated in Node 20 and gone later; `headers`
+      // is read first, so giving it keeps the error constructor working (see solrIndex.ts).
+      (request as http.ClientRequest & { headers?: unknown }).headers = request.getHeaders();
+      request.on('response', (response: http.IncomingMessage) => {
+        status = response.statusCode ?? 0;
+        contentType = String(response.headers['content-type'] ?? '');
+        response.on('data', (chunk: string | Buffer) => {
+          if (body.length < ERROR_BODY_KEEP) body += String(chunk);
+        });
+        response.on('error', (error: Error) => settle({ kind: 'failed', error, staleSocket: false }));
+      });
+      const timer = setTimeout(() => {
+        settle({ kind: 'timeout' });
+        request.destroy();
+      }, Math.max(0, deadline - Date.now()));
+    });
+  }
+}
+
+/**
+ * A record document as a Solr document: record fields under their mapped Solr names (a one-element list
+ * in a single-valued field becomes its element), other fields under their own names when their values
+ * are plain (strings, numbers, booleans or lists of them). Objects are left out, as Solr would read them
+ * as atomic updates or child documents, and so are Solr's reserved `_name_` fields and empty values.
+ */
+export function toSolrDocument(document: Readonly<RecordDocument>, fields: Readonly<SolrFieldMap>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const mappedNames = new Set(Object.values(fields));
+  for (const [name, value] of Object.entries(document)) {
+    if (Object.hasOwn(fields, name) || mappedNames.has(name) || RESERVED_FIELD.test(name) || !isPlain(value)) continue;
+    out[name] = value;
+  }
+  for (const [name, solrName] of Object.entries(fields) as Array<[keyof SolrFieldMap, string]>) {
+    let value = document[name];
+    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
+    if (SINGLE_VALUED.has(name) && Array.isArray(value)) value = value[0];
+    out[solrName] = value;
+  }
+  return out;
+}
+
+function isPlain(value: unknown): boolean {
+  const scalar = (item: unknown) => typeof item === 'string' || typeof item === 'boolean' || (typeof item === 'number' && Number.isFinite(item));
+  return scalar(value) || (Array.isArray(value) && value.length > 0 && value.every(scalar));
+}
+
+/** What makes two records the same for the plugin: everything it reads but `last_indexed`. */
+function contentOf(record: CatalogRecord): string {
+  return JSON.stringify({ ...record, lastIndexed: undefined });
+}
+
+/** Throws unless the answer is a successful Solr JSON answer. */
+function checkAnswer(outcome: Answer, prefix: string): void {
+  const { status, contentType, body } = outcome;
+  if (status < 200 || status > 299) {
+    const solrError = solrErrorOf(body);
+    throw new IndexUnavailableError(solrError !== undefined
+      ? `${prefix}: HTTP ${status}, Solr error: ${solrError}`
+      : `${prefix}: HTTP ${status} (${contentType || 'no content type'}), not a Solr answer: ${snippet(body)}`);
+  }
+  if (!outcome.parsed || !isObject(outcome.data)) {
+    throw new IndexUnavailableError(`${prefix}: HTTP ${status} with a body that is not a Solr JSON answer (${contentType || 'no content type'}): ${snippet(body)}`);
+  }
+  const header = outcome.data.responseHeader;
+  if (isObject(header) && typeof header.status === 'number' && header.status !== 0) {
+    throw new IndexUnavailableError(`${prefix}: Solr responseHeader.status ${header.status}${solrErrorOf(body) !== undefined ? `: ${solrErrorOf(body)}` : ''}`);
+  }
+}
+
+function readSelectDocs(outcome: Answer, prefix: string): Array<Record<string, unknown>> {
+  checkAnswer(outcome, prefix);
+  const response = (outcome.data as Record<string, unknown>).response;
+  if (!isObject(response) || !Array.isArray(response.docs) || !response.docs.every(isObject)) {
+    throw new IndexUnavailableError(`${prefix}: Solr answer has no usable response.docs list`);
+  }
+  return response.docs;
+}
+
+/** `msg (code N)` from Solr's error object `{"error":{"msg":…,"code":…}}` in a body, if there is one. */
+function solrErrorOf(body: string): string | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(data) || !isObject(data.error)) return undefined;
+  const { msg, code, trace } = data.error;
+  const text = typeof msg === 'string' ? msg : typeof trace === 'string' ? trace.split('\n', 1)[0] ?? '' : 'no message';
+  return `${snippet(text)}${typeof code === 'number' ? ` (code ${code})` : ''}`;
+}
+
+function describeNetworkError(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code !== undefined && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
+}
+
+function snippet(text: string): string {
+  const plain = text.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  if (plain === '') return '(empty body)';
+  return plain.length > 300 ? `${plain.slice(0, 300)}…` : plain;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

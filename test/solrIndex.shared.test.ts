@@ -1,0 +1,94 @@
+/**
+ * The shared index behaviour suite (test/indexBehaviour/indexBehaviourSuite.ts) against a real Solr core,
+ * and the loader writing to that core compared with the embedded index on the same file.
+ *
+ * Runs only when SOLR_TEST_URL names a core, e.g. one made from src/solr/configset:
+ *   SOLR_TEST_URL=http://localhost:8983/solr/versions_test npx ava test/solrIndex.shared.test.ts
+ * DESTRUCTIVE: it deletes every document of that core first. Never point it at a catalog's real core.
+ * Without SOLR_TEST_URL the file registers one skipped test, so the run says what was not tested.
+ */
+import test from 'ava';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RecordDocument } from '../src/core/catalogRecord.js';
+import type { CatalogIndex } from '../src/index/catalogIndex.js';
+import { openEmbeddedIndex } from '../src/index/embeddedIndex.js';
+import { createSolrIndex } from '../src/index/solrIndex.js';
+import { createSolrWriter } from '../src/index/solrWriter.js';
+import { embeddedTarget, loadJsonLinesFile, solrTarget } from '../src/cli/loadRecords.js';
+import { indexBehaviourSuite } from './indexBehaviour/indexBehaviourSuite.js';
+
+const url = process.env.SOLR_TEST_URL?.trim();
+
+if (url === undefined || url === '') {
+  test.skip('shared index suite and loader against a real Solr core (set SOLR_TEST_URL to a disposable core to run)', () => {});
+} else {
+  indexBehaviourSuite(test, 'solr', async (documents) => {
+    const writer = createSolrWriter({ url, commitWithinMs: 0 });
+    try {
+      await writer.deleteAll();
+      const result = await writer.add(documents as RecordDocument[]);
+      if (result.rejected.length > 0) {
+        throw new Error(`Solr refused suite documents: ${result.rejected.map((r) => `${r.id}: ${r.reason}`).join('; ')}`);
+      }
+      await writer.commit();
+    } finally {
+      await writer.close();
+    }
+    return createSolrIndex({ url });
+  });
+
+  test('solr: the loader gives Solr and the embedded index the same answers on the same file', async (t) => {
+    // Own ids and keys (the "cmp:" records share no key with the suite's), so this runs beside the suite.
+    const lines: string[] = [];
+    for (let work = 0; work < 30; work += 1) {
+      for (let copy = 0; copy <= work % 4; copy += 1) {
+        lines.push(JSON.stringify({
+          id: `cmp:${work}/${copy}`,
+          title: copy % 2 === 0 ? `Comparison work ${work}` : `The comparison work ${work}`,
+          author: `Loader, Tester ${work}`,
+          format: copy === 0 ? 'Book' : ['eBook', 'Book'],
+          publishDate: String(1990 + copy),
+          ...(copy === 1 ? { last_indexed: `2024-0${1 + (work % 9)}-01T00:00:00Z` } : {}),
+        }));
+      }
+    }
+    lines.push('{"id": "cmp:broken"', JSON.stringify({ id: 'cmp:lonely', title: 'No author here' }));
+    const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-shared-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'compare.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+
+    const embedded = openEmbeddedIndex({ path: ':memory:' });
+    const solr = createSolrIndex({ url });
+    t.teardown(() => embedded.close());
+    t.teardown(() => solr.close());
+    const intoEmbedded = await loadJsonLinesFile({ file, target: embeddedTarget(embedded) });
+    const intoSolr = await loadJsonLinesFile({ file, target: solrTarget(createSolrWriter({ url }), 'Solr') });
+    t.deepEqual({ ...intoSolr, seconds: 0 }, { ...intoEmbedded, seconds: 0 });
+    t.like(intoSolr, { rejected: 1 });
+
+    const ids = lines.flatMap((line) => {
+      try {
+        return [String((JSON.parse(line) as { id: unknown }).id)];
+      } catch {
+        return [];
+      }
+    });
+    const answers = async (index: CatalogIndex) => {
+      const out: unknown[] = [await index.countVersions(ids).then((counts) => Object.fromEntries(counts))];
+      for (const id of ids) {
+        const record = await index.getRecord(id);
+        out.push(record);
+        if (record === undefined || record.workKeys.length === 0) continue;
+        for (const order of ['last-indexed', 'relevance'] as const) {
+          out.push(await index.findVersions({ workKeys: record.workKeys, order, offset: 0, limit: 50 }));
+          out.push(await index.findVersions({ workKeys: record.workKeys, order, offset: 1, limit: 2 }));
+        }
+      }
+      return out;
+    };
+    t.deepEqual(await answers(solr), await answers(embedded));
+  });
+}
