@@ -1,0 +1,168 @@
+/**
+ * Shared pieces of the browser tests (issue item 5): Debian's Chromium driven by playwright-core, the demo
+ * host app listening on 127.0.0.1 with a base URL equal to its own origin (so the pages' stylesheets and
+ * the feed's XSL are same-origin, as in a real deployment, and the strict CSP allows them), axe-core for
+ * accessibility scans, and screenshots kept under test-artifacts/screenshots/ for people to look at.
+ *
+ * No Chromium at /usr/bin/chromium: every browser test is registered as skipped, with the reason in its
+ * title, so a run without a browser says so instead of passing quietly. `.ci/run` installs Chromium.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import test, { type ExecutionContext, type ImplementationFn } from 'ava';
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import { createDemoHost } from '../../src/demo/demoHost.js';
+import type { EmbeddedIndex } from '../../src/index.js';
+import { fixture, manyVersions, openLoadedIndex } from '../support/testHost.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const XSLTPROC = '/usr/bin/xsltproc';
+export const hasChromium = existsSync(CHROMIUM);
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const ARTIFACTS = join(ROOT, 'test-artifacts');
+export const SCREENSHOTS = join(ARTIFACTS, 'screenshots');
+
+/** A browser test, or a skipped one (reason in the title) when Chromium is not installed. */
+export function browserTest(title: string, implementation: ImplementationFn<[]>): void {
+  if (hasChromium) test.serial(title, implementation);
+  else test.skip(`${title} (skipped: no Chromium at ${CHROMIUM}; install Debian's chromium package)`, implementation);
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The demo host on a port of its own
+
+/** Works the browser tests use: one with three HTML pages (45 versions), one with two feed pages (60). */
+export const PAGED_WORK_ID = 'many-001';
+export const FEED_PAGED_WORK_ID = 'sixty-001';
+export const THESIS_ID = 'usp:tese-2019-0412';
+export const HOSTILE_TITLE_ID = 'hostile-title';
+export const HOSTILE_TITLE = '<script>alert(1)</script> & "quoted" <b>bold</b>';
+
+export interface DemoServer {
+  readonly origin: string;
+  readonly index: EmbeddedIndex;
+  close(): Promise<void>;
+}
+
+/**
+ * The demo host app (src/demo/demoHost.ts) on an in-memory index with test fixtures, listening on
+ * 127.0.0.1 port 0. The port is known only after listening, so the app is built then, with baseUrl = origin.
+ */
+export async function startDemo(): Promise<DemoServer> {
+  const index = await openLoadedIndex([
+    ...fixture('thesis-in-two-repositories'),
+    ...fixture('title-with-ampersand'),
+    ...manyVersions(45),
+    ...manyVersions(60, 'sixty').map((doc) => ({ ...doc, title: 'Dom Casmurro', author: 'Assis, Machado de' })),
+    { id: HOSTILE_TITLE_ID, title: HOSTILE_TITLE, author: 'Tester, <i>Eve</i>', format: 'Book', publishDate: '2024' },
+  ]);
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const app = createDemoHost({ index, baseUrl: origin, featuredIds: [PAGED_WORK_ID, THESIS_ID] });
+  server.on('request', app.callback());
+  return {
+    origin,
+    index,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await index.close();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// What a page told the browser
+
+export interface PageWatch {
+  /** Console errors (CSP refusals are logged as errors too) and uncaught page errors. */
+  readonly errors: string[];
+  /** Content-Security-Policy violations reported to the page. */
+  cspViolations(): Promise<string[]>;
+}
+
+// Installed before any page script (and unaffected by the page's CSP): records each violation event.
+const RECORD_CSP_VIOLATIONS = `
+  window.__cspViolations = [];
+  document.addEventListener('securitypolicyviolation', (event) => {
+    window.__cspViolations.push(event.violatedDirective + ' ' + event.blockedURI);
+  });
+`;
+
+export async function watch(context: BrowserContext, page: Page): Promise<PageWatch> {
+  await context.addInitScript({ content: RECORD_CSP_VIOLATIONS });
+  const errors: string[] = [];
+  page.on('console', (message: ConsoleMessage) => {
+    // The demo host has no favicon; the browser's request for it is none of the plugin's business.
+    if (/\/favicon\.ico$/.test(message.location().url)) return;
+    if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  return {
+    errors,
+    cspViolations: async () => ((await page.evaluate('window.__cspViolations || []')) as string[]),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Screenshots and accessibility
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+const requireFromHere = createRequire(import.meta.url);
+const axeSource = readFileSync(requireFromHere.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly nodes: number;
+}
+
+/**
+ * axe-core's violations on `url`. The pages forbid inline script, so axe is injected in a context of its
+ * own with bypassCSP (the CSP itself is checked in normal contexts by `watch`).
+ */
+export async function axeViolations(
+  browser: Browser, url: string, cookies: Array<{ name: string; value: string }> = [], exclude: readonly string[] = [],
+): Promise<AxeViolation[]> {
+  const browserContext = await browser.newContext({ bypassCSP: true });
+  try {
+    if (cookies.length > 0) await browserContext.addCookies(cookies.map((cookie) => ({ ...cookie, url })));
+    const page = await browserContext.newPage();
+    await page.goto(url);
+    await page.addScriptTag({ content: axeSource });
+    const context = exclude.length > 0 ? `{ exclude: ${JSON.stringify(exclude.map((selector) => [selector]))} }` : 'document';
+    const result = await page.evaluate(`axe.run(${context}, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length })))`) as AxeViolation[];
+    return result;
+  } finally {
+    await browserContext.close();
+  }
+}
+
+/** No serious or critical violation; the milder ones go to the test log. */
+export function assertAccessible(t: ExecutionContext, what: string, violations: readonly AxeViolation[]): void {
+  const severe = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const mild = violations.filter((v) => !severe.includes(v));
+  if (mild.length > 0) t.log(`${what}: axe (minor/moderate): ${mild.map((v) => `${v.id} (${v.impact}, ${v.nodes})`).join(', ')}`);
+  t.deepEqual(severe.map((v) => `${v.id} (${v.impact}): ${v.help} [${v.nodes} element(s)]`), [], `${what}: serious or critical accessibility violations`);
+}
