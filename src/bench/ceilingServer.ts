@@ -1,0 +1,37 @@
+/**
+ * Benchmark child process: the ceiling. A bare Koa app that answers every request with one fixed body held
+ * in memory (a real feed of typical size, captured from the server under test), with the same content type,
+ * on the same kind of socket. What the load generator gets from it is what Koa and Node's HTTP stack can do
+ * on this machine at all, so the plugin's throughput is judged as a ratio of it.
+ *
+ * Usage (from runBench): node ceilingServer.js <body file>
+ */
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { reportToParent } from './processStats.js';
+import type { ListeningReport } from './versionsServer.js';
+
+const [bodyFile] = process.argv.slice(2);
+if (bodyFile === undefined) throw new Error('usage: ceilingServer <body file>');
+// A string, as the plugin's feed is: Koa then measures and encodes it on every answer, as it does there.
+const body = readFileSync(bodyFile, 'utf8');
+
+const app = new Koa();
+app.use((ctx) => {
+  ctx.type = 'text/xml; charset=utf-8';
+  ctx.body = body;
+});
+const server: Server = app.listen(0, '127.0.0.1', () => {
+  const report: ListeningReport = { type: 'listening', port: (server.address() as AddressInfo).port };
+  void reportToParent(report);
+});
+server.keepAliveTimeout = 60_000;
+
+process.on('message', (message: { type?: string }) => {
+  if (message.type !== 'stop') return;
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});
+process.on('disconnect', () => process.exit(0));
