@@ -2,7 +2,7 @@
  * The finished view models that templates and the feed writer receive. Views do no I/O and no lookups:
  * every label is already translated and every URL already built (feedModel.ts, pageModel.ts,
  * errorModel.ts build them). Strings are raw text; escaping is the renderer's job (Pug escapes by default,
- * xmlbuilder2 escapes text and attributes).
+ * renderVersionsFeed.ts escapes text and attributes).
  */
 
 export interface FeedLink {

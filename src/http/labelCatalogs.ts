@@ -31,7 +31,10 @@ export function openLabelCatalogs(directory: string, languages: readonly string[
     modes: [function chosenLanguage(this: { chosenLanguage: string }) { return this.chosenLanguage; }],
   });
 
-  function translatorFor(language: string): Translate {
+  // One translator per language, made once: the labels never change while the plugin runs.
+  const translators = new Map<string, Translate>();
+
+  function makeTranslator(language: string): Translate {
     const scope = Object.create(privateApp.context) as { chosenLanguage: string; request: object; state: object; i18n: I18nInstance };
     scope.chosenLanguage = language;
     scope.request = {};
@@ -43,6 +46,15 @@ export function openLabelCatalogs(directory: string, languages: readonly string[
       const template = i18n.__(key);
       return fillPlaceholders(typeof template === 'string' ? template : key, params);
     };
+  }
+
+  function translatorFor(language: string): Translate {
+    let translate = translators.get(language);
+    if (translate === undefined) {
+      translate = makeTranslator(language);
+      translators.set(language, translate);
+    }
+    return translate;
   }
 
   // A label file without a key would show the key to patrons: refuse to start instead.

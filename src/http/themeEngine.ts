@@ -148,13 +148,16 @@ export function createThemeEngine(options: ThemeEngineOptions): ThemeEngine {
     },
   })() as (this: Context, template: string, locals: Record<string, unknown>) => Promise<string>;
 
+  // Which themes of each chain have a stylesheet, looked up once rather than on every request.
+  const styledThemes = new Map([...chains].map(([theme, chain]) => [
+    theme,
+    [...chain].reverse().filter((t) => existsSync(join(t.directory, 'assets', 'theme.css'))).map((t) => t.name),
+  ]));
+
   return {
     themeForUi: (ui) => options.themesByUi[ui] ?? Object.values(options.themesByUi)[0] ?? 'standard',
     themeModel(theme, baseUrl) {
-      const stylesheets = [...(chains.get(theme) ?? [])]
-        .reverse()
-        .filter((t) => existsSync(join(t.directory, 'assets', 'theme.css')))
-        .map((t) => `${baseUrl}/themes/${t.name}/assets/theme.css`);
+      const stylesheets = (styledThemes.get(theme) ?? []).map((name) => `${baseUrl}/themes/${name}/assets/theme.css`);
       return { name: theme, stylesheets };
     },
     assetFile(theme, file) {
