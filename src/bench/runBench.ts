@@ -8,7 +8,8 @@
  * 3. Starts the server under test (versionsServer.ts) and the ceiling, a bare Koa app serving a fixed feed
  *    of typical size (ceilingServer.ts), each in its own process on 127.0.0.1, and drives them with
  *    autocannon from this process: the RSS view, the HTML view and the ceiling at 1 and at 50 connections,
- *    alternating between app and ceiling in rounds so machine noise falls on both alike.
+ *    alternating between app and ceiling in rounds so machine noise falls on both alike; and a feed reader
+ *    polling at 50 connections with the ETag each feed had (If-None-Match, answered 304).
  * 4. Reads the server's resident memory after the load, prints a table with each target as PASS or MISS,
  *    and with --json ends its output with one line of JSON.
  *
@@ -181,6 +182,10 @@ interface LoadCase {
   readonly connections: number;
   readonly paths: readonly string[];
   readonly headers: Readonly<Record<string, string>>;
+  /** Per-path extra headers (same order as `paths`), e.g. a feed reader's If-None-Match. */
+  readonly pathHeaders?: ReadonlyArray<Readonly<Record<string, string>>>;
+  /** The status a good answer has; default any 2xx. */
+  readonly expectedStatus?: number;
 }
 
 interface CaseResult {
@@ -205,7 +210,11 @@ function runLoad(port: number, loadCase: LoadCase, seconds: number, into?: CaseR
       headers: { ...loadCase.headers },
       requests: [{
         method: 'GET',
-        setupRequest: (request) => ({ ...request, path: paths[cursor++ % paths.length] as string }),
+        setupRequest: (request) => {
+          const at = cursor++ % paths.length;
+          const extra = loadCase.pathHeaders?.[at];
+          return { ...request, path: paths[at] as string, ...(extra ? { headers: { ...request.headers, ...extra } } : {}) };
+        },
       }],
     }, (error: unknown, result) => {
       if (error) {
@@ -220,7 +229,7 @@ function runLoad(port: number, loadCase: LoadCase, seconds: number, into?: CaseR
     });
     if (into !== undefined) {
       instance.on('response', (_client, status, _bytes, responseTime) => {
-        if (status >= 200 && status < 300) {
+        if (loadCase.expectedStatus !== undefined ? status === loadCase.expectedStatus : status >= 200 && status < 300) {
           into.responses++;
           into.latenciesMs.push(responseTime);
         } else {
@@ -246,6 +255,22 @@ function figuresOf(result: CaseResult): HttpFigures {
     p99Ms: percentile(sorted, 0.99),
     failures: result.failures,
   };
+}
+
+/** The ETag of each path's answer, fetched once, a few at a time. */
+async function etagsOf(port: number, paths: readonly string[]): Promise<string[]> {
+  const etags: string[] = new Array<string>(paths.length).fill('');
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const at = next++;
+      const response = await fetch(`http://127.0.0.1:${port}${paths[at]}`);
+      await response.arrayBuffer();
+      etags[at] = response.headers.get('etag') ?? '';
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return etags;
 }
 
 function versionsPath(id: string, view: 'rss' | 'html'): string {
@@ -348,6 +373,8 @@ async function main(): Promise<void> {
   const ceilingPort = (await messageFrom<ListeningReport>(ceiling, 'listening', 60_000)).port;
 
   const rssPaths = ids.map((id) => versionsPath(id, 'rss'));
+  // A feed reader polling feeds it has seen: each request carries the ETag its feed had (answered 304).
+  const feedEtags = await etagsOf(serverPort, rssPaths);
   const htmlPaths = ids.map((id) => versionsPath(id, 'html'));
   const cases: LoadCase[] = [];
   for (const connections of [50, 1]) {
@@ -357,6 +384,7 @@ async function main(): Promise<void> {
       { label: `html-${connections}`, target: 'app', connections, paths: htmlPaths, headers: htmlHeaders },
     );
   }
+  cases.push({ label: 'rss-conditional-50', target: 'app', connections: 50, paths: rssPaths, headers: {}, pathHeaders: feedEtags.map((etag) => ({ 'if-none-match': etag })), expectedStatus: 304 });
   const portOf = (loadCase: LoadCase) => (loadCase.target === 'app' ? serverPort : ceilingPort);
   const results = new Map<string, CaseResult>(cases.map((c) => [c.label, { responses: 0, failures: 0, seconds: 0, latenciesMs: [] }]));
 
@@ -380,6 +408,7 @@ async function main(): Promise<void> {
 
   const http = (label: string): HttpFigures => figuresOf(results.get(label) as CaseResult);
   const [rss50, rss1, html50, html1, ceiling50, ceiling1] = ['rss-50', 'rss-1', 'html-50', 'html-1', 'ceiling-50', 'ceiling-1'].map(http) as [HttpFigures, HttpFigures, HttpFigures, HttpFigures, HttpFigures, HttpFigures];
+  const rssConditional50 = http('rss-conditional-50');
   const failures = [...results.values()].reduce((sum, r) => sum + r.failures, 0);
 
   // 4. Report
@@ -424,6 +453,7 @@ async function main(): Promise<void> {
     httpRow('ceiling, 50 conns', ceiling50),
     httpRow('RSS view, 50 conns', rss50, ceiling50),
     httpRow('HTML view, 50 conns', html50, ceiling50),
+    httpRow('RSS view, feed reader polling (304), 50 conns', rssConditional50, ceiling50),
   ]));
   out.push(`  feed ${fmt(feedBytes)} B and page ${fmt(bodies.htmlBytes)} B at the median; requests: ${fmt(ids.length)} record ids (95% uniform over the catalog, 5% from the largest works), failed responses: ${failures}`);
   out.push(`  server resident memory after the load: ${fmt(serverMemory.rss / MB)} MB (${fmt(serverMemory.anonymous / MB)} MB anonymous, ${fmt(serverMemory.files / MB)} MB mapped files; peak ${fmt(serverMemory.peakRss / MB)} MB)`);
@@ -457,6 +487,8 @@ async function main(): Promise<void> {
       html_rps_50: Math.round(html50.rps),
       html_p50_ms_50: round2(html50.p50Ms),
       html_p99_ms_50: round2(html50.p99Ms),
+      rss_conditional_rps_50: Math.round(rssConditional50.rps),
+      rss_conditional_p99_ms_50: round2(rssConditional50.p99Ms),
       ceiling_rps_1: Math.round(ceiling1.rps),
       ceiling_rps_50: Math.round(ceiling50.rps),
       ceiling_p99_ms_50: round2(ceiling50.p99Ms),
