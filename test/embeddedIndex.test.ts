@@ -1,15 +1,79 @@
 import test from 'ava';
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidRecordDocumentError } from '../src/core/errors.js';
+import { InvalidOptionError, InvalidRecordDocumentError } from '../src/core/errors.js';
+import type { CatalogIndex } from '../src/index/catalogIndex.js';
 import { openEmbeddedIndex } from '../src/index/embeddedIndex.js';
-import { indexBehaviourSuite } from './indexBehaviour/indexBehaviourSuite.js';
+import { indexBehaviourSuite, suiteDocuments } from './indexBehaviour/indexBehaviourSuite.js';
 
+const folder = mkdtempSync(join(tmpdir(), 'versions-index-'));
+test.after.always(() => rmSync(folder, { recursive: true, force: true }));
+let files = 0;
+const newFile = (name: string) => join(folder, `${(files += 1)}-${name}.sqlite`);
+
+/** A file as the index made it before schema versions were recorded (schema 0): keys without last_indexed. */
+function writeSchema0File(path: string, documents: readonly Record<string, unknown>[]): void {
+  const db = new Database(path);
+  db.exec(`
+    CREATE TABLE records (id TEXT PRIMARY KEY NOT NULL, last_indexed TEXT NOT NULL, content_hash TEXT NOT NULL, document TEXT NOT NULL) WITHOUT ROWID;
+    CREATE TABLE work_keys (key TEXT NOT NULL, record_id TEXT NOT NULL, PRIMARY KEY (key, record_id)) WITHOUT ROWID;
+    CREATE INDEX work_keys_by_record ON work_keys (record_id);
+    CREATE INDEX records_by_last_indexed ON records (last_indexed DESC, id);`);
+  const addRecord = db.prepare('INSERT INTO records (id, last_indexed, content_hash, document) VALUES (?, ?, ?, ?)');
+  const addKey = db.prepare('INSERT OR IGNORE INTO work_keys (key, record_id) VALUES (?, ?)');
+  db.transaction(() => {
+    for (const document of documents) {
+      const { last_indexed: lastIndexed, ...content } = document;
+      addRecord.run(document.id, lastIndexed, createHash('sha256').update(JSON.stringify(content)).digest('base64url'), JSON.stringify(document));
+      for (const key of (document.work_keys_str_mv as string[] | undefined) ?? []) addKey.run(key, document.id);
+    }
+  })();
+  db.close();
+}
+
+function schemaOf(path: string): { version: unknown; keyColumns: string[]; indexes: string[] } {
+  const db = new Database(path, { readonly: true });
+  try {
+    return {
+      version: db.pragma('user_version', { simple: true }),
+      keyColumns: db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('work_keys')").all().map((c) => c.name),
+      indexes: db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").all().map((r) => r.name),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+// The shared behaviours through each way the embedded index gets its records: a load into an empty index
+// (staged), a load into an index holding records (upserts), a file of schema 0 served read-only as it is,
+// and one migrated by a writable open.
 indexBehaviourSuite(test, 'embedded', async (documents) => {
   const index = openEmbeddedIndex({ path: ':memory:' });
   await index.load(documents);
   return index;
+});
+
+indexBehaviourSuite(test, 'embedded, loaded in two parts', async (documents) => {
+  const index = openEmbeddedIndex({ path: ':memory:' });
+  await index.load(documents.filter((_, i) => i % 2 === 0));
+  await index.load(documents.filter((_, i) => i % 2 === 1), { batchSize: 3 });
+  return index;
+});
+
+indexBehaviourSuite(test, 'embedded, schema 0 read-only', async (documents) => {
+  const path = newFile('schema0');
+  writeSchema0File(path, documents);
+  return openEmbeddedIndex({ path, readOnly: true });
+});
+
+indexBehaviourSuite(test, 'embedded, migrated from schema 0', async (documents) => {
+  const path = newFile('migrated');
+  writeSchema0File(path, documents);
+  await openEmbeddedIndex({ path }).close();
+  return openEmbeddedIndex({ path, readOnly: true });
 });
 
 test('load computes missing keys, keeps explicit ones, sets last_indexed from the clock', async (t) => {
@@ -106,4 +170,176 @@ test('countVersions answers for a list of records in one call', async (t) => {
   const counts = await index.countVersions(['h1', 'h2', 'lonely', 'other', 'missing']);
   t.deepEqual([...counts.entries()].sort(), [['h1', 3], ['h2', 3], ['lonely', 1], ['other', 1]]);
   t.deepEqual([...(await index.countVersions([])).entries()], []);
+});
+
+const ids = (page: { records: ReadonlyArray<{ id: string }> }) => page.records.map((r) => r.id);
+const at = (iso: string) => ({ now: () => new Date(iso) });
+
+test('a load into an empty index keeps the last copy of a repeated id, with only that copy\'s keys', async (t) => {
+  const index = openEmbeddedIndex({ path: ':memory:' });
+  const summary = await index.load([
+    { id: 'd', title: 'First', author: 'A', last_indexed: '2025-03-01T00:00:00Z' },
+    { id: 'd', title: 'Second', author: 'A', last_indexed: '2025-03-02T00:00:00Z' },
+    { id: 'g', title: 'Gone', author: 'G' },
+    { id: 'h', title: 'Third', author: 'A', last_indexed: '2024-06-01T00:00:00Z' },
+    { id: 'd', title: 'Third', author: 'A', last_indexed: '2024-01-01T00:00:00Z' },
+    { id: 'g', format: 'Book' },
+  ], { batchSize: 2, ...at('2025-01-01T00:00:00Z') });
+  t.deepEqual(summary, { read: 6, loaded: 6, rejected: 0 });
+  t.is(await index.count(), 3);
+  const d = await index.getRecord('d');
+  t.is(d?.title, 'Third');
+  t.is(d?.lastIndexed, '2024-01-01T00:00:00.000Z');
+  t.deepEqual((await index.getRecord('g'))?.workKeys, []);
+  for (const key of ['AT a first', 'AT a second', 'AT g gone']) {
+    t.deepEqual(await index.findVersions({ workKeys: [key], order: 'relevance', offset: 0, limit: 10 }), { total: 0, records: [] }, key);
+  }
+  // The key rows carry the last copy's last_indexed: h (2024-06) is newer than d (2024-01).
+  const third = await index.findVersions({ workKeys: d!.workKeys, order: 'last-indexed', offset: 0, limit: 10 });
+  t.deepEqual(ids(third), ['h', 'd']);
+  t.is(third.total, 2);
+  t.deepEqual(Object.fromEntries(await index.countVersions(['d', 'g', 'h'])), { d: 2, g: 1, h: 2 });
+});
+
+test('a bad document stopping a load into an empty index keeps the documents before it, searchable', async (t) => {
+  const path = newFile('aborted');
+  const index = openEmbeddedIndex({ path });
+  const documents = [
+    { id: 'a1', title: 'Same', author: 'A' },
+    { id: 'a2', title: 'Same', author: 'A' },
+    { id: 'a3', title: 'Same', author: 'A' },
+    { id: 'bad', author: 7 },
+    { id: 'a5', title: 'Same', author: 'A' },
+  ];
+  const progress: number[] = [];
+  await t.throwsAsync(index.load(documents, { batchSize: 2, onProgress: (read) => progress.push(read) }), {
+    instanceOf: InvalidRecordDocumentError,
+    message: /document 4 \(id "bad"\)/,
+  });
+  t.deepEqual(progress, [2, 4], 'each committed batch is reported, the one cut short by the bad document too');
+  t.is(await index.count(), 3);
+  const page = await index.findVersions({ workKeys: ['AT a same'], order: 'relevance', offset: 0, limit: 10 });
+  t.deepEqual(page, { total: 3, records: page.records });
+  t.deepEqual(ids(page), ['a1', 'a2', 'a3']);
+  await index.close();
+  t.deepEqual(schemaOf(path), { version: 1, keyColumns: ['key', 'record_id', 'last_indexed'], indexes: ['work_keys_by_record'] });
+});
+
+test('a failing source stopping a load into an empty index keeps its committed batches', async (t) => {
+  const index = openEmbeddedIndex({ path: ':memory:' });
+  async function* documents() {
+    yield { id: 'c1', title: 'Kept', author: 'C' };
+    yield { id: 'c2', title: 'Kept', author: 'C' };
+    yield { id: 'c3', title: 'Lost', author: 'C' };
+    throw new Error('the source broke');
+  }
+  await t.throwsAsync(index.load(documents(), { batchSize: 2 }), { message: 'the source broke' });
+  t.is(await index.count(), 2);
+  t.is((await index.findVersions({ workKeys: ['AT c kept'], order: 'last-indexed', offset: 0, limit: 10 })).total, 2);
+  await index.load([{ id: 'c3', title: 'Kept', author: 'C' }]);
+  t.is((await index.findVersions({ workKeys: ['AT c kept'], order: 'last-indexed', offset: 0, limit: 10 })).total, 3);
+});
+
+test('a load into an index holding records replaces records and keys, last_indexed of the keys included', async (t) => {
+  const index = openEmbeddedIndex({ path: ':memory:' });
+  await index.load([
+    { id: 'x', title: 'Work', author: 'W', last_indexed: '2025-01-01T00:00:00Z' },
+    { id: 'y', title: 'Work', author: 'W', last_indexed: '2025-01-02T00:00:00Z' },
+    { id: 'z', title: 'Work', author: 'W', last_indexed: '2025-01-03T00:00:00Z' },
+  ]);
+  const feed = () => index.findVersions({ workKeys: ['AT w work'], order: 'last-indexed', offset: 0, limit: 10 });
+  t.deepEqual(ids(await feed()), ['z', 'y', 'x']);
+  const summary = await index.load([
+    { id: 'x', title: 'Work', author: 'W', last_indexed: '2025-02-01T00:00:00Z' },
+    { id: 'y', title: 'Other work', author: 'W' },
+    { id: 'n', title: 'Work', author: 'W', last_indexed: '2024-12-31T00:00:00Z' },
+    { id: 'x', title: 'Work', author: 'W', last_indexed: '2025-02-02T00:00:00Z' },
+  ], { batchSize: 1, ...at('2025-03-01T00:00:00Z') });
+  t.deepEqual(summary, { read: 4, loaded: 4, rejected: 0 });
+  t.is(await index.count(), 4);
+  const page = await feed();
+  t.deepEqual(ids(page), ['x', 'z', 'n']);
+  t.is(page.total, 3);
+  t.is(page.records[0]?.lastIndexed, '2025-02-02T00:00:00.000Z');
+  t.deepEqual(ids(await index.findVersions({ workKeys: ['AT w otherwork'], order: 'last-indexed', offset: 0, limit: 10 })), ['y']);
+  t.deepEqual(Object.fromEntries(await index.countVersions(['x', 'y'])), { x: 3, y: 1 });
+});
+
+test('loads started together run one after the other', async (t) => {
+  const index = openEmbeddedIndex({ path: ':memory:' });
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => { release = resolve; });
+  async function* slow() {
+    yield { id: 's1', title: 'Together', author: 'T', last_indexed: '2025-01-01T00:00:00Z' };
+    await gate;
+    yield { id: 's2', title: 'Together', author: 'T', last_indexed: '2025-01-02T00:00:00Z' };
+  }
+  const first = index.load(slow());
+  const second = index.load([{ id: 's1', title: 'Together', author: 'T', last_indexed: '2025-01-03T00:00:00Z' }]);
+  release();
+  t.deepEqual(await Promise.all([first, second]), [{ read: 2, loaded: 2, rejected: 0 }, { read: 1, loaded: 1, rejected: 0 }]);
+  t.is((await index.getRecord('s1'))?.lastIndexed, '2025-01-03T00:00:00.000Z', 'the second load came after the first');
+  t.deepEqual(ids(await index.findVersions({ workKeys: ['AT t together'], order: 'last-indexed', offset: 0, limit: 10 })), ['s1', 's2']);
+});
+
+test('a page carries its total; an empty page (past the end, limit 0) still reports it', async (t) => {
+  const index = openEmbeddedIndex({ path: ':memory:' });
+  await index.load(suiteDocuments());
+  const big = (await index.getRecord('big-01'))!.workKeys;
+  for (const order of ['last-indexed', 'relevance'] as const) {
+    const page = (offset: number, limit: number) => index.findVersions({ workKeys: big, order, offset, limit });
+    const last = await page(40, 20);
+    t.is(last.total, 45, order);
+    t.is(last.records.length, 5, order);
+    t.deepEqual(await page(45, 20), { total: 45, records: [] }, order);
+    t.deepEqual(await page(1000, 20), { total: 45, records: [] }, order);
+    t.deepEqual(await page(44, 0), { total: 45, records: [] }, order);
+    t.deepEqual(await index.findVersions({ workKeys: ['NO such key'], order, offset: 5, limit: 20 }), { total: 0, records: [] }, order);
+  }
+  await index.close();
+});
+
+test('a writable open migrates a schema 0 file in place; a read-only open serves it as it is', async (t) => {
+  const path = newFile('schema0-migration');
+  const documents = suiteDocuments();
+  writeSchema0File(path, documents);
+  t.deepEqual(schemaOf(path), { version: 0, keyColumns: ['key', 'record_id'], indexes: ['records_by_last_indexed', 'work_keys_by_record'] });
+
+  const hobbitKeys = (documents.find((d) => d.id === 'hobbit-2')!.work_keys_str_mv as string[]);
+  const feed = (index: CatalogIndex) => index.findVersions({ workKeys: hobbitKeys, order: 'last-indexed', offset: 0, limit: 50 });
+  const reader = openEmbeddedIndex({ path, readOnly: true });
+  const before = await feed(reader);
+  t.deepEqual(ids(before), ['hobbit-1', 'hobbit-3', 'hobbit:tie/a', 'hobbit:tie/b', 'hobbit-2']);
+  t.is(before.total, 5);
+  await t.throwsAsync(reader.load([{ id: 'z' }]), { message: /read-only/ });
+  t.is(schemaOf(path).version, 0, 'a read-only open changes nothing');
+
+  const writer = openEmbeddedIndex({ path });
+  t.deepEqual(schemaOf(path), { version: 1, keyColumns: ['key', 'record_id', 'last_indexed'], indexes: ['work_keys_by_record'] });
+  t.deepEqual(await feed(writer), before);
+  // The reader opened before the migration goes on answering, with the statements of schema 0.
+  t.deepEqual(await feed(reader), before);
+  await reader.close();
+  // Content loaded again unchanged keeps its last_indexed: the stored content hashes are still valid.
+  const { last_indexed: _ignored, ...hobbit2 } = documents.find((d) => d.id === 'hobbit-2')!;
+  await writer.load([hobbit2, { id: 'hobbit-4', title: 'The Hobbit', author: 'Tolkien, J. R. R.', last_indexed: '2025-01-02T12:00:00Z' }], at('2026-01-01T00:00:00Z'));
+  t.is((await writer.getRecord('hobbit-2'))?.lastIndexed, '2025-01-01T00:00:00.000Z');
+  t.deepEqual(ids(await feed(writer)), ['hobbit-1', 'hobbit-4', 'hobbit-3', 'hobbit:tie/a', 'hobbit:tie/b', 'hobbit-2']);
+  t.is(await writer.count(), documents.length + 1);
+  await writer.close();
+
+  const again = openEmbeddedIndex({ path });
+  t.is((await feed(again)).total, 6, 'a second writable open finds schema 1 and leaves it');
+  await again.close();
+});
+
+test('a file of a newer schema is refused, naming the path option', (t) => {
+  const path = newFile('newer');
+  const db = new Database(path);
+  db.pragma('user_version = 99');
+  db.close();
+  for (const readOnly of [false, true]) {
+    const error = t.throws(() => openEmbeddedIndex({ path, readOnly }), { instanceOf: InvalidOptionError });
+    t.regex(error!.message, /"path".*schema version 99/);
+  }
 });
