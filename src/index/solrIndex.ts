@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import type { CatalogIndex, VersionsPage, VersionsQuery } from './catalogIndex.js';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../core/catalogRecord.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../core/errors.js';
+import { describeNetworkError, isObject, snippet, solrErrorOf } from './solrFaults.js';
 
 /** Domain field (the record document's name) → Solr field name. */
 export interface SolrFieldMap {
@@ -506,42 +507,13 @@ function readSelectResponse(outcome: Extract<Exchange, { kind: 'answered' }>, pr
   return { numFound, docs, data };
 }
 
-/** `msg (code N)` from Solr's error object `{"error":{"msg":…,"code":…}}`, given a body or parsed JSON. */
-function solrErrorOf(bodyOrData: unknown): string | undefined {
-  let data = bodyOrData;
-  if (typeof data === 'string') {
-    try {
-      data = JSON.parse(data);
-    } catch {
-      return undefined;
-    }
-  }
-  if (!isObject(data) || !isObject(data.error)) return undefined;
-  const { msg, code, trace } = data.error;
-  // Solr puts the message in `msg`; for some uncaught exceptions only `trace` is there.
-  const text = typeof msg === 'string' ? msg : typeof trace === 'string' ? trace.split('\n', 1)[0] ?? '' : 'no message';
-  return `${snippet(text)}${typeof code === 'number' ? ` (code ${code})` : ''}`;
-}
 
-function describeNetworkError(error: Error): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code !== undefined && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
-}
 
-function snippet(text: string): string {
-  // HTML error pages from proxies: tags out, whitespace folded, short enough for one log line.
-  const plain = text.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
-  if (plain === '') return '(empty body)';
-  return plain.length > 300 ? `${plain.slice(0, 300)}…` : plain;
-}
 
 function describeId(id: string): string {
   return JSON.stringify(id.length > 120 ? `${id.slice(0, 120)}…` : id);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * A Solr document as a record document: each configured Solr field is read back under its record-field

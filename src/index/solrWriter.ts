@@ -27,6 +27,7 @@ import {
   createSolrIndex, DEFAULT_SOLR_FIELDS, encodeSolrParams, toRecordDocument, WORK_KEY_SEPARATOR,
   type SolrFieldMap, type SolrIndexLogger,
 } from './solrIndex.js';
+import { describeNetworkError, isObject, snippet, solrErrorOf } from './solrFaults.js';
 
 export interface SolrWriterOptions {
   /** URL of the core, e.g. `http://localhost:8983/solr/biblio`; user info becomes HTTP basic auth. */
@@ -403,31 +404,6 @@ function readSelectDocs(outcome: Answer, prefix: string): Array<Record<string, u
   return response.docs;
 }
 
-/** `msg (code N)` from Solr's error object `{"error":{"msg":…,"code":…}}` in a body, if there is one. */
-function solrErrorOf(body: string): string | undefined {
-  let data: unknown;
-  try {
-    data = JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(data) || !isObject(data.error)) return undefined;
-  const { msg, code, trace } = data.error;
-  const text = typeof msg === 'string' ? msg : typeof trace === 'string' ? trace.split('\n', 1)[0] ?? '' : 'no message';
-  return `${snippet(text)}${typeof code === 'number' ? ` (code ${code})` : ''}`;
-}
 
-function describeNetworkError(error: Error): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code !== undefined && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
-}
 
-function snippet(text: string): string {
-  const plain = text.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
-  if (plain === '') return '(empty body)';
-  return plain.length > 300 ? `${plain.slice(0, 300)}…` : plain;
-}
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
