@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import type { CatalogIndex, VersionsPage, VersionsQuery } from './catalogIndex.js';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../core/catalogRecord.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../core/errors.js';
+import { exchangeWithSolr, type SolrAnswer, type SolrCallback } from './solrExchange.js';
 import { describeNetworkError, isObject, snippet, solrErrorOf } from './solrFaults.js';
 
 /** Domain field (the record document's name) → Solr field name. */
@@ -80,7 +81,6 @@ export interface SolrIndexOptions {
 }
 
 // solr-client 0.9 ships no type declarations; these describe the part of it this adapter uses.
-type SolrCallback = (err: Error | null, data: unknown) => void;
 interface SolrClient {
   get(handler: string, query: string, callback: SolrCallback): http.ClientRequest;
   post(handler: string, query: string, callback: SolrCallback): http.ClientRequest;
@@ -105,7 +105,6 @@ const solr = require('solr-client') as SolrClientModule;
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SINGLE_VALUED = new Set<keyof SolrFieldMap>(['id', 'title', 'title_short', 'last_indexed']);
 const MAX_TIMEOUT_MS = 2_147_483_647; // setTimeout's limit
-const ERROR_BODY_KEEP = 16_384;
 
 interface Endpoint {
   secure: boolean;
@@ -384,11 +383,12 @@ class SolrIndex implements CatalogIndex {
     const method = Buffer.byteLength(encoded) > SOLR_POST_THRESHOLD_BYTES ? 'POST' : 'GET';
     const started = Date.now();
     const deadline = started + this.settings.timeoutMs;
-    let outcome = await this.exchange(method, encoded, deadline);
+    const send = (callback: SolrCallback) => (method === 'GET' ? this.client.get('select', encoded, callback) : this.client.post('select', encoded, callback));
+    let outcome = await exchangeWithSolr(send, deadline);
     // A keep-alive socket that Solr (or a proxy) closed while idle fails the first write; a select is
     // read-only, so asking once more on a fresh socket is safe.
     if (outcome.kind === 'failed' && outcome.staleSocket && Date.now() < deadline) {
-      outcome = await this.exchange(method, encoded, deadline);
+      outcome = await exchangeWithSolr(send, deadline);
     }
     const elapsed = Date.now() - started;
     const where = `${method} ${endpoint.display}/select`;
@@ -404,70 +404,13 @@ class SolrIndex implements CatalogIndex {
     }
   }
 
-  /** One HTTP exchange through solr-client, settled by its callback, a response error or the deadline. */
-  private exchange(method: 'GET' | 'POST', encoded: string, deadline: number): Promise<Exchange> {
-    return new Promise<Exchange>((resolve) => {
-      let settled = false;
-      let status: number | undefined;
-      let contentType = '';
-      let body = '';
-      const settle = (outcome: Exchange): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(outcome);
-      };
-      const onDone: SolrCallback = (err, data) => {
-        if (status === undefined) {
-          settle(err === null ? { kind: 'failed', error: new Error('no HTTP response'), staleSocket: false }
-            : { kind: 'failed', error: err, staleSocket: isStaleSocketError(err, request) });
-          return;
-        }
-        // solr-client reports a non-2xx status and an unparsable 2xx body as errors; either way the answer
-        // is judged from the status and the body kept below, which solr-client's errors do not carry.
-        settle({ kind: 'answered', status, contentType, body, data: err === null ? data : undefined, parsed: err === null });
-      };
-      const request = method === 'GET'
-        ? this.client.get('select', encoded, onDone)
-        : this.client.post('select', encoded, onDone);
-      // solr-client builds its HTTP error from `request.headers || request._headers`; `_headers` warns on
-      // Node 20 (DEP0066) and is gone in Node 24, where the constructor would throw inside a socket event and
-      // crash the process. Giving it `headers` avoids both.
-      (request as http.ClientRequest & { headers?: unknown }).headers = request.getHeaders();
-      request.on('response', (response: http.IncomingMessage) => {
-        status = response.statusCode ?? 0;
-        contentType = String(response.headers['content-type'] ?? '');
-        // solr-client has already set utf-8 decoding, so chunks are strings; keep the start for error messages.
-        response.on('data', (chunk: string | Buffer) => {
-          if (body.length < ERROR_BODY_KEEP) body += String(chunk);
-        });
-        // Without this listener a connection cut mid-body would leave solr-client waiting until the deadline.
-        response.on('error', (error: Error) => settle({ kind: 'failed', error, staleSocket: false }));
-      });
-      const timer = setTimeout(() => {
-        settle({ kind: 'timeout' });
-        // solr-client's error handlers stay attached, so destroying the request cannot raise an unhandled error.
-        request.destroy();
-      }, Math.max(0, deadline - Date.now()));
-    });
-  }
 }
-
-type Exchange =
-  | { kind: 'timeout' }
-  | { kind: 'failed'; error: Error; staleSocket: boolean }
-  | { kind: 'answered'; status: number; contentType: string; body: string; data: unknown; parsed: boolean };
 
 interface SolrResultList {
   numFound: number;
   docs: Array<Record<string, unknown>>;
   /** The whole parsed answer, for the parts beyond `response` (facet counts). */
   data: Record<string, unknown>;
-}
-
-function isStaleSocketError(error: Error, request: http.ClientRequest): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return request.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE');
 }
 
 function checkWindow(query: VersionsQuery): void {
@@ -477,7 +420,7 @@ function checkWindow(query: VersionsQuery): void {
   if (query.order !== 'last-indexed' && query.order !== 'relevance') throw new RangeError(`unknown order ${JSON.stringify(query.order)}`);
 }
 
-function readSelectResponse(outcome: Extract<Exchange, { kind: 'answered' }>, prefix: string): SolrResultList {
+function readSelectResponse(outcome: SolrAnswer, prefix: string): SolrResultList {
   const { status, contentType, body } = outcome;
   if (status < 200 || status > 299) {
     const solrError = solrErrorOf(body);

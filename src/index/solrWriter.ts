@@ -27,6 +27,7 @@ import {
   createSolrIndex, DEFAULT_SOLR_FIELDS, encodeSolrParams, toRecordDocument, WORK_KEY_SEPARATOR,
   type SolrFieldMap, type SolrIndexLogger,
 } from './solrIndex.js';
+import { exchangeWithSolr, type SolrAnswer, type SolrCallback } from './solrExchange.js';
 import { describeNetworkError, isObject, snippet, solrErrorOf } from './solrFaults.js';
 
 export interface SolrWriterOptions {
@@ -78,7 +79,6 @@ export const DEFAULT_SOLR_COMMIT_WITHIN_MS = 10_000;
 export const MAX_CONSECUTIVE_REJECTIONS = 100;
 
 // solr-client 0.9 ships no type declarations; this is the part the writer uses.
-type SolrCallback = (err: Error | null, data: unknown) => void;
 interface SolrClient {
   add(docs: unknown[], options: Record<string, string | number>, callback: SolrCallback): http.ClientRequest;
   commit(options: Record<string, unknown>, callback: SolrCallback): http.ClientRequest;
@@ -98,7 +98,6 @@ const SINGLE_VALUED = new Set(['id', 'title', 'title_short', 'last_indexed']);
  * optimistic-concurrency check that fails. */
 const RESERVED_FIELD = /^_.*_$/;
 const MAX_TIMEOUT_MS = 2_147_483_647;
-const ERROR_BODY_KEEP = 16_384;
 
 interface Endpoint {
   secure: boolean;
@@ -149,8 +148,7 @@ function endpointOf(value: string): Endpoint {
   };
 }
 
-type Answer = { kind: 'answered'; status: number; contentType: string; body: string; data: unknown; parsed: boolean };
-type Exchange = { kind: 'timeout' } | { kind: 'failed'; error: Error; staleSocket: boolean } | Answer;
+type Answer = SolrAnswer;
 
 /** What one update request came to: done, refused as a bad request (the documents' fault), or a fault. */
 type UpdateOutcome = { ok: true } | { ok: false; refused: string };
@@ -289,8 +287,8 @@ class Writer implements SolrWriter {
     if (this.closed) throw new IndexUnavailableError(`${prefix}: the writer was closed`);
     const started = Date.now();
     const deadline = started + this.timeoutMs;
-    let outcome = await this.exchange(start, deadline);
-    if (outcome.kind === 'failed' && outcome.staleSocket && Date.now() < deadline) outcome = await this.exchange(start, deadline);
+    let outcome = await exchangeWithSolr(start, deadline);
+    if (outcome.kind === 'failed' && outcome.staleSocket && Date.now() < deadline) outcome = await exchangeWithSolr(start, deadline);
     this.logger?.debug?.(`${prefix}: ${outcome.kind === 'answered' ? `HTTP ${outcome.status}` : outcome.kind} in ${Date.now() - started} ms`);
     if (outcome.kind === 'timeout') throw new IndexUnavailableError(`${prefix}: no answer within ${this.timeoutMs} ms`);
     if (outcome.kind === 'failed') throw new IndexUnavailableError(`${prefix}: ${describeNetworkError(outcome.error)}`, { cause: outcome.error });
@@ -302,47 +300,6 @@ class Writer implements SolrWriter {
     return `Solr POST ${this.endpoint.display}/${handler} ${what}`;
   }
 
-  /** One HTTP exchange through solr-client, settled by its callback, a response error or the deadline. */
-  private exchange(start: (callback: SolrCallback) => http.ClientRequest, deadline: number): Promise<Exchange> {
-    return new Promise<Exchange>((resolve) => {
-      let settled = false;
-      let status: number | undefined;
-      let contentType = '';
-      let body = '';
-      const settle = (outcome: Exchange): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(outcome);
-      };
-      const request = start((err, data) => {
-        if (status === undefined) {
-          const error = err ?? new Error('no HTTP response');
-          const code = (error as NodeJS.ErrnoException).code;
-          settle({ kind: 'failed', error, staleSocket: request.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE') });
-          return;
-        }
-        // solr-client turns a non-2xx status or an unparsable body into an error without the body; the body
-        // kept below says what Solr meant.
-        settle({ kind: 'answered', status, contentType, body, data: err === null ? data : undefined, parsed: err === null });
-      });
-      // solr-client's HTTP error reads `request._headers`, deprecated in Node 20 and gone later; `headers`
-      // is read first, so giving it keeps the error constructor working (see solrIndex.ts).
-      (request as http.ClientRequest & { headers?: unknown }).headers = request.getHeaders();
-      request.on('response', (response: http.IncomingMessage) => {
-        status = response.statusCode ?? 0;
-        contentType = String(response.headers['content-type'] ?? '');
-        response.on('data', (chunk: string | Buffer) => {
-          if (body.length < ERROR_BODY_KEEP) body += String(chunk);
-        });
-        response.on('error', (error: Error) => settle({ kind: 'failed', error, staleSocket: false }));
-      });
-      const timer = setTimeout(() => {
-        settle({ kind: 'timeout' });
-        request.destroy();
-      }, Math.max(0, deadline - Date.now()));
-    });
-  }
 }
 
 /**
