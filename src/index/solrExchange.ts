@@ -1,10 +1,53 @@
 /**
- * One HTTP exchange with Solr through solr-client, as the adapter (solrIndex.ts) and the writer
- * (solrWriter.ts) both make it: settled by solr-client's callback, an error of the response, or the
- * deadline, whichever comes first, with the start of the body kept for error messages. What the answer
- * means is the caller's business.
+ * The connection to a Solr core through solr-client, as the adapter (solrIndex.ts) and the writer
+ * (solrWriter.ts) both use it: the client with a keep-alive agent of its own, and one HTTP exchange
+ * settled by solr-client's callback, an error of the response, or the deadline, whichever comes first,
+ * with the start of the body kept for error messages. What the answer means is the caller's business.
  */
-import type http from 'node:http';
+import http from 'node:http';
+import https from 'node:https';
+import { createRequire } from 'node:module';
+
+/** The parts of a checked core URL (solrIndex.ts checkSolrUrl) that solr-client wants. */
+export interface SolrEndpoint {
+  secure: boolean;
+  host: string;
+  port: number;
+  path: string;
+  username?: string;
+  password?: string;
+  /** The core URL without credentials, for log messages. */
+  display: string;
+}
+
+// solr-client 0.9 ships no type declarations; each caller describes the methods it uses.
+const require = createRequire(import.meta.url);
+const solr = require('solr-client') as { createClient(options: Record<string, unknown>): unknown };
+
+/**
+ * A solr-client for the core, on a keep-alive agent of its own, so that close() can drop its sockets
+ * without touching the process-wide agent. `extra` adds client options (the writer's `solrVersion`).
+ */
+export function openSolrClient<Client extends { basicAuth(username: string, password: string): unknown }>(
+  endpoint: SolrEndpoint,
+  extra: Record<string, unknown> = {},
+): { agent: http.Agent; client: Client } {
+  const agent = endpoint.secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  const client = solr.createClient({
+    host: endpoint.host,
+    port: endpoint.port,
+    path: endpoint.path,
+    core: '',
+    secure: endpoint.secure,
+    agent,
+    // solr-client pins the address family to IPv4 by default; leaving it unset lets "localhost" and
+    // IPv6-only hosts resolve as Node would resolve them.
+    request: { family: undefined },
+    ...extra,
+  }) as Client;
+  if (endpoint.username !== undefined) client.basicAuth(endpoint.username, endpoint.password ?? '');
+  return { agent, client };
+}
 
 /** solr-client's callback (it ships no type declarations). */
 export type SolrCallback = (err: Error | null, data: unknown) => void;

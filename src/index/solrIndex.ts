@@ -13,12 +13,10 @@
  * and loading documents into Solr (not this plugin's job at all).
  */
 import http from 'node:http';
-import https from 'node:https';
-import { createRequire } from 'node:module';
 import type { CatalogIndex, VersionsPage, VersionsQuery } from './catalogIndex.js';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../core/catalogRecord.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../core/errors.js';
-import { exchangeWithSolr, type SolrAnswer, type SolrCallback } from './solrExchange.js';
+import { exchangeWithSolr, openSolrClient, type SolrAnswer, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
 import { describeNetworkError, isObject, snippet, solrErrorOf } from './solrFaults.js';
 
 /** Domain field (the record document's name) → Solr field name. */
@@ -86,19 +84,6 @@ interface SolrClient {
   post(handler: string, query: string, callback: SolrCallback): http.ClientRequest;
   basicAuth(username: string, password: string): SolrClient;
 }
-interface SolrClientModule {
-  createClient(options: {
-    host: string;
-    port: number;
-    path: string;
-    core: string;
-    secure: boolean;
-    agent: http.Agent;
-    request: Record<string, unknown>;
-  }): SolrClient;
-}
-const require = createRequire(import.meta.url);
-const solr = require('solr-client') as SolrClientModule;
 
 // Solr's recommended field-name shape. Field names go unquoted into local params (`f=`), sort specs and
 // `field:"value"` queries, so anything else could change the meaning of a request.
@@ -106,19 +91,9 @@ const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SINGLE_VALUED = new Set<keyof SolrFieldMap>(['id', 'title', 'title_short', 'last_indexed']);
 const MAX_TIMEOUT_MS = 2_147_483_647; // setTimeout's limit
 
-interface Endpoint {
-  secure: boolean;
-  host: string;
-  port: number;
-  path: string;
-  username?: string;
-  password?: string;
-  /** The core URL without credentials, for log messages. */
-  display: string;
-}
-
-interface Settings {
-  endpoint: Endpoint;
+/** The options of createSolrIndex, checked, with defaults filled in. */
+export interface SolrIndexSettings {
+  endpoint: SolrEndpoint;
   timeoutMs: number;
   fields: Readonly<SolrFieldMap>;
   facetFields: readonly string[];
@@ -126,11 +101,12 @@ interface Settings {
 }
 
 export function createSolrIndex(options: SolrIndexOptions): CatalogIndex {
-  const settings = checkOptions(options);
+  const settings = checkSolrIndexOptions(options);
   return new SolrIndex(settings);
 }
 
-function checkOptions(options: SolrIndexOptions): Settings {
+/** Checks the options (throwing InvalidOptionError naming a wrong one); the writer checks its own with it. */
+export function checkSolrIndexOptions(options: SolrIndexOptions): SolrIndexSettings {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidOptionError('options', 'the Solr index needs an options object with at least "url"');
   }
@@ -182,7 +158,7 @@ function checkOptions(options: SolrIndexOptions): Settings {
   return { endpoint, timeoutMs, fields: Object.freeze(fields), facetFields, logger };
 }
 
-function checkUrl(value: unknown): Endpoint {
+function checkUrl(value: unknown): SolrEndpoint {
   if (value === undefined || value === '') {
     throw new InvalidOptionError('url', 'is required: the URL of the Solr core, e.g. http://localhost:8983/solr/biblio');
   }
@@ -229,28 +205,14 @@ export function solrPhrase(field: string, value: string): string {
 }
 
 class SolrIndex implements CatalogIndex {
-  private readonly settings: Settings;
+  private readonly settings: SolrIndexSettings;
   private readonly agent: http.Agent;
   private readonly client: SolrClient;
   private closed = false;
 
-  constructor(settings: Settings) {
+  constructor(settings: SolrIndexSettings) {
     this.settings = settings;
-    const { endpoint } = settings;
-    // An agent of our own, so close() can drop its keep-alive sockets without touching the process-wide one.
-    this.agent = endpoint.secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
-    this.client = solr.createClient({
-      host: endpoint.host,
-      port: endpoint.port,
-      path: endpoint.path,
-      core: '',
-      secure: endpoint.secure,
-      agent: this.agent,
-      // solr-client pins the address family to IPv4 by default; leaving it unset lets "localhost" and
-      // IPv6-only hosts resolve as Node would resolve them.
-      request: { family: undefined },
-    });
-    if (endpoint.username !== undefined) this.client.basicAuth(endpoint.username, endpoint.password ?? '');
+    ({ agent: this.agent, client: this.client } = openSolrClient<SolrClient>(settings.endpoint));
   }
 
   async getRecord(id: string): Promise<CatalogRecord | undefined> {

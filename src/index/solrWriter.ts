@@ -16,18 +16,16 @@
  *
  * Left to others: checking documents and computing work keys (prepareRecordDocument.ts), reading JSON Lines
  * and reporting line numbers (the loader, src/cli/loadRecords.ts), validating the shared options
- * (createSolrIndex, reused here), and reading records back (solrIndex.ts).
+ * (checkSolrIndexOptions, reused here), and reading records back (solrIndex.ts).
  */
 import http from 'node:http';
-import https from 'node:https';
-import { createRequire } from 'node:module';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../core/catalogRecord.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../core/errors.js';
 import {
-  createSolrIndex, DEFAULT_SOLR_FIELDS, encodeSolrParams, toRecordDocument, WORK_KEY_SEPARATOR,
+  checkSolrIndexOptions, encodeSolrParams, toRecordDocument, WORK_KEY_SEPARATOR,
   type SolrFieldMap, type SolrIndexLogger,
 } from './solrIndex.js';
-import { exchangeWithSolr, type SolrAnswer, type SolrCallback } from './solrExchange.js';
+import { exchangeWithSolr, openSolrClient, type SolrAnswer, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
 import { describeNetworkError, isObject, snippet, solrErrorOf } from './solrFaults.js';
 
 export interface SolrWriterOptions {
@@ -86,11 +84,6 @@ interface SolrClient {
   post(handler: string, query: string, callback: SolrCallback): http.ClientRequest;
   basicAuth(username: string, password: string): SolrClient;
 }
-interface SolrClientModule {
-  createClient(options: Record<string, unknown>): SolrClient;
-}
-const require = createRequire(import.meta.url);
-const solr = require('solr-client') as SolrClientModule;
 
 /** Record fields that are single-valued in every schema; the others may be lists. */
 const SINGLE_VALUED = new Set(['id', 'title', 'title_short', 'last_indexed']);
@@ -99,25 +92,15 @@ const SINGLE_VALUED = new Set(['id', 'title', 'title_short', 'last_indexed']);
 const RESERVED_FIELD = /^_.*_$/;
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
-interface Endpoint {
-  secure: boolean;
-  host: string;
-  port: number;
-  path: string;
-  username?: string;
-  password?: string;
-  display: string;
-}
-
 export function createSolrWriter(options: SolrWriterOptions): SolrWriter {
-  // The url, timeoutMs, fields and logger options mean the same as for the adapter; letting createSolrIndex
-  // check them keeps one set of rules and messages. It opens nothing but an idle HTTP agent.
-  createSolrIndex({
+  // The url, timeoutMs, fields and logger options mean the same as for the adapter: one set of rules and
+  // messages checks them (the writer's own default timeout applies when none is given).
+  const settings = checkSolrIndexOptions({
     url: options?.url,
     ...(options?.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options?.fields !== undefined ? { fields: options.fields } : {}),
     ...(options?.logger !== undefined ? { logger: options.logger } : {}),
-  }).close().catch(() => undefined);
+  });
   let commitWithinMs = DEFAULT_SOLR_COMMIT_WITHIN_MS;
   if (options.commitWithinMs !== undefined) {
     const value: unknown = options.commitWithinMs;
@@ -126,26 +109,8 @@ export function createSolrWriter(options: SolrWriterOptions): SolrWriter {
     }
     commitWithinMs = value;
   }
-  const fields: SolrFieldMap = { ...DEFAULT_SOLR_FIELDS };
-  for (const [name, solrName] of Object.entries(options.fields ?? {})) {
-    if (solrName !== undefined) fields[name as keyof SolrFieldMap] = solrName;
-  }
-  return new Writer(endpointOf(options.url), options.timeoutMs ?? DEFAULT_SOLR_WRITE_TIMEOUT_MS, Object.freeze(fields), commitWithinMs, options.logger);
-}
-
-/** The parts of an already validated core URL that solr-client wants. */
-function endpointOf(value: string): Endpoint {
-  const url = new URL(value);
-  const secure = url.protocol === 'https:';
-  const path = url.pathname.replace(/\/+$/, '');
-  return {
-    secure,
-    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-    port: url.port === '' ? (secure ? 443 : 80) : Number(url.port),
-    path,
-    ...(url.username !== '' ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } : {}),
-    display: `${url.protocol}//${url.host}${path}`,
-  };
+  const timeoutMs = options.timeoutMs === undefined ? DEFAULT_SOLR_WRITE_TIMEOUT_MS : settings.timeoutMs;
+  return new Writer(settings.endpoint, timeoutMs, settings.fields, commitWithinMs, settings.logger);
 }
 
 type Answer = SolrAnswer;
@@ -160,26 +125,15 @@ class Writer implements SolrWriter {
   private consecutiveRejections = 0;
 
   constructor(
-    private readonly endpoint: Endpoint,
+    private readonly endpoint: SolrEndpoint,
     private readonly timeoutMs: number,
     private readonly fields: Readonly<SolrFieldMap>,
     private readonly commitWithinMs: number,
     private readonly logger: SolrIndexLogger | undefined,
   ) {
-    // Our own keep-alive agent: batches reuse connections, and close() can drop them all.
-    this.agent = endpoint.secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
-    this.client = solr.createClient({
-      host: endpoint.host,
-      port: endpoint.port,
-      path: endpoint.path,
-      core: '',
-      secure: endpoint.secure,
-      agent: this.agent,
-      request: { family: undefined },
-      // Below 4.0 solr-client posts JSON to /update/json; every Solr since 4.0 reads JSON at /update.
-      solrVersion: '5.1',
-    });
-    if (endpoint.username !== undefined) this.client.basicAuth(endpoint.username, endpoint.password ?? '');
+    // Batches reuse the agent's connections. Below 4.0 solr-client posts JSON to /update/json; every Solr
+    // since 4.0 reads JSON at /update.
+    ({ agent: this.agent, client: this.client } = openSolrClient<SolrClient>(endpoint, { solrVersion: '5.1' }));
   }
 
   async add(documents: readonly RecordDocument[]): Promise<SolrAddResult> {
