@@ -7,11 +7,8 @@
  * Usage (from runBench): node ceilingServer.js <body file>
  */
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { reportToParent } from './processStats.js';
-import type { ListeningReport } from './versionsServer.js';
+import { serveForParent } from './processStats.js';
 
 const [bodyFile] = process.argv.slice(2);
 if (bodyFile === undefined) throw new Error('usage: ceilingServer <body file>');
@@ -23,15 +20,4 @@ app.use((ctx) => {
   ctx.type = 'text/xml; charset=utf-8';
   ctx.body = body;
 });
-const server: Server = app.listen(0, '127.0.0.1', () => {
-  const report: ListeningReport = { type: 'listening', port: (server.address() as AddressInfo).port };
-  void reportToParent(report);
-});
-server.keepAliveTimeout = 60_000;
-
-process.on('message', (message: { type?: string }) => {
-  if (message.type !== 'stop') return;
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-});
-process.on('disconnect', () => process.exit(0));
+serveForParent(app);

@@ -3,6 +3,9 @@
  * a child process sends its parent. Kept apart so each child loads only what it needs.
  */
 import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
 
 export interface MemoryFigures {
   /** Resident set size now, in bytes. */
@@ -52,4 +55,33 @@ export function reportToParent(message: unknown): Promise<void> {
   return new Promise((resolve, reject) => {
     send(message, undefined, undefined, (error: Error | null) => (error === null ? resolve() : reject(error)));
   });
+}
+
+/** What a server child sends its parent once it listens. */
+export interface ListeningReport {
+  readonly type: 'listening';
+  readonly port: number;
+}
+
+/**
+ * Serves `app` on a free port of 127.0.0.1, tells the parent the port (a ListeningReport), and on the
+ * parent's `stop` closes every connection, runs `beforeExit` and exits. The server under test and the
+ * ceiling both start this way, so the load generator meets the same socket setup on both.
+ */
+export function serveForParent(app: Koa, beforeExit: () => Promise<void> = async () => undefined): Server {
+  const server: Server = app.listen(0, '127.0.0.1', () => {
+    const report: ListeningReport = { type: 'listening', port: (server.address() as AddressInfo).port };
+    void reportToParent(report);
+  });
+  // Keep-alive connections from the load generator stay open between cases; do not let Node cut them.
+  server.keepAliveTimeout = 60_000;
+  process.on('message', (message: { type?: string }) => {
+    if (message.type !== 'stop') return;
+    server.closeAllConnections();
+    server.close(() => {
+      void beforeExit().then(() => process.exit(0));
+    });
+  });
+  process.on('disconnect', () => process.exit(0));
+  return server;
 }

@@ -25,8 +25,7 @@ import { PACKAGE_ROOT } from '../packageRoot.js';
 import type { BuildReport } from './buildIndex.js';
 import { DEFAULT_SEED, GENERATOR_VERSION, planCatalog, sampleCatalog, SeededRandom, type CatalogSample } from './catalogGenerator.js';
 import type { LookupReport, LookupRequest } from './lookupLatency.js';
-import { memoryOf, percentile, sortedCopy } from './processStats.js';
-import type { ListeningReport } from './versionsServer.js';
+import { memoryOf, percentile, sortedCopy, type ListeningReport } from './processStats.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Options

@@ -6,17 +6,11 @@
  *
  * Usage (from runBench): node versionsServer.js <index path> <base URL>
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { createVersionsPlugin } from '../http/createVersionsPlugin.js';
 import { openEmbeddedIndex } from '../index/embeddedIndex.js';
-import { reportToParent } from './processStats.js';
+import { serveForParent } from './processStats.js';
 
-export interface ListeningReport {
-  readonly type: 'listening';
-  readonly port: number;
-}
 
 const [path, baseUrl] = process.argv.slice(2);
 if (path === undefined || baseUrl === undefined) throw new Error('usage: versionsServer <index path> <base URL>');
@@ -35,18 +29,4 @@ const logger = {
 
 const app = new Koa();
 app.use(createVersionsPlugin({ index, baseUrl, logger }));
-const server: Server = app.listen(0, '127.0.0.1', () => {
-  const report: ListeningReport = { type: 'listening', port: (server.address() as AddressInfo).port };
-  void reportToParent(report);
-});
-// Keep-alive connections from the load generator stay open between cases; do not let Node cut them.
-server.keepAliveTimeout = 60_000;
-
-process.on('message', (message: { type?: string }) => {
-  if (message.type !== 'stop') return;
-  server.closeAllConnections();
-  server.close(() => {
-    void index.close().then(() => process.exit(0));
-  });
-});
-process.on('disconnect', () => process.exit(0));
+serveForParent(app, () => index.close());
