@@ -6,6 +6,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { createVersionsPlugin } from '../http/createVersionsPlugin.js';
+import { escapeHtml } from '../http/errorResponses.js';
 import { mainAuthorOf, shortTitleOf, yearOf } from '../core/catalogRecord.js';
 import { recordUrl } from '../core/versionsUrls.js';
 import type { CatalogIndex } from '../index/catalogIndex.js';
@@ -19,8 +20,6 @@ export interface DemoHostOptions {
   readonly plugin?: Partial<VersionsPluginOptions>;
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 function versionsHref(id: string): string {
   return `/Search/Versions?${new URLSearchParams({ id, search: 'versions' })}`;

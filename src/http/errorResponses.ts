@@ -34,7 +34,8 @@ export interface ErrorPageSettings {
   readonly logger: PluginLogger;
 }
 
-const escapeHtml = (text: string) =>
+/** Text for HTML written without a template (the plain error page; the demo host's own pages). */
+export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /** The same three lines without the theme, for when rendering the themed page itself failed. */
