@@ -343,3 +343,32 @@ test('a file of a newer schema is refused, naming the path option', (t) => {
     t.regex(error!.message, /"path".*schema version 99/);
   }
 });
+
+test('the content version stays while the index is only read, and changes with every load, own or another connection\'s', async (t) => {
+  const path = join(folder, 'content-version.sqlite');
+  const writer = openEmbeddedIndex({ path });
+  await writer.load([{ id: 'a', title: 'A', author: 'Author' }]);
+  const reader = openEmbeddedIndex({ path, readOnly: true });
+  t.teardown(async () => {
+    await reader.close();
+    await writer.close();
+  });
+  const readerBefore = reader.contentVersion!();
+  const writerBefore = writer.contentVersion!();
+  await reader.getRecord('a');
+  await reader.findVersions({ workKeys: ['x'], order: 'relevance', offset: 0, limit: 20 });
+  t.is(reader.contentVersion!(), readerBefore);
+  t.is(writer.contentVersion!(), writerBefore);
+
+  await writer.load([{ id: 'b', title: 'B', author: 'Author' }]);
+  t.not(writer.contentVersion!(), writerBefore, 'its own load, at once');
+  t.is(reader.contentVersion!(), readerBefore, 'another connection\'s commit is read once an event-loop turn');
+  await new Promise(setImmediate);
+  t.not(reader.contentVersion!(), readerBefore, 'and seen on the next turn');
+
+  const afterLoad = writer.contentVersion!();
+  await t.throwsAsync(writer.load([{ id: 'c', title: 'C' }, { nope: true }]));
+  t.not(writer.contentVersion!(), afterLoad, 'a load stopped by a bad document has still committed its first batch');
+  await reader.close();
+  t.throws(() => reader.contentVersion!(), { message: /after close/ });
+});

@@ -2,6 +2,7 @@
  * The catalog index port: what the plugin needs from a search index, in domain terms. Adapters
  * (embeddedIndex.ts, solrIndex.ts) implement it; only they know engine field names and query syntax.
  * A failing engine surfaces as IndexUnavailableError; a missing record is `undefined`, not an error.
+ * The embedded adapter offers contentVersion(); the Solr adapter does not (module comments say why).
  */
 import type { CatalogRecord } from '../core/catalogRecord.js';
 
@@ -32,5 +33,12 @@ export interface CatalogIndex {
    * record are absent from the answer.
    */
   countVersions(ids: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * A value that changes whenever the index's content may have changed (compared with `===`), read
+   * without a round trip to the engine. The plugin reuses finished answers while it stays the same. An
+   * adapter that cannot tell cheaply leaves it out, and then every request is answered afresh. A change
+   * made elsewhere may show from the next event-loop turn on (the embedded index reads it once a turn).
+   */
+  contentVersion?(): string;
   close(): Promise<void>;
 }

@@ -222,6 +222,20 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, keysCarryLast
       FROM records r
      WHERE r.id IN (SELECT value FROM json_each(?))`);
 
+  // PRAGMA data_version changes when another connection (a loader in another process) commits; this
+  // connection's own loads count in ownWrites. Together they tell when answers built earlier went stale.
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let ownWrites = 0;
+  // Reading data_version takes a read transaction (shared-memory locks: ~5 us per request under load,
+  // a tenth of a kept answer's time), so the requests handled in one event-loop turn share one reading:
+  // another process's commit is seen from the next turn on, as if those requests had come a moment
+  // earlier. This connection's own loads are seen at once.
+  let versionThisTurn: string | undefined;
+  const markWritten = () => {
+    ownWrites += 1;
+    versionThisTurn = undefined;
+  };
+
   let open = true;
   const ensureOpen = () => {
     if (!open) throw new IndexUnavailableError('Embedded index: used after close()');
@@ -264,6 +278,20 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, keysCarryLast
       }
     },
 
+    contentVersion() {
+      ensureOpen();
+      if (versionThisTurn !== undefined) return versionThisTurn;
+      try {
+        versionThisTurn = `${ownWrites}.${dataVersion.get() ?? 0}`;
+      } catch (cause) {
+        throw unavailable('content version', cause);
+      }
+      setImmediate(() => {
+        versionThisTurn = undefined;
+      });
+      return versionThisTurn;
+    },
+
     async count() {
       ensureOpen();
       return countRecords.get()?.total ?? 0;
@@ -275,7 +303,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, keysCarryLast
       const earlier = lastLoad;
       const loading = earlier.then(() => {
         ensureOpen();
-        return loadDocuments(db, documents, loadOptions);
+        return loadDocuments(db, documents, loadOptions, markWritten);
       });
       lastLoad = loading.catch(() => undefined);
       return loading;
@@ -291,7 +319,10 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, keysCarryLast
 
 type BatchWriter = (batch: readonly RecordDocument[]) => void;
 
-async function loadDocuments(db: Database.Database, documents: Iterable<unknown> | AsyncIterable<unknown>, loadOptions: LoadOptions): Promise<LoadSummary> {
+/** `markWritten` is called after every commit the load makes, and once more when it ends however it ends. */
+async function loadDocuments(
+  db: Database.Database, documents: Iterable<unknown> | AsyncIterable<unknown>, loadOptions: LoadOptions, markWritten: () => void,
+): Promise<LoadSummary> {
   const now = loadOptions.now ?? (() => new Date());
   const batchSize = loadOptions.batchSize ?? 5000;
   const bulk = db.prepare('SELECT 1 FROM records LIMIT 1').get() === undefined ? stagedLoad(db) : undefined;
@@ -307,6 +338,7 @@ async function loadDocuments(db: Database.Database, documents: Iterable<unknown>
   const flush = () => {
     if (batch.length === 0) return;
     writeBatch(batch);
+    markWritten();
     loaded += batch.length;
     batch = [];
     loadOptions.onProgress?.(read);
@@ -342,7 +374,11 @@ async function loadDocuments(db: Database.Database, documents: Iterable<unknown>
     flush();
   } finally {
     // Also when the load stops early: the documents of committed batches stay loaded, as with upserts.
-    bulk?.finish();
+    try {
+      bulk?.finish();
+    } finally {
+      markWritten();
+    }
   }
   return { read, loaded, rejected };
 }
