@@ -39,6 +39,11 @@ export interface VersionsPluginOptions {
   logger?: PluginLogger;
   /** Cache compiled templates (turn off while editing templates). Default true. */
   cacheTemplates?: boolean;
+  /**
+   * Memory for finished answers (feeds and pages) reused until the index's content changes, in megabytes;
+   * 0 turns the reuse off. Used with indexes that report a content version (the embedded one). Default 32.
+   */
+  answerCacheMegabytes?: number;
   /** The clock (tests pass a fixed one). Default: the system clock. */
   now?: () => Date;
   /** The server's time zone for feed dates. Default: the process's. */
@@ -58,6 +63,8 @@ export interface PluginConfig {
   readonly sessionLanguageKey: string;
   readonly logger: PluginLogger;
   readonly cacheTemplates: boolean;
+  /** 0: answers are built for every request. */
+  readonly answerCacheBytes: number;
   readonly now: () => Date;
   readonly timeZone: ServerTimeZone;
 }
@@ -71,7 +78,7 @@ const consoleLogger: PluginLogger = {
 
 const KNOWN_OPTIONS = new Set([
   'index', 'baseUrl', 'siteTitle', 'contact', 'languages', 'defaultLanguage', 'themes', 'defaultUi',
-  'themeDirectories', 'sessionLanguageKey', 'logger', 'cacheTemplates', 'now', 'timeZone',
+  'themeDirectories', 'sessionLanguageKey', 'logger', 'cacheTemplates', 'answerCacheMegabytes', 'now', 'timeZone',
 ]);
 
 function text(name: string, value: unknown, fallback: string): string {
@@ -143,6 +150,10 @@ export function parsePluginOptions(options: VersionsPluginOptions): PluginConfig
   if (typeof logger.error !== 'function' || typeof logger.warn !== 'function') throw new InvalidOptionError('logger', 'must have error() and warn() methods');
   if (options.now !== undefined && typeof options.now !== 'function') throw new InvalidOptionError('now', 'must be a function returning a Date');
   if (options.cacheTemplates !== undefined && typeof options.cacheTemplates !== 'boolean') throw new InvalidOptionError('cacheTemplates', 'must be true or false');
+  const answerCacheMegabytes = options.answerCacheMegabytes ?? 32;
+  if (typeof answerCacheMegabytes !== 'number' || !Number.isFinite(answerCacheMegabytes) || answerCacheMegabytes < 0 || answerCacheMegabytes > 65_536) {
+    throw new InvalidOptionError('answerCacheMegabytes', `must be a number of megabytes from 0 (off) to 65536, got ${JSON.stringify(options.answerCacheMegabytes)}`);
+  }
 
   return {
     index: options.index,
@@ -157,6 +168,7 @@ export function parsePluginOptions(options: VersionsPluginOptions): PluginConfig
     sessionLanguageKey: text('sessionLanguageKey', options.sessionLanguageKey, 'language'),
     logger,
     cacheTemplates: options.cacheTemplates ?? true,
+    answerCacheBytes: Math.floor(answerCacheMegabytes * 1024 * 1024),
     now: options.now ?? (() => new Date()),
     timeZone: options.timeZone ?? processTimeZone,
   };

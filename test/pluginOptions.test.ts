@@ -17,6 +17,9 @@ test('bad options fail at creation with a message naming the option', (t) => {
     [{ index, languages: ['pt-br'], defaultLanguage: 'en' }, /"defaultLanguage"/],
     [{ index, logger: { error() {} } }, /"logger"/],
     [{ index, cacheTemplates: 'yes' }, /"cacheTemplates"/],
+    [{ index, answerCacheMegabytes: -1 }, /"answerCacheMegabytes"/],
+    [{ index, answerCacheMegabytes: '64' }, /"answerCacheMegabytes"/],
+    [{ index, answerCacheMegabytes: Number.NaN }, /"answerCacheMegabytes"/],
     [{ index, baseurl: 'https://typo.example' }, /"baseurl": is not an option/],
   ];
   for (const [options, message] of cases) {

@@ -1,11 +1,11 @@
 /**
  * The versions feed as a finished view model (spec section 2.2, reference-behaviour.md section 2):
- * every label translated, every URL built, every date formatted. renderVersionsFeed.ts writes it as XML.
+ * every label translated, every URL built, every date formatted but the pubDates, whose time of day is the
+ * request's and which renderVersionsFeed.ts writes with the XML.
  */
 import { mainAuthorOf, yearOf, type CatalogRecord } from './catalogRecord.js';
 import type { Translate } from './labels.js';
 import { FEED_ROWS, lastPageOf, offsetOf } from './paging.js';
-import { newYearPubDate, type ServerTimeZone } from './rfc822Date.js';
 import { recordUrl, trimBaseUrl, versionsFeedUrl, versionsLinkUrl } from './versionsUrls.js';
 import type { FeedItem, FeedLink, VersionsFeedModel } from './viewModels.js';
 import type { VersionsPage } from '../index/catalogIndex.js';
@@ -18,8 +18,6 @@ export interface VersionsFeedInput {
   readonly page: number;
   readonly language: string;
   readonly baseUrl: string;
-  readonly now: Date;
-  readonly timeZone: ServerTimeZone;
   readonly translate: Translate;
   readonly generator: string;
 }
@@ -36,7 +34,7 @@ function feedItemOf(record: CatalogRecord, input: VersionsFeedInput): FeedItem {
   const title = record.title !== undefined && record.title.trim() !== '' ? record.title : input.translate('record.titleMissing');
   return {
     title,
-    ...(year !== undefined ? { pubDate: newYearPubDate(Number(year), input.now, input.timeZone), date: year } : {}),
+    ...(year !== undefined ? { pubDateYear: Number(year), date: year } : {}),
     link,
     guid: link,
     ...(author !== undefined ? { author } : {}),

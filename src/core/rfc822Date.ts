@@ -46,3 +46,19 @@ export function newYearPubDate(year: number, now: Date, zone: ServerTimeZone): s
   const offset = formatUtcOffset(zone.offsetMinutesOnNewYear(year, time));
   return `${weekday}, 01 Jan ${String(year).padStart(4, '0')} ${two(time.hours)}:${two(time.minutes)}:${two(time.seconds)} ${offset}`;
 }
+
+/**
+ * The pubDate texts of one instant, each year's worked out once: a feed's items share few years, and the
+ * time of day and the zone lookups are the same for all of them.
+ */
+export function newYearPubDatesAt(now: Date, zone: ServerTimeZone): (year: number) => string {
+  const texts = new Map<number, string>();
+  return (year) => {
+    let text = texts.get(year);
+    if (text === undefined) {
+      text = newYearPubDate(year, now, zone);
+      texts.set(year, text);
+    }
+    return text;
+  };
+}

@@ -14,8 +14,12 @@ export interface FeedLink {
 
 export interface FeedItem {
   readonly title: string;
-  /** RFC 822 date-time; absent when the record has no year. */
-  readonly pubDate?: string;
+  /**
+   * The year whose 1 January the item's pubDate names; absent when the record has no year. The pubDate's
+   * time of day is the request's (reference-behaviour.md section 2), so the text is written with the feed
+   * (renderVersionsFeed.ts), and the rest of a feed can be reused from one request to the next.
+   */
+  readonly pubDateYear?: number;
   readonly link: string;
   readonly guid: string;
   /** First author, else first corporate author; absent when the record has neither. */

@@ -1,8 +1,9 @@
 /**
  * The plugin factory: parses the options once, loads labels and themes, and returns one Koa middleware
  * (the router's routes and allowed methods composed) that a host app mounts next to its record pages.
- * It reads the request (query, cookies, session), asks the core for a view model and renders it; the
- * decisions live in src/core, the error statuses in errorResponses.ts.
+ * It reads the request (query, cookies, session), gets the answer from versionsAnswers.ts (built through
+ * the core, kept while the index is unchanged) and writes the headers and body; the decisions live in
+ * src/core, the error statuses in errorResponses.ts.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -11,20 +12,17 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
 import { parsePluginOptions, type VersionsPluginOptions } from '../config.js';
-import { buildVersionsFeedModel } from '../core/feedModel.js';
 import type { Translate } from '../core/labels.js';
-import { listVersions, type VersionsView } from '../core/listVersions.js';
-import { buildVersionsPageModel } from '../core/pageModel.js';
+import type { VersionsView } from '../core/listVersions.js';
 import { pageNumberFrom } from '../core/paging.js';
-import { renderVersionsFeed } from '../core/renderVersionsFeed.js';
 import { resolveLanguage, supportedLanguageCode } from '../core/resolveLanguage.js';
 import type { ThemeModel } from '../core/viewModels.js';
 import { GENERATOR, LABELS_DIRECTORY, THEMES_DIRECTORY, VIEWS_DIRECTORY } from '../packageRoot.js';
-import { versionsValidators } from '../core/versionsValidators.js';
 import { respondWithErrorPage } from './errorResponses.js';
 import { setFeedSecurityHeaders, setPageSecurityHeaders } from './securityHeaders.js';
 import { openLabelCatalogs } from './labelCatalogs.js';
 import { createThemeEngine } from './themeEngine.js';
+import { createVersionsAnswers } from './versionsAnswers.js';
 
 export const LANGUAGE_COOKIE = 'language';
 export const UI_COOKIE = 'ui';
@@ -126,24 +124,22 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
     }
   }
 
+  const answers = createVersionsAnswers({
+    index: config.index, themes, cacheBytes: config.answerCacheBytes, settingsFingerprint, siteTitle: config.siteTitle,
+    generator: GENERATOR, languageNames, now: config.now, timeZone: config.timeZone,
+  });
+
   async function versionsRoute(ctx: Context): Promise<void> {
     const settings = settingsOf(ctx);
     rememberChoices(ctx, settings);
     try {
       const page = pageNumberFrom(firstValue(ctx.query.page));
-      const { record, versions } = await listVersions(config.index, { id: firstValue(ctx.query.id), view: settings.view, page });
+      const answer = await answers.answerFor({ ...settings, id: firstValue(ctx.query.id), page });
       ctx.vary('Accept-Language');
       ctx.vary('Cookie');
-      // The theme and an explicit lng shape only pages: a feed reader's ui cookie must not split its cache.
-      const pageOnly = settings.view === 'rss' ? ['', ''] : [settings.theme.name, settings.explicitLanguage ?? ''];
-      const validators = versionsValidators({
-        variant: [settingsFingerprint, settings.view, settings.language, ...pageOnly, String(page), settings.baseUrl],
-        requestedRecord: record,
-        versions,
-      });
       ctx.status = 200;
-      ctx.set('ETag', validators.etag);
-      ctx.lastModified = validators.lastModified;
+      ctx.set('ETag', answer.etag);
+      ctx.lastModified = answer.lastModified;
       // Feeds: readers poll, shared caches may keep them a few minutes. Pages: revalidate every time (cookies).
       ctx.set('Cache-Control', settings.view === 'rss' ? 'public, max-age=300' : 'private, no-cache');
       if (settings.view === 'rss') setFeedSecurityHeaders(ctx, config.baseUrl);
@@ -152,23 +148,13 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
         ctx.status = 304;
         return;
       }
-      if (settings.view === 'rss') {
-        const feed = buildVersionsFeedModel({
-          requestedId: record.id, versions, page, language: settings.language, baseUrl: settings.baseUrl,
-          now: config.now(), timeZone: config.timeZone, translate: settings.translate, generator: GENERATOR,
-        });
+      if ('feed' in answer) {
         ctx.type = 'text/xml; charset=utf-8';
-        ctx.body = renderVersionsFeed(feed);
-        return;
+        ctx.body = answers.feedBody(answer.feed);
+      } else {
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = answer.html;
       }
-      const model = buildVersionsPageModel({
-        requestedRecord: record, versions, page, language: settings.language,
-        ...(settings.explicitLanguage !== undefined ? { explicitLanguage: settings.explicitLanguage } : {}),
-        baseUrl: settings.baseUrl, siteTitle: config.siteTitle, translate: settings.translate, languages: languageNames,
-      });
-      const html = await themes.render(ctx, 'versions', settings.theme.name, { page: model, theme: settings.theme });
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = html;
     } catch (error) {
       await respondWithErrorPage(ctx, error, {
         language: settings.language, translate: settings.translate, theme: settings.theme, siteTitle: config.siteTitle,

@@ -54,7 +54,7 @@ export async function respondWithErrorPage(ctx: Context, error: unknown, setting
   const model = buildErrorPageModel(settings);
   let html: string;
   try {
-    html = await settings.engine.render(ctx, 'error', settings.theme.name, { error: model, theme: settings.theme });
+    html = await settings.engine.render('error', settings.theme.name, { error: model, theme: settings.theme });
   } catch (renderError) {
     settings.logger.error('The error page template failed; sent the plain error page', { cause: renderError });
     html = plainErrorPage(model);

@@ -11,8 +11,15 @@ import type { Context } from 'koa';
  * (a proxy). Without a configured base URL, links and stylesheets use the request's own origin: `'self'`.
  */
 function sources(configuredBaseUrl: string | undefined): string {
-  return configuredBaseUrl === undefined ? "'self'" : `'self' ${new URL(configuredBaseUrl).origin}`;
+  let list = sourcesOf.get(configuredBaseUrl);
+  if (list === undefined) {
+    list = configuredBaseUrl === undefined ? "'self'" : `'self' ${new URL(configuredBaseUrl).origin}`;
+    sourcesOf.set(configuredBaseUrl, list);
+  }
+  return list;
 }
+// Worked out once per configured base URL (a plugin has one), not parsed again on every answer.
+const sourcesOf = new Map<string | undefined, string>();
 
 export function setPageSecurityHeaders(ctx: Context, configuredBaseUrl: string | undefined): void {
   ctx.set('Content-Security-Policy',

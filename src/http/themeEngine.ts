@@ -31,7 +31,11 @@ export interface ThemeEngine {
   themeModel(theme: string, baseUrl: string): ThemeModel;
   /** The file of `assets/<file>` in `theme`, or undefined. */
   assetFile(theme: string, file: string): string | undefined;
-  render(ctx: Context, template: TemplateName, theme: string, locals: Record<string, unknown>): Promise<string>;
+  /**
+   * Renders a template of a theme with these locals and nothing else: not the host's ctx.state, so that a
+   * page is a function of its view model and the plugin may reuse it (answerCache.ts).
+   */
+  render(template: TemplateName, theme: string, locals: Record<string, unknown>): Promise<string>;
 }
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -166,8 +170,9 @@ export function createThemeEngine(options: ThemeEngineOptions): ThemeEngine {
       const path = join(definition.directory, 'assets', file);
       return existsSync(path) && statSync(path).isFile() ? path : undefined;
     },
-    render(ctx, template, theme, locals) {
-      return renderView.call(ctx, template, locals);
+    render(template, theme, locals) {
+      // koa-views merges the context's state into the locals and sets its type: it gets a context of its own.
+      return renderView.call({ state: {} } as Context, template, locals);
     },
   };
 }

@@ -1,0 +1,137 @@
+/**
+ * The versions route's answers: built through the core (listVersions, the feed and page models, the feed
+ * writer) and the theme engine, kept in the answer cache while the index's content stays the same, and
+ * turned into the bytes of one response. createVersionsPlugin.ts reads the request and writes the headers;
+ * this module knows nothing of Koa.
+ *
+ * A feed is kept compiled but for its pubDates (their time of day is the request's), its pieces already
+ * encoded as UTF-8: sending it is then a copy of bytes around the pubDates of the current second.
+ */
+import { buildVersionsFeedModel } from '../core/feedModel.js';
+import type { Translate } from '../core/labels.js';
+import { listVersions, type VersionsView } from '../core/listVersions.js';
+import { buildVersionsPageModel } from '../core/pageModel.js';
+import { compileVersionsFeed } from '../core/renderVersionsFeed.js';
+import { newYearPubDatesAt, type ServerTimeZone } from '../core/rfc822Date.js';
+import { versionsValidators, type Validators } from '../core/versionsValidators.js';
+import type { ThemeModel } from '../core/viewModels.js';
+import type { CatalogIndex } from '../index/catalogIndex.js';
+import { createAnswerCache } from './answerCache.js';
+import type { ThemeEngine } from './themeEngine.js';
+
+/** What shapes an answer: the record and page asked for, and the request's settings. */
+export interface AnswerRequest {
+  readonly id: string | undefined;
+  readonly page: number;
+  readonly view: VersionsView;
+  readonly language: string;
+  /** `lng` as given, when it named a supported language (pages link with it). */
+  readonly explicitLanguage: string | undefined;
+  readonly translate: Translate;
+  readonly theme: ThemeModel;
+  readonly baseUrl: string;
+}
+
+/** A feed written but for its pubDates, as bytes: pubDate i goes between pieces i and i + 1. */
+export interface EncodedFeed {
+  readonly pieces: readonly Buffer[];
+  readonly pubDateYears: readonly number[];
+}
+
+/** Validators and body of an answer; `bytes` is what it holds in memory, for the cache's budget. */
+export type VersionsAnswer = Validators & { readonly bytes: number } & ({ readonly feed: EncodedFeed } | { readonly html: Buffer });
+
+export interface VersionsAnswers {
+  /** The answer, kept from an earlier request with the same key or built now. */
+  answerFor(request: AnswerRequest): Promise<VersionsAnswer>;
+  /** The bytes of a feed answer at this moment: its pieces around the pubDates of the current second. */
+  feedBody(feed: EncodedFeed): Buffer;
+}
+
+export interface VersionsAnswersSettings {
+  readonly index: CatalogIndex;
+  readonly themes: ThemeEngine;
+  /** 0: no answer is kept. */
+  readonly cacheBytes: number;
+  /** Everything of the plugin's configuration that shapes answers; part of each ETag. */
+  readonly settingsFingerprint: string;
+  readonly siteTitle: string;
+  readonly generator: string;
+  readonly languageNames: ReadonlyArray<{ readonly code: string; readonly name: string }>;
+  readonly now: () => Date;
+  readonly timeZone: ServerTimeZone;
+}
+
+export function createVersionsAnswers(settings: VersionsAnswersSettings): VersionsAnswers {
+  const { index, themes } = settings;
+  // Answers are kept only for an index that tells when its content changed.
+  const kept = settings.cacheBytes > 0 && typeof index.contentVersion === 'function'
+    ? createAnswerCache<VersionsAnswer>(settings.cacheBytes)
+    : undefined;
+
+  async function buildAnswer(request: AnswerRequest, variant: readonly string[]): Promise<VersionsAnswer> {
+    const { page, view, language, translate, baseUrl } = request;
+    const { record, versions } = await listVersions(index, { id: request.id, view, page });
+    const validators = versionsValidators({ variant: [settings.settingsFingerprint, ...variant], requestedRecord: record, versions });
+    if (view === 'rss') {
+      const compiled = compileVersionsFeed(buildVersionsFeedModel({
+        requestedId: record.id, versions, page, language, baseUrl, translate, generator: settings.generator,
+      }));
+      const pieces = compiled.pieces.map((piece) => Buffer.from(piece));
+      return { ...validators, feed: { pieces, pubDateYears: compiled.pubDateYears }, bytes: pieces.reduce((sum, piece) => sum + piece.length, 0) };
+    }
+    const model = buildVersionsPageModel({
+      requestedRecord: record, versions, page, language,
+      ...(request.explicitLanguage !== undefined ? { explicitLanguage: request.explicitLanguage } : {}),
+      baseUrl, siteTitle: settings.siteTitle, translate, languages: settings.languageNames,
+    });
+    const html = Buffer.from(await themes.render('versions', request.theme.name, { page: model, theme: request.theme }));
+    return { ...validators, html, bytes: html.length };
+  }
+
+  // The pubDates of the current second as bytes: the time of day has whole seconds, so the requests of
+  // one second share them.
+  let pubDates = { second: Number.NaN, bytesOf: (_year: number): Buffer => Buffer.alloc(0) };
+
+  return {
+    async answerFor(request) {
+      // Read before the index is queried: an answer built while the content changes is then kept under
+      // the older version, which the next request no longer matches.
+      const version = kept === undefined ? undefined : index.contentVersion?.();
+      // The theme and an explicit lng shape only pages: a feed reader's ui cookie must not split its answers.
+      const pageOnly = request.view === 'rss' ? ['', ''] : [request.theme.name, request.explicitLanguage ?? ''];
+      const variant = [request.view, request.language, ...pageOnly, String(request.page), request.baseUrl];
+      const key = request.id === undefined ? undefined : [...variant, request.id].join('\u0000');
+      if (kept === undefined || version === undefined || key === undefined) return buildAnswer(request, variant);
+      const earlier = kept.get(key, version);
+      if (earlier !== undefined) return earlier;
+      const answer = await buildAnswer(request, variant);
+      kept.set(key, version, answer, answer.bytes);
+      return answer;
+    },
+
+    feedBody(feed) {
+      const now = settings.now();
+      const second = Math.floor(now.getTime() / 1000);
+      if (second !== pubDates.second) {
+        const textOf = newYearPubDatesAt(now, settings.timeZone);
+        const bytes = new Map<number, Buffer>();
+        pubDates = {
+          second,
+          bytesOf(year) {
+            let encoded = bytes.get(year);
+            if (encoded === undefined) {
+              encoded = Buffer.from(textOf(year));
+              bytes.set(year, encoded);
+            }
+            return encoded;
+          },
+        };
+      }
+      const { pieces, pubDateYears } = feed;
+      const parts: Buffer[] = [pieces[0] as Buffer];
+      for (let i = 0; i < pubDateYears.length; i++) parts.push(pubDates.bytesOf(pubDateYears[i] as number), pieces[i + 1] as Buffer);
+      return Buffer.concat(parts);
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * The plugin reuses finished answers while the index's content version stays the same, and never serves
+ * an answer older than the data: after a load by this process or a commit by another one, answers are
+ * built afresh.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import test from 'ava';
+import { openEmbeddedIndex } from '../src/index.js';
+import type { CatalogIndex } from '../src/index/catalogIndex.js';
+import { fixture, hostFor, openLoadedIndex } from './support/testHost.js';
+
+const FEED = '/Search/Versions?id=usp%3Atese-2019-0412&search=versions&view=rss&lng=en';
+const PAGE = '/Search/Versions?id=usp%3Atese-2019-0412&search=versions&lng=en';
+
+const folder = mkdtempSync(join(tmpdir(), 'versions-reuse-'));
+test.after.always(() => rmSync(folder, { recursive: true, force: true }));
+
+/** The index as it is, counting the queries that reach it. */
+function counted(index: CatalogIndex, withContentVersion = true): CatalogIndex & { queries: number } {
+  const wrapper = {
+    queries: 0,
+    getRecord: (id: string) => (wrapper.queries++, index.getRecord(id)),
+    findVersions: (query: Parameters<CatalogIndex['findVersions']>[0]) => (wrapper.queries++, index.findVersions(query)),
+    countVersions: (ids: readonly string[]) => index.countVersions(ids),
+    close: () => index.close(),
+    ...(withContentVersion ? { contentVersion: () => index.contentVersion!() } : {}),
+  };
+  return wrapper;
+}
+
+const THESIS_COPY = {
+  id: 'uspdig:ensino-2019', title: 'O ensino de ciências na educação básica: práticas e desafios', author: 'Pereira, Ana Clara',
+  format: 'Thesis', publishDate: '2019', last_indexed: '2025-06-01T00:00:00Z',
+};
+
+test('a feed asked for again is sent without querying the index, its pubDate time following the clock', async (t) => {
+  const index = counted(await openLoadedIndex(fixture('thesis-in-two-repositories')));
+  let now = new Date('2026-05-04T17:03:27Z');
+  const { request } = hostFor(index, { now: () => now });
+  const first = await request.get(FEED).expect(200);
+  const queries = index.queries;
+  t.true(queries > 0);
+  now = new Date('2026-05-04T18:10:05Z');
+  const second = await request.get(FEED).expect(200);
+  t.is(index.queries, queries, 'the second answer was the kept one');
+  t.true(first.text.includes('14:03:27 -0300'));
+  t.is(second.text, first.text.replaceAll('14:03:27', '15:10:05'));
+  t.is(second.headers.etag, first.headers.etag);
+  t.is(second.headers['last-modified'], first.headers['last-modified']);
+  await request.get(FEED).set('If-None-Match', first.headers.etag!).expect(304);
+  t.is(index.queries, queries, 'a conditional request is answered from the kept answer too');
+});
+
+test('a kept page still sets the cookies of a new visitor', async (t) => {
+  const index = counted(await openLoadedIndex(fixture('thesis-in-two-repositories')));
+  const { app } = hostFor(index);
+  const supertest = (await import('supertest')).default;
+  const first = await supertest(app.callback()).get(PAGE).expect(200);
+  const queries = index.queries;
+  const second = await supertest(app.callback()).get(PAGE).expect(200);
+  t.is(index.queries, queries);
+  t.is(second.text, first.text);
+  const names = (response: typeof first) => ((response.headers['set-cookie'] ?? []) as string[]).map((cookie) => cookie.split('=')[0]).sort();
+  t.deepEqual(names(second), ['VUFIND_SESSION', 'language', 'ui']);
+  t.not(second.headers['set-cookie'], first.headers['set-cookie'], 'each visitor gets a session token of its own');
+});
+
+test('answers differ by language, page and view, each kept under its own key', async (t) => {
+  const index = counted(await openLoadedIndex(fixture('thesis-in-two-repositories')));
+  const { request } = hostFor(index);
+  const paths = [FEED, PAGE, FEED.replace('lng=en', 'lng=es'), PAGE.replace('lng=en', 'lng=pt-br'), `${PAGE}&page=2`];
+  const bodies: string[] = [];
+  for (const path of paths) bodies.push((await request.get(path)).text);
+  t.is(new Set(bodies).size, paths.length);
+  const queries = index.queries;
+  for (const [i, path] of paths.entries()) t.is((await request.get(path)).text, bodies[i] as string);
+  t.is(index.queries, queries);
+});
+
+test('a load into the same index makes the next answer show the new version', async (t) => {
+  const embedded = await openLoadedIndex(fixture('thesis-in-two-repositories'));
+  const { request } = hostFor(embedded);
+  t.false((await request.get(FEED)).text.includes('uspdig'));
+  await embedded.load([THESIS_COPY]);
+  const after = await request.get(FEED).expect(200);
+  t.true(after.text.includes('uspdig:ensino-2019'));
+});
+
+test('a commit by another connection to the index file makes the next answer fresh', async (t) => {
+  const path = join(folder, 'shared.sqlite');
+  const writer = openEmbeddedIndex({ path });
+  await writer.load(fixture('thesis-in-two-repositories'));
+  const server = openEmbeddedIndex({ path, readOnly: true });
+  t.teardown(async () => {
+    await server.close();
+    await writer.close();
+  });
+  const { request } = hostFor(server);
+  const before = await request.get(FEED).expect(200);
+  t.false(before.text.includes('uspdig'));
+  await writer.load([THESIS_COPY]);
+  const after = await request.get(FEED).expect(200);
+  t.true(after.text.includes('uspdig:ensino-2019'));
+  t.not(after.headers.etag, before.headers.etag);
+});
+
+test('with answerCacheMegabytes 0, or an index without a content version, every request queries the index', async (t) => {
+  const documents = fixture('thesis-in-two-repositories');
+  for (const [index, options] of [
+    [counted(await openLoadedIndex(documents)), { answerCacheMegabytes: 0 }],
+    [counted(await openLoadedIndex(documents), false), {}],
+  ] as const) {
+    const { request } = hostFor(index, options);
+    await request.get(FEED).expect(200);
+    const queries = index.queries;
+    await request.get(FEED).expect(200);
+    t.is(index.queries, 2 * queries);
+  }
+});
+
+test('errors are not kept: a record loaded after a 404 is found', async (t) => {
+  const embedded = await openLoadedIndex(fixture('thesis-in-two-repositories'));
+  const { request } = hostFor(embedded);
+  const path = `/Search/Versions?id=${encodeURIComponent(THESIS_COPY.id)}&search=versions&view=rss`;
+  t.is((await request.get(path)).status, 404);
+  await embedded.load([THESIS_COPY]);
+  t.is((await request.get(path)).status, 200);
+});
+
+test('templates see their view model only, not the host\'s ctx.state, so a kept page shows no visitor\'s data', async (t) => {
+  const index = await openLoadedIndex(fixture('thesis-in-two-repositories'));
+  const themeDirectories = [join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'theme-reading-host-state')];
+  const { request } = hostFor(index, { themeDirectories, themes: { standard: 'nosy' } }, (app) => app.use(async (ctx, next) => {
+    ctx.state.hostUser = 'Visitor One';
+    await next();
+  }));
+  const page = await request.get(PAGE).expect(200);
+  t.true(page.text.includes('<p class="host-user">no host state</p>'));
+});

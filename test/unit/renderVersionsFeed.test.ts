@@ -1,0 +1,62 @@
+import test from 'ava';
+import { XMLParser } from 'fast-xml-parser';
+import { compileVersionsFeed, renderVersionsFeed, writeCompiledFeed } from '../../src/core/renderVersionsFeed.js';
+import { newYearPubDate, newYearPubDatesAt, type ServerTimeZone } from '../../src/core/rfc822Date.js';
+import type { FeedItem, VersionsFeedModel } from '../../src/core/viewModels.js';
+
+const UTC: ServerTimeZone = {
+  timeOfDay: (instant) => ({ hours: instant.getUTCHours(), minutes: instant.getUTCMinutes(), seconds: instant.getUTCSeconds() }),
+  offsetMinutesOnNewYear: () => 0,
+};
+
+function item(id: string, year?: number): FeedItem {
+  const link = `https://catalog.example.edu/Record/${id}`;
+  return { title: `Title of ${id}`, link, guid: link, formats: ['Book'], comments: 0, ...(year !== undefined ? { pubDateYear: year, date: String(year) } : {}) };
+}
+
+function feedWith(items: FeedItem[]): VersionsFeedModel {
+  return {
+    stylesheetHref: 'https://catalog.example.edu/themes/root/assets/xsl/rss.xsl',
+    title: 'Results for Versions - a', description: 'Showing 1 - 3 results of 3', generator: 'test', link: 'https://catalog.example.edu/Search/Versions?id=a',
+    totalResults: items.length, startIndex: 0, itemsPerPage: 50, searchTerms: 'a',
+    links: [{ rel: 'self', href: 'https://catalog.example.edu/Search/Versions?id=a&view=rss' }],
+    items,
+  };
+}
+
+const parse = (xml: string) => new XMLParser({ ignoreAttributes: false }).parse(xml) as { rss: { channel: { item: Array<Record<string, unknown>> } } };
+
+test('a compiled feed written at two instants differs only in the pubDate times', (t) => {
+  const compiled = compileVersionsFeed(feedWith([item('a', 2019), item('b'), item('c', 1881)]));
+  t.deepEqual(compiled.pubDateYears, [2019, 1881]);
+  const morning = writeCompiledFeed(compiled, newYearPubDatesAt(new Date('2026-05-04T09:05:07Z'), UTC));
+  const evening = writeCompiledFeed(compiled, newYearPubDatesAt(new Date('2026-05-04T21:45:00Z'), UTC));
+  const items = parse(morning).rss.channel.item;
+  t.is(items[0]?.pubDate, 'Tue, 01 Jan 2019 09:05:07 +0000');
+  t.is(items[1]?.pubDate, undefined, 'an item without a year has no pubDate');
+  t.is(items[2]?.pubDate, 'Sat, 01 Jan 1881 09:05:07 +0000');
+  t.is(evening, morning.replaceAll('09:05:07', '21:45:00'));
+});
+
+test('pubDate elements stay on one line, indented like their siblings', (t) => {
+  const xml = renderVersionsFeed(feedWith([item('a', 2019)]), () => 'Tue, 01 Jan 2019 09:05:07 +0000');
+  t.true(xml.includes('      <title>Title of a</title>\n      <pubDate>Tue, 01 Jan 2019 09:05:07 +0000</pubDate>\n      <link>'));
+  t.true(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<?xml-stylesheet'));
+  t.true(xml.endsWith('  </channel>\n</rss>'));
+});
+
+test('a feed without dated items compiles to one piece', (t) => {
+  const compiled = compileVersionsFeed(feedWith([item('a'), item('b')]));
+  t.is(compiled.pieces.length, 1);
+  t.is(compiled.length, compiled.pieces[0]!.length);
+  t.is(writeCompiledFeed(compiled, () => t.fail('no pubDate is asked for') as never), compiled.pieces[0]!);
+});
+
+test('the pubDates of one instant are those newYearPubDate gives, each year worked out once', (t) => {
+  let lookups = 0;
+  const counting: ServerTimeZone = { ...UTC, offsetMinutesOnNewYear: (year, time) => (lookups++, UTC.offsetMinutesOnNewYear(year, time)) };
+  const now = new Date('2026-05-04T09:05:07Z');
+  const pubDateOf = newYearPubDatesAt(now, counting);
+  for (const year of [2019, 1881, 2019, 2019, 1881]) t.is(pubDateOf(year), newYearPubDate(year, now, UTC));
+  t.is(lookups, 2);
+});
