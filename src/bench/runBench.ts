@@ -6,10 +6,12 @@
  * 2. Measures findVersions latency on the index (read-only, as a server opens it) for typical and for very
  *    large works, in another child process.
  * 3. Starts the server under test (versionsServer.ts) and the ceiling, a bare Koa app serving a fixed feed
- *    of typical size (ceilingServer.ts), each in its own process on 127.0.0.1, and drives them with
- *    autocannon from this process: the RSS view, the HTML view and the ceiling at 1 and at 50 connections,
- *    alternating between app and ceiling in rounds so machine noise falls on both alike; and a feed reader
- *    polling at 50 connections with the ETag each feed had (If-None-Match, answered 304).
+ *    of the mean size (ceilingServer.ts), each in its own process on 127.0.0.1, and drives them with
+ *    autocannon from this process: the RSS view, the HTML view and the ceiling at 1 and at 50 connections
+ *    over a set of records asked for again and again (their answers are kept after the first request),
+ *    the two views at 50 connections over records never asked for before (every answer built from the
+ *    index), and a feed reader polling at 50 connections with the ETag each feed had (If-None-Match,
+ *    answered 304); app and ceiling alternate in rounds so machine noise falls on both alike.
  * 4. Reads the server's resident memory after the load, prints a table with each target as PASS or MISS,
  *    and with --json ends its output with one line of JSON.
  *
@@ -185,6 +187,11 @@ interface LoadCase {
   readonly pathHeaders?: ReadonlyArray<Readonly<Record<string, string>>>;
   /** The status a good answer has; default any 2xx. */
   readonly expectedStatus?: number;
+  /**
+   * Walk the paths in order across rounds, each once (records never asked for before: no kept answer
+   * can serve them); otherwise each run starts at a random place and the paths repeat.
+   */
+  readonly eachPathOnce?: boolean;
 }
 
 interface CaseResult {
@@ -192,13 +199,16 @@ interface CaseResult {
   failures: number;
   seconds: number;
   latenciesMs: number[];
+  /** Requests sent so far (eachPathOnce cases continue from here). */
+  sent: number;
 }
 
 /** One timed autocannon run; latencies are taken per response so rounds can be merged exactly. */
 function runLoad(port: number, loadCase: LoadCase, seconds: number, into?: CaseResult): Promise<void> {
   return new Promise((resolve, reject) => {
-    // Each run starts at a different place of the shuffled list, so rounds do not repeat one sequence.
-    let cursor = Math.floor(Math.random() * loadCase.paths.length);
+    // Each run starts at a different place of the shuffled list, so rounds do not repeat one sequence;
+    // an eachPathOnce case goes on where its last run stopped.
+    let cursor = loadCase.eachPathOnce === true ? into?.sent ?? 0 : Math.floor(Math.random() * loadCase.paths.length);
     const paths = loadCase.paths;
     const instance = autocannon({
       url: `http://127.0.0.1:${port}`,
@@ -211,6 +221,7 @@ function runLoad(port: number, loadCase: LoadCase, seconds: number, into?: CaseR
         method: 'GET',
         setupRequest: (request) => {
           const at = cursor++ % paths.length;
+          if (into !== undefined) into.sent++;
           const extra = loadCase.pathHeaders?.[at];
           return { ...request, path: paths[at] as string, ...(extra ? { headers: { ...request.headers, ...extra } } : {}) };
         },
@@ -299,16 +310,47 @@ async function fetchText(port: number, path: string, headers: Record<string, str
   return text;
 }
 
-/** The feed (and page) sizes of a sample of requests; the median feed becomes the ceiling's body. */
-async function typicalBodies(port: number, ids: readonly string[], htmlHeaders: Record<string, string>): Promise<{ feed: string; htmlBytes: number }> {
+interface SampledBodies {
+  /** A sampled feed padded to the mean size: the ceiling's body. */
+  readonly feed: string;
+  readonly feedMeanBytes: number;
+  readonly feedMedianBytes: number;
+  readonly htmlMedianBytes: number;
+}
+
+/**
+ * The feed (and page) sizes of a sample of requests. The ceiling serves a feed of the mean size:
+ * throughput goes with the bytes sent on average, and the few 50-item feeds of large works make the mean
+ * feed about twice the median one (until 2026-11-22 the ceiling served the median feed, fewer bytes per
+ * answer than the RSS view sent).
+ */
+async function sampleBodies(port: number, ids: readonly string[], htmlHeaders: Record<string, string>): Promise<SampledBodies> {
   const feeds: string[] = [];
   const htmlSizes: number[] = [];
-  for (const id of ids.slice(0, 200)) {
+  for (const id of ids.slice(0, 400)) {
     feeds.push(await fetchText(port, versionsPath(id, 'rss')));
     htmlSizes.push(Buffer.byteLength(await fetchText(port, versionsPath(id, 'html'), htmlHeaders)));
   }
-  feeds.sort((a, b) => Buffer.byteLength(a) - Buffer.byteLength(b));
-  return { feed: feeds[Math.floor(feeds.length / 2)] ?? '', htmlBytes: percentile(sortedCopy(htmlSizes), 0.5) };
+  const sizes = feeds.map((feed) => Buffer.byteLength(feed));
+  const mean = Math.round(sizes.reduce((sum, size) => sum + size, 0) / Math.max(1, sizes.length));
+  // The largest sampled feed not above the mean, brought to the mean size by a comment after the root
+  // element: still a well-formed feed, and exactly as many bytes as the RSS view sends on average.
+  let base = '';
+  for (const [at, size] of sizes.entries()) if (size <= mean && size > Buffer.byteLength(base)) base = feeds[at] ?? '';
+  const padding = Math.max(0, mean - Buffer.byteLength(base) - '\n<!--  -->'.length);
+  const feed = padding > 0 || base.length > 0 ? `${base}\n<!-- ${'x'.repeat(padding)} -->` : base;
+  return { feed, feedMeanBytes: mean, feedMedianBytes: percentile(sortedCopy(sizes), 0.5), htmlMedianBytes: percentile(sortedCopy(htmlSizes), 0.5) };
+}
+
+/**
+ * Records no request of the run has named yet, for the cases that measure answers built from the index:
+ * a uniform sample of the catalog plus 5% from the largest works, as requestIds() mixes them.
+ */
+function neverRequestedIds(plan: ReturnType<typeof planCatalog>, requested: ReadonlySet<string>, seed: number): string[] {
+  const wanted = Math.min(Math.floor(plan.records / 2), 60_000);
+  const sample = sampleCatalog(plan, wanted, Math.max(20, Math.round(wanted / 19)));
+  const fresh = { ...sample, typical: sample.typical.filter((s) => !requested.has(s.id)), large: sample.large.filter((s) => !requested.has(s.id)) };
+  return requestIds(fresh, seed + 1);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -364,7 +406,8 @@ async function main(): Promise<void> {
   // A returning browser: it sends back the cookies the first answer set, so pages do not set them again.
   const htmlHeaders = { cookie: 'language=en; ui=standard; VUFIND_SESSION=3f9a0c1d2b4e5f60718293a4b5c6d7e8', 'accept-language': 'en' };
   const ids = requestIds(sample, options.seed);
-  const bodies = await typicalBodies(serverPort, ids, htmlHeaders);
+  const coldIds = neverRequestedIds(plan, new Set(ids), options.seed);
+  const bodies = await sampleBodies(serverPort, ids, htmlHeaders);
   const feedBytes = Buffer.byteLength(bodies.feed);
   const bodyFile = join(BENCH_DIRECTORY, 'ceiling-body.xml');
   writeFileSync(bodyFile, bodies.feed);
@@ -383,24 +426,37 @@ async function main(): Promise<void> {
       { label: `html-${connections}`, target: 'app', connections, paths: htmlPaths, headers: htmlHeaders },
     );
   }
+  // Records never asked for before: every answer is built from the index (none can have been kept).
+  const coldCut = Math.floor(coldIds.length / 2);
+  cases.push(
+    { label: 'rss-cold-50', target: 'app', connections: 50, paths: coldIds.slice(0, coldCut).map((id) => versionsPath(id, 'rss')), headers: {}, eachPathOnce: true },
+    { label: 'html-cold-50', target: 'app', connections: 50, paths: coldIds.slice(coldCut).map((id) => versionsPath(id, 'html')), headers: htmlHeaders, eachPathOnce: true },
+  );
   cases.push({ label: 'rss-conditional-50', target: 'app', connections: 50, paths: rssPaths, headers: {}, pathHeaders: feedEtags.map((etag) => ({ 'if-none-match': etag })), expectedStatus: 304 });
   const portOf = (loadCase: LoadCase) => (loadCase.target === 'app' ? serverPort : ceilingPort);
-  const results = new Map<string, CaseResult>(cases.map((c) => [c.label, { responses: 0, failures: 0, seconds: 0, latenciesMs: [] }]));
+  const results = new Map<string, CaseResult>(cases.map((c) => [c.label, { responses: 0, failures: 0, seconds: 0, latenciesMs: [], sent: 0 }]));
 
   const warmUp = Math.min(3, Math.max(1, options.duration / 5));
   progress(`warming up (${warmUp} s per view)`);
-  for (const loadCase of cases.filter((c) => c.connections === 50)) await runLoad(portOf(loadCase), loadCase, warmUp);
+  for (const loadCase of cases.filter((c) => c.connections === 50 && c.eachPathOnce !== true)) await runLoad(portOf(loadCase), loadCase, warmUp);
 
   // Rounds alternate app and ceiling; the second round runs the cases in reverse, so slow drift of the
   // machine (thermal, other tenants) is spread over both sides.
   const rounds = options.duration >= 6 ? 2 : 1;
   const perRound = options.duration / rounds;
+  // The never-asked-before cases run after all rounds: their answers, kept too, would otherwise push the
+  // kept answers of the asked-again set out of the cache between rounds.
+  const repeated = cases.filter((c) => c.eachPathOnce !== true);
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? cases : [...cases].reverse();
+    const order = round % 2 === 0 ? repeated : [...repeated].reverse();
     for (const loadCase of order) {
       progress(`round ${round + 1}/${rounds}: ${loadCase.label} for ${perRound} s`);
       await runLoad(portOf(loadCase), loadCase, perRound, results.get(loadCase.label));
     }
+  }
+  for (const loadCase of cases.filter((c) => c.eachPathOnce === true)) {
+    progress(`${loadCase.label} for ${options.duration} s`);
+    await runLoad(portOf(loadCase), loadCase, options.duration, results.get(loadCase.label));
   }
   const serverMemory = memoryOf(server.pid ?? 0);
   await Promise.all([stopChild(server), stopChild(ceiling)]);
@@ -408,6 +464,13 @@ async function main(): Promise<void> {
   const http = (label: string): HttpFigures => figuresOf(results.get(label) as CaseResult);
   const [rss50, rss1, html50, html1, ceiling50, ceiling1] = ['rss-50', 'rss-1', 'html-50', 'html-1', 'ceiling-50', 'ceiling-1'].map(http) as [HttpFigures, HttpFigures, HttpFigures, HttpFigures, HttpFigures, HttpFigures];
   const rssConditional50 = http('rss-conditional-50');
+  const rssCold50 = http('rss-cold-50');
+  const htmlCold50 = http('html-cold-50');
+  const coldRepeats = ['rss-cold-50', 'html-cold-50'].reduce((sum, label) => {
+    const result = results.get(label) as CaseResult;
+    const paths = cases.find((c) => c.label === label)?.paths.length ?? 0;
+    return sum + Math.max(0, result.sent - paths);
+  }, 0);
   const failures = [...results.values()].reduce((sum, r) => sum + r.failures, 0);
 
   // 4. Report
@@ -417,6 +480,8 @@ async function main(): Promise<void> {
     { name: 'RSS view req/s at 50 conns / ceiling', measured: `${fmt(ratio50 * 100, 1)}%`, goal: '>= 50%', pass: ratio50 >= 0.5 },
     { name: 'RSS view p99 at 50 conns', measured: `${fmt(rss50.p99Ms, 2)} ms`, goal: '<= 10 ms', pass: rss50.p99Ms <= 10 },
     { name: 'HTML view p99 at 50 conns', measured: `${fmt(html50.p99Ms, 2)} ms`, goal: '<= 10 ms', pass: html50.p99Ms <= 10 },
+    { name: 'RSS view p99, records never asked before', measured: `${fmt(rssCold50.p99Ms, 2)} ms`, goal: '<= 10 ms', pass: rssCold50.p99Ms <= 10 },
+    { name: 'HTML view p99, records never asked before', measured: `${fmt(htmlCold50.p99Ms, 2)} ms`, goal: '<= 10 ms', pass: htmlCold50.p99Ms <= 10 },
     { name: 'server RSS after load', measured: `${fmt(serverMemory.rss / MB)} MB`, goal: '<= 300 MB', pass: serverMemory.rss / MB <= 300 },
   ];
 
@@ -453,8 +518,12 @@ async function main(): Promise<void> {
     httpRow('RSS view, 50 conns', rss50, ceiling50),
     httpRow('HTML view, 50 conns', html50, ceiling50),
     httpRow('RSS view, feed reader polling (304), 50 conns', rssConditional50, ceiling50),
+    httpRow('RSS view, records never asked before, 50 conns', rssCold50, ceiling50),
+    httpRow('HTML view, records never asked before, 50 conns', htmlCold50, ceiling50),
   ]));
-  out.push(`  feed ${fmt(feedBytes)} B and page ${fmt(bodies.htmlBytes)} B at the median; requests: ${fmt(ids.length)} record ids (95% uniform over the catalog, 5% from the largest works), failed responses: ${failures}`);
+  out.push(`  feeds: ${fmt(bodies.feedMeanBytes)} B mean, ${fmt(bodies.feedMedianBytes)} B median (the ceiling sends ${fmt(feedBytes)} B: a sampled feed padded to the mean); pages ${fmt(bodies.htmlMedianBytes)} B median`);
+  out.push(`  requests: ${fmt(ids.length)} record ids asked for again and again (95% uniform over the catalog, 5% from the largest works): after its first request an answer is kept until the index changes;`);
+  out.push(`  "never asked before": ${fmt(coldIds.length)} other records of the same mix, each requested once${coldRepeats > 0 ? ` (${fmt(coldRepeats)} requests came round again)` : ''}, so every answer is built from the index; failed responses: ${failures}`);
   out.push(`  server resident memory after the load: ${fmt(serverMemory.rss / MB)} MB (${fmt(serverMemory.anonymous / MB)} MB anonymous, ${fmt(serverMemory.files / MB)} MB mapped files; peak ${fmt(serverMemory.peakRss / MB)} MB)`);
   out.push('');
   out.push(table([['target', 'measured', 'goal', 'result'], ...targets.map((t) => [t.name, t.measured, t.goal, t.pass ? 'PASS' : 'MISS'])]));
@@ -486,6 +555,11 @@ async function main(): Promise<void> {
       html_rps_50: Math.round(html50.rps),
       html_p50_ms_50: round2(html50.p50Ms),
       html_p99_ms_50: round2(html50.p99Ms),
+      rss_cold_rps_50: Math.round(rssCold50.rps),
+      rss_cold_p99_ms_50: round2(rssCold50.p99Ms),
+      html_cold_rps_50: Math.round(htmlCold50.rps),
+      html_cold_p99_ms_50: round2(htmlCold50.p99Ms),
+      cold_repeated_requests: coldRepeats,
       rss_conditional_rps_50: Math.round(rssConditional50.rps),
       rss_conditional_p99_ms_50: round2(rssConditional50.p99Ms),
       ceiling_rps_1: Math.round(ceiling1.rps),
@@ -497,7 +571,9 @@ async function main(): Promise<void> {
       server_rss_anon_mb: round2(serverMemory.anonymous / MB),
       server_rss_file_mb: round2(serverMemory.files / MB),
       feed_body_bytes: feedBytes,
-      html_body_bytes: bodies.htmlBytes,
+      feed_mean_bytes: Math.round(bodies.feedMeanBytes),
+      feed_median_bytes: bodies.feedMedianBytes,
+      html_body_bytes: bodies.htmlMedianBytes,
       failed_responses: failures,
       duration_s: options.duration,
       node: process.version,
