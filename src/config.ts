@@ -41,7 +41,7 @@ export interface VersionsPluginOptions {
   cacheTemplates?: boolean;
   /**
    * Memory for finished answers (feeds and pages) reused until the index's content changes, in megabytes;
-   * 0 turns the reuse off. Used with indexes that report a content version (the embedded one). Default 32.
+   * 0 turns the reuse off. Used with indexes that report a content version (the embedded one). Default 64.
    */
   answerCacheMegabytes?: number;
   /** The clock (tests pass a fixed one). Default: the system clock. */
@@ -76,7 +76,8 @@ const consoleLogger: PluginLogger = {
   warn: (message, details) => console.warn(`[koa-catalog-versions] ${message}`, details ?? ''),
 };
 
-const KNOWN_OPTIONS = new Set([
+/** The names createVersionsPlugin accepts (plugin.json and the README list the same). */
+export const PLUGIN_OPTION_NAMES: ReadonlySet<string> = new Set([
   'index', 'baseUrl', 'siteTitle', 'contact', 'languages', 'defaultLanguage', 'themes', 'defaultUi',
   'themeDirectories', 'sessionLanguageKey', 'logger', 'cacheTemplates', 'answerCacheMegabytes', 'now', 'timeZone',
 ]);
@@ -109,7 +110,7 @@ function isCatalogIndex(value: unknown): value is CatalogIndex {
 export function parsePluginOptions(options: VersionsPluginOptions): PluginConfig {
   if (options === null || typeof options !== 'object') throw new InvalidOptionError('options', 'give an options object with at least `index`');
   for (const name of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.has(name)) throw new InvalidOptionError(name, `is not an option of createVersionsPlugin (known: ${[...KNOWN_OPTIONS].join(', ')})`);
+    if (!PLUGIN_OPTION_NAMES.has(name)) throw new InvalidOptionError(name, `is not an option of createVersionsPlugin (known: ${[...PLUGIN_OPTION_NAMES].join(', ')})`);
   }
   if (!isCatalogIndex(options.index)) throw new InvalidOptionError('index', 'must be a catalog index with getRecord() and findVersions() (openEmbeddedIndex or createSolrIndex)');
 
@@ -150,7 +151,7 @@ export function parsePluginOptions(options: VersionsPluginOptions): PluginConfig
   if (typeof logger.error !== 'function' || typeof logger.warn !== 'function') throw new InvalidOptionError('logger', 'must have error() and warn() methods');
   if (options.now !== undefined && typeof options.now !== 'function') throw new InvalidOptionError('now', 'must be a function returning a Date');
   if (options.cacheTemplates !== undefined && typeof options.cacheTemplates !== 'boolean') throw new InvalidOptionError('cacheTemplates', 'must be true or false');
-  const answerCacheMegabytes = options.answerCacheMegabytes ?? 32;
+  const answerCacheMegabytes = options.answerCacheMegabytes ?? 64;
   if (typeof answerCacheMegabytes !== 'number' || !Number.isFinite(answerCacheMegabytes) || answerCacheMegabytes < 0 || answerCacheMegabytes > 65_536) {
     throw new InvalidOptionError('answerCacheMegabytes', `must be a number of megabytes from 0 (off) to 65536, got ${JSON.stringify(options.answerCacheMegabytes)}`);
   }

@@ -1,5 +1,9 @@
 import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createVersionsPlugin, InvalidOptionError, openEmbeddedIndex } from '../src/index.js';
+import { PLUGIN_OPTION_NAMES } from '../src/config.js';
 
 const index = openEmbeddedIndex({ path: ':memory:' });
 
@@ -31,4 +35,14 @@ test('bad options fail at creation with a message naming the option', (t) => {
 test('good options give a middleware; codes are normalised to lower case', (t) => {
   const middleware = createVersionsPlugin({ index, languages: ['PT-BR', 'es'], defaultLanguage: 'pt-BR', baseUrl: 'https://c.example/vufind/' });
   t.is(typeof middleware, 'function');
+});
+
+test('plugin.json and the README list exactly the options the plugin accepts', (t) => {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const manifest = JSON.parse(readFileSync(join(root, 'plugin.json'), 'utf8')) as { options: Record<string, unknown> };
+  t.deepEqual(Object.keys(manifest.options).sort(), [...PLUGIN_OPTION_NAMES].sort());
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('### Options'), readme.indexOf('### Exports'));
+  const documented = [...table.matchAll(/^\| `(\w+)` \|/gm)].map((match) => match[1]);
+  t.deepEqual(documented.sort(), [...PLUGIN_OPTION_NAMES].sort());
 });
