@@ -8,6 +8,10 @@
  * into record documents (catalogRecord.ts validates them). Every fault of the engine or of the way to it
  * becomes an IndexUnavailableError whose message is meant for the log.
  *
+ * It offers no contentVersion(): Solr can tell its index version only through a request of its own, one
+ * more round trip per answer, so with Solr every answer is built afresh (Solr's own caches hold the
+ * query results).
+ *
  * Left to others: computing work keys (workKeys.ts), deciding that a record without keys lists itself
  * (the versions service), turning IndexUnavailableError into a 503 page and logging it (the HTTP layer),
  * and loading documents into Solr (not this plugin's job at all).
