@@ -48,17 +48,19 @@ export function newYearPubDate(year: number, now: Date, zone: ServerTimeZone): s
 }
 
 /**
- * The pubDate texts of one instant, each year's worked out once: a feed's items share few years, and the
- * time of day and the zone lookups are the same for all of them.
+ * The pubDates of one instant, each year's worked out once (a feed's items share few years), as texts or
+ * in the form `as` gives them (bytes, for a feed that is sent as bytes).
  */
-export function newYearPubDatesAt(now: Date, zone: ServerTimeZone): (year: number) => string {
-  const texts = new Map<number, string>();
+export function newYearPubDatesAt(now: Date, zone: ServerTimeZone): (year: number) => string;
+export function newYearPubDatesAt<T>(now: Date, zone: ServerTimeZone, as: (text: string) => T): (year: number) => T;
+export function newYearPubDatesAt(now: Date, zone: ServerTimeZone, as: (text: string) => unknown = (text) => text): (year: number) => unknown {
+  const dates = new Map<number, unknown>();
   return (year) => {
-    let text = texts.get(year);
-    if (text === undefined) {
-      text = newYearPubDate(year, now, zone);
-      texts.set(year, text);
+    let date = dates.get(year);
+    if (date === undefined) {
+      date = as(newYearPubDate(year, now, zone));
+      dates.set(year, date);
     }
-    return text;
+    return date;
   };
 }

@@ -14,7 +14,7 @@ export interface AnswerCache<T> {
   get(key: string, version: string): T | undefined;
   /** Keeps an answer built from content `version`; `bytes` is what it holds in memory. */
   set(key: string, version: string, answer: T, bytes: number): void;
-  /** Bytes held (answers and keys), for tests and the benchmark. */
+  /** Bytes held (answers and keys), and how many answers: for tests. */
   readonly bytes: number;
   readonly size: number;
 }

@@ -11,7 +11,7 @@ import { buildVersionsFeedModel } from '../core/feedModel.js';
 import type { Translate } from '../core/labels.js';
 import { listVersions, type VersionsView } from '../core/listVersions.js';
 import { buildVersionsPageModel } from '../core/pageModel.js';
-import { compileVersionsFeed } from '../core/renderVersionsFeed.js';
+import { compileVersionsFeed, feedParts, type CompiledFeed } from '../core/renderVersionsFeed.js';
 import { newYearPubDatesAt, type ServerTimeZone } from '../core/rfc822Date.js';
 import { versionsValidators, type Validators } from '../core/versionsValidators.js';
 import type { ThemeModel } from '../core/viewModels.js';
@@ -32,11 +32,8 @@ export interface AnswerRequest {
   readonly baseUrl: string;
 }
 
-/** A feed written but for its pubDates, as bytes: pubDate i goes between pieces i and i + 1. */
-export interface EncodedFeed {
-  readonly pieces: readonly Buffer[];
-  readonly pubDateYears: readonly number[];
-}
+/** A feed written but for its pubDates, its pieces as UTF-8 bytes. */
+export type EncodedFeed = CompiledFeed<Buffer>;
 
 /** Validators and body of an answer; `bytes` is what it holds in memory, for the cache's budget. */
 export type VersionsAnswer = Validators & { readonly bytes: number } & ({ readonly feed: EncodedFeed } | { readonly html: Buffer });
@@ -91,7 +88,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
 
   // The pubDates of the current second as bytes: the time of day has whole seconds, so the requests of
   // one second share them.
-  let pubDates = { second: Number.NaN, bytesOf: (_year: number): Buffer => Buffer.alloc(0) };
+  let pubDates = { second: Number.NaN, of: (_year: number): Buffer => Buffer.alloc(0) };
 
   return {
     async answerFor(request) {
@@ -113,25 +110,8 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
     feedBody(feed) {
       const now = settings.now();
       const second = Math.floor(now.getTime() / 1000);
-      if (second !== pubDates.second) {
-        const textOf = newYearPubDatesAt(now, settings.timeZone);
-        const bytes = new Map<number, Buffer>();
-        pubDates = {
-          second,
-          bytesOf(year) {
-            let encoded = bytes.get(year);
-            if (encoded === undefined) {
-              encoded = Buffer.from(textOf(year));
-              bytes.set(year, encoded);
-            }
-            return encoded;
-          },
-        };
-      }
-      const { pieces, pubDateYears } = feed;
-      const parts: Buffer[] = [pieces[0] as Buffer];
-      for (let i = 0; i < pubDateYears.length; i++) parts.push(pubDates.bytesOf(pubDateYears[i] as number), pieces[i + 1] as Buffer);
-      return Buffer.concat(parts);
+      if (second !== pubDates.second) pubDates = { second, of: newYearPubDatesAt(now, settings.timeZone, (text) => Buffer.from(text)) };
+      return Buffer.concat(feedParts(feed, pubDates.of));
     },
   };
 }
