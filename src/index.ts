@@ -1,20 +1,15 @@
 /**
- * koa-catalog-versions: the names a host catalog app imports.
+ * koa-catalog-versions: what a host catalog app imports from the package root. The plugin factory, its
+ * options, the index port it reads through, and the named errors. The index adapters and the work keys
+ * have subpaths of their own (`/sqlite`, `/solr`, `/work-keys`, `/ingest`), so a host loads only what it uses.
  */
 export { createVersionsPlugin } from './http/createVersionsPlugin.js';
-export type { VersionsPluginOptions, PluginLogger } from './config.js';
-export { openEmbeddedIndex } from './index/embeddedIndex.js';
-export type { EmbeddedIndex, EmbeddedIndexOptions, LoadOptions, LoadSummary, RejectedDocument } from './index/embeddedIndex.js';
-export { createSolrIndex } from './index/solrIndex.js';
-export type { SolrIndexOptions, SolrFieldMap } from './index/solrIndex.js';
-export { createSolrWriter } from './index/solrWriter.js';
-export type { SolrWriterOptions, SolrWriter } from './index/solrWriter.js';
-export type { CatalogIndex, VersionsQuery, VersionsPage, VersionsOrder } from './index/catalogIndex.js';
-export type { CatalogRecord, RecordDocument } from './core/catalogRecord.js';
-export { workKeysOf, workKeysOfDocument, normaliseForWorkKey } from './core/workKeys.js';
-export { resolveLanguage } from './core/resolveLanguage.js';
-export type { ServerTimeZone } from './core/rfc822Date.js';
+export type { VersionsPluginOptions, PluginLogger } from './http/pluginOptions.js';
+export type { CatalogIndex, VersionsQuery, VersionsPage, VersionsOrder } from './versions/catalogIndex.js';
+export type { CatalogRecord, RecordDocument } from './record/catalogRecord.js';
+export type { ServerTimeZone } from './feed/rfc822Date.js';
 export {
   VersionsError, RecordNotFoundError, MissingRecordIdError, IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError,
-} from './core/errors.js';
-export type { VersionsErrorCode } from './core/errors.js';
+} from './errors.js';
+export type { VersionsErrorCode } from './errors.js';
+export * from './deprecatedExports.js';

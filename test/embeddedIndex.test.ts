@@ -4,9 +4,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidOptionError, InvalidRecordDocumentError } from '../src/core/errors.js';
-import type { CatalogIndex } from '../src/index/catalogIndex.js';
-import { openEmbeddedIndex } from '../src/index/embeddedIndex.js';
+import { InvalidOptionError, InvalidRecordDocumentError } from '../src/errors.js';
+import type { CatalogIndex } from '../src/versions/catalogIndex.js';
+import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
 import { indexBehaviourSuite, suiteDocuments } from './indexBehaviour/indexBehaviourSuite.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'versions-index-'));

@@ -20,11 +20,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../src/core/catalogRecord.js';
-import { IndexUnavailableError, InvalidOptionError } from '../src/core/errors.js';
-import { openEmbeddedIndex } from '../src/index/embeddedIndex.js';
-import { DEFAULT_SOLR_FIELDS, toRecordDocument } from '../src/index/solrIndex.js';
-import { createSolrWriter } from '../src/index/solrWriter.js';
+import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../src/record/catalogRecord.js';
+import { IndexUnavailableError, InvalidOptionError } from '../src/errors.js';
+import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
+import { DEFAULT_SOLR_FIELDS, toRecordDocument } from '../src/adapters/solr/solrIndex.js';
+import { createSolrWriter } from '../src/adapters/solr/solrWriter.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE, runCli } from '../src/cli/catalogVersions.js';
 import { embeddedTarget, loadJsonLinesFile, type LoadProgress } from '../src/cli/loadRecords.js';
 
@@ -291,7 +291,7 @@ interface FakeSolr {
 /**
  * A Solr core in miniature: adds are applied in order until a refused document (title containing REFUSE,
  * like an immense term), which fails the request with 400 as Solr does; deletes by query `*:*`; commits
- * make the pending state visible. Stored values follow a schema like src/solr/configset's.
+ * make the pending state visible. Stored values follow a schema like src/adapters/solr/configset's.
  */
 async function fakeSolr(t: Teardown): Promise<FakeSolr> {
   const pending = new Map<string, Record<string, unknown>>();

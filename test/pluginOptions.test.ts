@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVersionsPlugin, InvalidOptionError, openEmbeddedIndex } from '../src/index.js';
-import { PLUGIN_OPTION_NAMES } from '../src/config.js';
+import { PLUGIN_OPTION_NAMES } from '../src/http/pluginOptions.js';
 
 const index = openEmbeddedIndex({ path: ':memory:' });
 

@@ -1,5 +1,5 @@
 /**
- * Contract tests of the Solr adapter (src/index/solrIndex.ts) against a local HTTP server.
+ * Contract tests of the Solr adapter (src/adapters/solr/solrIndex.ts) against a local HTTP server.
  *
  * The server records every request (method, path, decoded parameters, body) and, where a test needs
  * results, acts as a small fake Solr: it parses the query shapes the adapter may send (`id:"…"`,
@@ -13,9 +13,9 @@ import test from 'ava';
 import http from 'node:http';
 import type net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createSolrIndex, SOLR_POST_THRESHOLD_BYTES, type SolrIndexOptions } from '../src/index/solrIndex.js';
-import type { CatalogIndex } from '../src/index/catalogIndex.js';
-import { IndexUnavailableError, InvalidOptionError } from '../src/core/errors.js';
+import { createSolrIndex, SOLR_POST_THRESHOLD_BYTES, type SolrIndexOptions } from '../src/adapters/solr/solrIndex.js';
+import type { CatalogIndex } from '../src/versions/catalogIndex.js';
+import { IndexUnavailableError, InvalidOptionError } from '../src/errors.js';
 
 // ---------------------------------------------------------------------------------------------------
 // A recording HTTP server

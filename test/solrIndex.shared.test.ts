@@ -2,7 +2,7 @@
  * The shared index behaviour suite (test/indexBehaviour/indexBehaviourSuite.ts) against a real Solr core,
  * and the loader writing to that core compared with the embedded index on the same file.
  *
- * Runs only when SOLR_TEST_URL names a core, e.g. one made from src/solr/configset:
+ * Runs only when SOLR_TEST_URL names a core, e.g. one made from src/adapters/solr/configset:
  *   SOLR_TEST_URL=http://localhost:8983/solr/versions_test npx ava test/solrIndex.shared.test.ts
  * DESTRUCTIVE: it deletes every document of that core first. Never point it at a catalog's real core.
  * Without SOLR_TEST_URL the file registers one skipped test, so the run says what was not tested.
@@ -11,11 +11,11 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RecordDocument } from '../src/core/catalogRecord.js';
-import type { CatalogIndex } from '../src/index/catalogIndex.js';
-import { openEmbeddedIndex } from '../src/index/embeddedIndex.js';
-import { createSolrIndex } from '../src/index/solrIndex.js';
-import { createSolrWriter } from '../src/index/solrWriter.js';
+import type { RecordDocument } from '../src/record/catalogRecord.js';
+import type { CatalogIndex } from '../src/versions/catalogIndex.js';
+import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
+import { createSolrIndex } from '../src/adapters/solr/solrIndex.js';
+import { createSolrWriter } from '../src/adapters/solr/solrWriter.js';
 import { embeddedTarget, loadJsonLinesFile, solrTarget } from '../src/cli/loadRecords.js';
 import { indexBehaviourSuite } from './indexBehaviour/indexBehaviourSuite.js';
 

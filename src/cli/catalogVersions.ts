@@ -17,8 +17,8 @@ import { constants, createReadStream, realpathSync } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { GENERATOR } from '../packageRoot.js';
-import { DEFAULT_SOLR_WRITE_TIMEOUT_MS } from '../index/solrWriter.js';
+import { GENERATOR } from '../packageFiles.js';
+import { DEFAULT_SOLR_WRITE_TIMEOUT_MS } from '../adapters/solr/solrWriter.js';
 import { DEFAULT_BATCH_SIZE, LoadStoppedError, loadJsonLinesFile, openLoadTarget, type LoadFileSummary, type LoadTarget } from './loadRecords.js';
 
 export const EXIT_OK = 0;

@@ -17,12 +17,12 @@
  * solrWriter.ts), and how progress and problems are shown (the command).
  */
 import { stat } from 'node:fs/promises';
-import { prepareRecordDocument, type PreparedDocument } from '../core/prepareRecordDocument.js';
-import type { RecordDocument } from '../core/catalogRecord.js';
-import { InvalidRecordDocumentError } from '../core/errors.js';
-import { readJsonLines } from '../jsonLines.js';
-import { openEmbeddedIndex, type EmbeddedIndex } from '../index/embeddedIndex.js';
-import { createSolrWriter, type SolrWriter, type SolrWriterOptions } from '../index/solrWriter.js';
+import { prepareRecordDocument, type PreparedDocument } from '../ingest/prepareRecordDocument.js';
+import type { RecordDocument } from '../record/catalogRecord.js';
+import { InvalidRecordDocumentError } from '../errors.js';
+import { readJsonLines } from '../ingest/readers/jsonLinesReader.js';
+import { openEmbeddedIndex, type EmbeddedIndex } from '../adapters/sqlite/embeddedIndex.js';
+import { createSolrWriter, type SolrWriter, type SolrWriterOptions } from '../adapters/solr/solrWriter.js';
 
 /** Where documents go. Targets write whole batches and say which documents of a batch they refused. */
 export interface LoadTarget {

@@ -4,11 +4,11 @@
  * record-missing text ever reaches the client.
  */
 import type { Context } from 'koa';
-import { VersionsError, type VersionsErrorCode } from '../core/errors.js';
-import { buildErrorPageModel } from '../core/errorModel.js';
-import type { Translate } from '../core/labels.js';
-import type { ErrorPageModel, ThemeModel } from '../core/viewModels.js';
-import type { PluginLogger } from '../config.js';
+import { VersionsError, type VersionsErrorCode } from '../errors.js';
+import { buildErrorPageModel } from '../page/errorModel.js';
+import type { Translate } from '../i18n/labels.js';
+import type { ErrorPageModel, ThemeModel } from '../versions/viewModels.js';
+import type { PluginLogger } from './pluginOptions.js';
 import { setPageSecurityHeaders } from './securityHeaders.js';
 import type { ThemeEngine } from './themeEngine.js';
 

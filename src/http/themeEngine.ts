@@ -13,8 +13,8 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import type { Context } from 'koa';
 import views from 'koa-views';
 import pug from 'pug';
-import { InvalidOptionError } from '../core/errors.js';
-import type { ThemeModel } from '../core/viewModels.js';
+import { InvalidOptionError } from '../errors.js';
+import type { ThemeModel } from '../versions/viewModels.js';
 
 export interface ThemeDefinition {
   readonly name: string;

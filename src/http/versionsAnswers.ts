@@ -7,15 +7,15 @@
  * A feed is kept compiled but for its pubDates (their time of day is the request's), its pieces already
  * encoded as UTF-8: sending it is then a copy of bytes around the pubDates of the current second.
  */
-import { buildVersionsFeedModel } from '../core/feedModel.js';
-import type { Translate } from '../core/labels.js';
-import { listVersions, type VersionsView } from '../core/listVersions.js';
-import { buildVersionsPageModel } from '../core/pageModel.js';
-import { compileVersionsFeed, feedParts, type CompiledFeed } from '../core/renderVersionsFeed.js';
-import { newYearPubDatesAt, type ServerTimeZone } from '../core/rfc822Date.js';
-import { versionsValidators, type Validators } from '../core/versionsValidators.js';
-import type { ThemeModel } from '../core/viewModels.js';
-import type { CatalogIndex } from '../index/catalogIndex.js';
+import { buildVersionsFeedModel } from '../feed/feedModel.js';
+import type { Translate } from '../i18n/labels.js';
+import { listVersions, type VersionsView } from '../versions/listVersions.js';
+import { buildVersionsPageModel } from '../page/pageModel.js';
+import { compileVersionsFeed, feedParts, type CompiledFeed } from '../feed/renderVersionsFeed.js';
+import { newYearPubDatesAt, type ServerTimeZone } from '../feed/rfc822Date.js';
+import { versionsValidators, type Validators } from '../versions/versionsValidators.js';
+import type { ThemeModel } from '../versions/viewModels.js';
+import type { CatalogIndex } from '../versions/catalogIndex.js';
 import { createAnswerCache } from './answerCache.js';
 import type { ThemeEngine } from './themeEngine.js';
 

@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext, type ImplementationFn } from 'ava';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
-import { createDemoHost } from '../../src/demo/demoHost.js';
+import { createDemoHost } from '../../demo/demoHost.js';
 import type { EmbeddedIndex } from '../../src/index.js';
 import { fixture, manyVersions, openLoadedIndex } from '../support/testHost.js';
 
@@ -57,7 +57,7 @@ export interface DemoServer {
 }
 
 /**
- * The demo host app (src/demo/demoHost.ts) on an in-memory index with test fixtures, listening on
+ * The demo host app (demo/demoHost.ts) on an in-memory index with test fixtures, listening on
  * 127.0.0.1 port 0. The port is known only after listening, so the app is built then, with baseUrl = origin.
  */
 export async function startDemo(): Promise<DemoServer> {

@@ -4,9 +4,9 @@
  * it always; the Solr adapter runs it whenever SOLR_TEST_URL names a real Solr core.
  */
 import type { TestFn } from 'ava';
-import { listVersions } from '../../src/core/listVersions.js';
-import { prepareRecordDocument } from '../../src/core/prepareRecordDocument.js';
-import type { CatalogIndex } from '../../src/index/catalogIndex.js';
+import { listVersions } from '../../src/versions/listVersions.js';
+import { prepareRecordDocument } from '../../src/ingest/prepareRecordDocument.js';
+import type { CatalogIndex } from '../../src/versions/catalogIndex.js';
 
 /** Opens the adapter holding exactly `documents` (already prepared: keys and last_indexed set). */
 export type OpenIndex = (documents: Record<string, unknown>[]) => Promise<CatalogIndex>;

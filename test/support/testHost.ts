@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import supertest from 'supertest';
 import { createVersionsPlugin, openEmbeddedIndex, type EmbeddedIndex, type VersionsPluginOptions } from '../../src/index.js';
-import type { ServerTimeZone } from '../../src/core/rfc822Date.js';
-import type { CatalogIndex } from '../../src/index/catalogIndex.js';
+import type { ServerTimeZone } from '../../src/feed/rfc822Date.js';
+import type { CatalogIndex } from '../../src/versions/catalogIndex.js';
 
 export const BASE_URL = 'https://catalog.example.edu';
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');

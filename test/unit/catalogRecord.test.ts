@@ -1,6 +1,6 @@
 import test from 'ava';
-import { recordFromDocument, yearOf, mainAuthorOf, shortTitleOf, checkRecordDocument } from '../../src/core/catalogRecord.js';
-import { InvalidRecordDocumentError } from '../../src/core/errors.js';
+import { recordFromDocument, yearOf, mainAuthorOf, shortTitleOf, checkRecordDocument } from '../../src/record/catalogRecord.js';
+import { InvalidRecordDocumentError } from '../../src/errors.js';
 
 test('year is the first run of four digits of the first publishDate', (t) => {
   t.is(yearOf({ publishDates: ['c2019'] }), '2019');

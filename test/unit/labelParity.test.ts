@@ -1,8 +1,8 @@
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LABEL_KEYS, placeholdersOf } from '../../src/core/labels.js';
-import { LABELS_DIRECTORY } from '../../src/packageRoot.js';
+import { LABEL_KEYS, placeholdersOf } from '../../src/i18n/labels.js';
+import { LABELS_DIRECTORY } from '../../src/packageFiles.js';
 
 type Tree = { [key: string]: string | Tree };
 

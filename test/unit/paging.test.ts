@@ -1,5 +1,5 @@
 import test from 'ava';
-import { lastPageOf, MAX_PAGE, pageNumberFrom, visiblePageNumbers } from '../../src/core/paging.js';
+import { lastPageOf, MAX_PAGE, pageNumberFrom, visiblePageNumbers } from '../../src/versions/paging.js';
 
 test('page numbers: whole numbers from 1; anything else is 1; huge ones are capped', (t) => {
   t.is(pageNumberFrom('3'), 3);

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { XMLParser } from 'fast-xml-parser';
-import { compileVersionsFeed, feedParts, renderVersionsFeed } from '../../src/core/renderVersionsFeed.js';
-import { newYearPubDate, newYearPubDatesAt, type ServerTimeZone } from '../../src/core/rfc822Date.js';
-import type { FeedItem, VersionsFeedModel } from '../../src/core/viewModels.js';
+import { compileVersionsFeed, feedParts, renderVersionsFeed } from '../../src/feed/renderVersionsFeed.js';
+import { newYearPubDate, newYearPubDatesAt, type ServerTimeZone } from '../../src/feed/rfc822Date.js';
+import type { FeedItem, VersionsFeedModel } from '../../src/versions/viewModels.js';
 
 const UTC: ServerTimeZone = {
   timeOfDay: (instant) => ({ hours: instant.getUTCHours(), minutes: instant.getUTCMinutes(), seconds: instant.getUTCSeconds() }),

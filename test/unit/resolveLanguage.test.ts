@@ -1,5 +1,5 @@
 import test from 'ava';
-import { bestAcceptedLanguage, resolveLanguage } from '../../src/core/resolveLanguage.js';
+import { bestAcceptedLanguage, resolveLanguage } from '../../src/i18n/resolveLanguage.js';
 
 const settings = { supported: ['en', 'pt-br', 'es'], fallback: 'en' };
 

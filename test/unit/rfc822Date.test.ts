@@ -1,5 +1,5 @@
 import test from 'ava';
-import { formatUtcOffset, newYearPubDate, type ServerTimeZone } from '../../src/core/rfc822Date.js';
+import { formatUtcOffset, newYearPubDate, type ServerTimeZone } from '../../src/feed/rfc822Date.js';
 
 const fixedZone = (offset: number): ServerTimeZone => ({
   timeOfDay: () => ({ hours: 9, minutes: 5, seconds: 7 }),

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { encodePathSegment, recordUrl, versionsFeedUrl, versionsLinkUrl, versionsPageHref } from '../../src/core/versionsUrls.js';
+import { encodePathSegment, recordUrl, versionsFeedUrl, versionsLinkUrl, versionsPageHref } from '../../src/versions/versionsUrls.js';
 
 test('feed and link URLs carry the parameters in the contract order, form-encoded', (t) => {
   const address = { id: 'oai:x/1 2', language: 'pt-br' };

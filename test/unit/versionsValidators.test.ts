@@ -1,6 +1,6 @@
 import test from 'ava';
-import { recordFromDocument } from '../../src/core/catalogRecord.js';
-import { versionsValidators } from '../../src/core/versionsValidators.js';
+import { recordFromDocument } from '../../src/record/catalogRecord.js';
+import { versionsValidators } from '../../src/versions/versionsValidators.js';
 
 const record = (id: string, lastIndexed: string) => recordFromDocument({ id, last_indexed: lastIndexed });
 const a = record('a', '2025-01-01T00:00:00Z');

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { normaliseForWorkKey, workKeysOf, workKeysOfDocument } from '../../src/core/workKeys.js';
-import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../src/core/catalogRecord.js';
+import { normaliseForWorkKey, workKeysOfRecord as workKeysOf, workKeysOf as workKeysOfDocument } from '../../src/work-keys/workKeys.js';
+import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../src/record/catalogRecord.js';
 
 type Parts = Pick<CatalogRecord, 'title' | 'uniformTitles' | 'authors' | 'secondaryAuthors' | 'corporateAuthors'>;
 

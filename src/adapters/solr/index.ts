@@ -1,0 +1,8 @@
+/**
+ * `koa-catalog-versions/solr`: the Solr adapter (reads a VuFind-style `biblio` core) and the Solr writer
+ * (fills one). Importing the package root does not load solr-client.
+ */
+export { createSolrIndex, DEFAULT_SOLR_FIELDS } from './solrIndex.js';
+export type { SolrIndexOptions, SolrFieldMap, SolrIndexLogger } from './solrIndex.js';
+export { createSolrWriter } from './solrWriter.js';
+export type { SolrWriterOptions, SolrWriter, SolrAddResult, RejectedSolrDocument } from './solrWriter.js';

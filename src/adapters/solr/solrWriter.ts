@@ -1,0 +1,320 @@
+/**
+ * Writes record documents to a Solr core: the write side that the read-only Solr adapter (solrIndex.ts)
+ * leaves out, for the loader command and for tests that fill a disposable core.
+ *
+ * What it does: maps prepared record documents to Solr documents through the same field map as the
+ * adapter, sends them with `solr-client` as Solr's JSON update format (a list of documents to
+ * `<core>/update?commitWithin=…`), commits explicitly when asked, and puts a deadline on every request.
+ * When Solr refuses a batch as a bad request (HTTP 400/413: one document has a field the schema does not
+ * know, a term too long, …) it splits the batch until the refused documents are alone, so each refused
+ * document is reported with Solr's reason and the others are still written. Every other fault (refused
+ * connection, timeout, HTTP 5xx, an answer that is not Solr's) becomes an IndexUnavailableError whose
+ * message names the core and the cause.
+ *
+ * It also answers "which of these documents are stored already with the same content?", so a loader can
+ * keep `last_indexed` of unchanged records as the embedded index does.
+ *
+ * Left to others: checking documents and computing work keys (prepareRecordDocument.ts), reading JSON Lines
+ * and reporting line numbers (the loader, src/cli/loadRecords.ts), validating the shared options
+ * (checkSolrIndexOptions, reused here), and reading records back (solrIndex.ts).
+ */
+import http from 'node:http';
+import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
+import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
+import { contentFingerprintOf } from '../../record/recordContent.js';
+import { SINGLE_VALUED_FIELDS } from '../../record/recordFields.js';
+import {
+  checkSolrIndexOptions, encodeSolrParams, toRecordDocument, WORK_KEY_SEPARATOR,
+  type SolrFieldMap, type SolrIndexLogger,
+} from './solrIndex.js';
+import { exchangeWithSolr, openSolrClient, type SolrAnswer, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
+import { describeNetworkError, isObject, snippet, solrErrorOf } from './solrFaults.js';
+
+export interface SolrWriterOptions {
+  /** URL of the core, e.g. `http://localhost:8983/solr/biblio`; user info becomes HTTP basic auth. */
+  url: string;
+  /** Deadline of each request in milliseconds (default 30000: a bulk update is slower than a query). */
+  timeoutMs?: number;
+  /** Solr field names where they differ from the VuFind `biblio` names (as for createSolrIndex). */
+  fields?: Partial<SolrFieldMap>;
+  /** `commitWithin` sent with every add, so a long load becomes visible as it goes (default 10000; 0: none). */
+  commitWithinMs?: number;
+  logger?: SolrIndexLogger;
+}
+
+export interface RejectedSolrDocument {
+  /** Position of the document in the list given to add(), from 0. */
+  readonly index: number;
+  readonly id: string;
+  /** Solr's own message, e.g. `ERROR: [doc=x] unknown field 'foo'`. */
+  readonly reason: string;
+}
+
+export interface SolrAddResult {
+  readonly added: number;
+  readonly rejected: readonly RejectedSolrDocument[];
+}
+
+export interface SolrWriter {
+  /** Adds (or replaces, by id) documents; documents Solr refuses are reported, the rest are written. */
+  add(documents: readonly RecordDocument[]): Promise<SolrAddResult>;
+  /**
+   * For the documents that the core already holds with the same content apart from `last_indexed`: id →
+   * the stored `last_indexed`. Only committed documents are seen.
+   */
+  storedLastIndexedOfUnchanged(documents: readonly RecordDocument[]): Promise<Map<string, string>>;
+  /** A hard commit that waits for the new searcher: afterwards every added document can be found. */
+  commit(): Promise<void>;
+  /** Deletes every document of the core (not committed). Destructive: for disposable test cores. */
+  deleteAll(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SOLR_WRITE_TIMEOUT_MS = 30_000;
+export const DEFAULT_SOLR_COMMIT_WITHIN_MS = 10_000;
+/**
+ * After this many documents refused one by one without any document accepted in between, the load stops:
+ * a schema that refuses everything (wrong core, missing field) would otherwise cost two requests per record.
+ */
+export const MAX_CONSECUTIVE_REJECTIONS = 100;
+
+// solr-client 0.9 ships no type declarations; this is the part the writer uses.
+interface SolrClient {
+  add(docs: unknown[], options: Record<string, string | number>, callback: SolrCallback): http.ClientRequest;
+  commit(options: Record<string, unknown>, callback: SolrCallback): http.ClientRequest;
+  deleteByQuery(query: string, options: Record<string, unknown>, callback: SolrCallback): http.ClientRequest;
+  post(handler: string, query: string, callback: SolrCallback): http.ClientRequest;
+  basicAuth(username: string, password: string): SolrClient;
+}
+
+/** Solr reserves names with a leading and trailing underscore; `_version_` would even turn an add into an
+ * optimistic-concurrency check that fails. */
+const RESERVED_FIELD = /^_.*_$/;
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+export function createSolrWriter(options: SolrWriterOptions): SolrWriter {
+  // The url, timeoutMs, fields and logger options mean the same as for the adapter: one set of rules and
+  // messages checks them (the writer's own default timeout applies when none is given).
+  const settings = checkSolrIndexOptions({
+    url: options?.url,
+    ...(options?.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options?.fields !== undefined ? { fields: options.fields } : {}),
+    ...(options?.logger !== undefined ? { logger: options.logger } : {}),
+  });
+  let commitWithinMs = DEFAULT_SOLR_COMMIT_WITHIN_MS;
+  if (options.commitWithinMs !== undefined) {
+    const value: unknown = options.commitWithinMs;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_TIMEOUT_MS) {
+      throw new InvalidOptionError('commitWithinMs', `must be a whole number of milliseconds (0 for none), not ${String(value)}`);
+    }
+    commitWithinMs = value;
+  }
+  const timeoutMs = options.timeoutMs === undefined ? DEFAULT_SOLR_WRITE_TIMEOUT_MS : settings.timeoutMs;
+  return new Writer(settings.endpoint, timeoutMs, settings.fields, commitWithinMs, settings.logger);
+}
+
+type Answer = SolrAnswer;
+
+/** What one update request came to: done, refused as a bad request (the documents' fault), or a fault. */
+type UpdateOutcome = { ok: true } | { ok: false; refused: string };
+
+class Writer implements SolrWriter {
+  private readonly agent: http.Agent;
+  private readonly client: SolrClient;
+  private closed = false;
+  private consecutiveRejections = 0;
+
+  constructor(
+    private readonly endpoint: SolrEndpoint,
+    private readonly timeoutMs: number,
+    private readonly fields: Readonly<SolrFieldMap>,
+    private readonly commitWithinMs: number,
+    private readonly logger: SolrIndexLogger | undefined,
+  ) {
+    // Batches reuse the agent's connections. Below 4.0 solr-client posts JSON to /update/json; every Solr
+    // since 4.0 reads JSON at /update.
+    ({ agent: this.agent, client: this.client } = openSolrClient<SolrClient>(endpoint, { solrVersion: '5.1' }));
+  }
+
+  async add(documents: readonly RecordDocument[]): Promise<SolrAddResult> {
+    const solrDocuments = documents.map((document) => toSolrDocument(document, this.fields));
+    const rejected: RejectedSolrDocument[] = [];
+    // Solr applies a batch document by document and stops at the first refused one, so the halves of a
+    // refused batch are sent again; an add of an id that is there already just replaces it.
+    const send = async (from: number, to: number): Promise<void> => {
+      if (from >= to) return;
+      const outcome = await this.update(`add of ${to - from} document${to - from === 1 ? '' : 's'}`,
+        (callback) => this.client.add(solrDocuments.slice(from, to), this.commitWithinMs > 0 ? { commitWithin: this.commitWithinMs } : {}, callback));
+      if (outcome.ok) {
+        this.consecutiveRejections = 0;
+        return;
+      }
+      if (to - from === 1) {
+        const id = documents[from]?.id ?? '';
+        rejected.push({ index: from, id, reason: outcome.refused });
+        this.consecutiveRejections += 1;
+        if (this.consecutiveRejections >= MAX_CONSECUTIVE_REJECTIONS) {
+          throw new IndexUnavailableError(
+            `Solr ${this.endpoint.display}: refused the last ${this.consecutiveRejections} documents one by one (last: ${outcome.refused}); ` +
+            'is this a core made for record documents (see src/adapters/solr/configset)?',
+          );
+        }
+        return;
+      }
+      const middle = from + Math.ceil((to - from) / 2);
+      await send(from, middle);
+      await send(middle, to);
+    };
+    await send(0, solrDocuments.length);
+    rejected.sort((a, b) => a.index - b.index);
+    return { added: documents.length - rejected.length, rejected };
+  }
+
+  async storedLastIndexedOfUnchanged(documents: readonly RecordDocument[]): Promise<Map<string, string>> {
+    const kept = new Map<string, string>();
+    // The terms parser splits on the separator; an id containing it cannot be asked for (and is never kept).
+    const ids = [...new Set(documents.map((document) => document.id))].filter((id) => !id.includes(WORK_KEY_SEPARATOR));
+    if (ids.length === 0) return kept;
+    const params = encodeSolrParams([
+      ['q', `{!terms f=${this.fields.id} separator="${WORK_KEY_SEPARATOR}"}${ids.join(WORK_KEY_SEPARATOR)}`],
+      ['rows', String(ids.length)],
+      ['fl', [...new Set(Object.values(this.fields))].join(',')],
+    ]);
+    // Always a form POST: a batch of ids is far longer than a URL should be.
+    const what = `lookup of ${ids.length} stored document${ids.length === 1 ? '' : 's'}`;
+    const outcome = await this.send('select', what, (callback) => this.client.post('select', params, callback));
+    const docs = readSelectDocs(outcome, this.describe('select', what));
+    const stored = new Map<string, CatalogRecord>();
+    for (const doc of docs) {
+      try {
+        const record = recordFromDocument(toRecordDocument(doc, this.fields));
+        stored.set(record.id, record);
+      } catch (error) {
+        // A stored document the adapter could not read counts as changed: the new one replaces it.
+        if (!(error instanceof InvalidRecordDocumentError)) throw error;
+      }
+    }
+    for (const document of documents) {
+      const before = stored.get(document.id);
+      if (before === undefined) continue;
+      let after: CatalogRecord;
+      try {
+        after = recordFromDocument(document);
+      } catch (error) {
+        if (!(error instanceof InvalidRecordDocumentError)) throw error;
+        continue;
+      }
+      if (contentOf(before) === contentOf(after)) kept.set(document.id, before.lastIndexed);
+    }
+    return kept;
+  }
+
+  async commit(): Promise<void> {
+    const outcome = await this.update('commit', (callback) => this.client.commit({}, callback));
+    if (!outcome.ok) throw new IndexUnavailableError(`Solr ${this.endpoint.display}: commit refused: ${outcome.refused}`);
+  }
+
+  async deleteAll(): Promise<void> {
+    const outcome = await this.update('delete of all documents', (callback) => this.client.deleteByQuery('*:*', {}, callback));
+    if (!outcome.ok) throw new IndexUnavailableError(`Solr ${this.endpoint.display}: delete refused: ${outcome.refused}`);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.agent.destroy();
+  }
+
+  /** One request to /update: a 400/413 answer is the documents' fault; anything else but success is a fault. */
+  private async update(what: string, start: (callback: SolrCallback) => http.ClientRequest): Promise<UpdateOutcome> {
+    const outcome = await this.send('update', what, start);
+    if (outcome.status === 400 || outcome.status === 413) {
+      return { ok: false, refused: solrErrorOf(outcome.body) ?? `HTTP ${outcome.status}: ${snippet(outcome.body)}` };
+    }
+    checkAnswer(outcome, this.describe('update', what));
+    return { ok: true };
+  }
+
+  /** Sends once, and once more when a kept-alive socket turned out to be closed (every request here is
+   * idempotent: adds replace by id, commits and deletes can repeat). */
+  private async send(handler: 'update' | 'select', what: string, start: (callback: SolrCallback) => http.ClientRequest): Promise<Answer> {
+    const prefix = this.describe(handler, what);
+    if (this.closed) throw new IndexUnavailableError(`${prefix}: the writer was closed`);
+    const started = Date.now();
+    const deadline = started + this.timeoutMs;
+    let outcome = await exchangeWithSolr(start, deadline);
+    if (outcome.kind === 'failed' && outcome.staleSocket && Date.now() < deadline) outcome = await exchangeWithSolr(start, deadline);
+    this.logger?.debug?.(`${prefix}: ${outcome.kind === 'answered' ? `HTTP ${outcome.status}` : outcome.kind} in ${Date.now() - started} ms`);
+    if (outcome.kind === 'timeout') throw new IndexUnavailableError(`${prefix}: no answer within ${this.timeoutMs} ms`);
+    if (outcome.kind === 'failed') throw new IndexUnavailableError(`${prefix}: ${describeNetworkError(outcome.error)}`, { cause: outcome.error });
+    return outcome;
+  }
+
+  /** `Solr POST http://host:8983/solr/biblio/update add of 1000 documents`: the start of every message. */
+  private describe(handler: 'update' | 'select', what: string): string {
+    return `Solr POST ${this.endpoint.display}/${handler} ${what}`;
+  }
+
+}
+
+/**
+ * A record document as a Solr document: record fields under their mapped Solr names (a one-element list
+ * in a single-valued field becomes its element), other fields under their own names when their values
+ * are plain (strings, numbers, booleans or lists of them). Objects are left out, as Solr would read them
+ * as atomic updates or child documents, and so are Solr's reserved `_name_` fields and empty values.
+ */
+export function toSolrDocument(document: Readonly<RecordDocument>, fields: Readonly<SolrFieldMap>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const mappedNames = new Set(Object.values(fields));
+  for (const [name, value] of Object.entries(document)) {
+    if (Object.hasOwn(fields, name) || mappedNames.has(name) || RESERVED_FIELD.test(name) || !isPlain(value)) continue;
+    out[name] = value;
+  }
+  for (const [name, solrName] of Object.entries(fields) as Array<[keyof SolrFieldMap, string]>) {
+    let value = document[name];
+    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
+    if (SINGLE_VALUED_FIELDS.has(name) && Array.isArray(value)) value = value[0];
+    out[solrName] = value;
+  }
+  return out;
+}
+
+function isPlain(value: unknown): boolean {
+  const scalar = (item: unknown) => typeof item === 'string' || typeof item === 'boolean' || (typeof item === 'number' && Number.isFinite(item));
+  return scalar(value) || (Array.isArray(value) && value.length > 0 && value.every(scalar));
+}
+
+/** What makes two records the same for the plugin: everything it reads but `last_indexed`. */
+function contentOf(record: CatalogRecord): string {
+  return JSON.stringify({ ...record, lastIndexed: undefined });
+}
+
+/** Throws unless the answer is a successful Solr JSON answer. */
+function checkAnswer(outcome: Answer, prefix: string): void {
+  const { status, contentType, body } = outcome;
+  if (status < 200 || status > 299) {
+    const solrError = solrErrorOf(body);
+    throw new IndexUnavailableError(solrError !== undefined
+      ? `${prefix}: HTTP ${status}, Solr error: ${solrError}`
+      : `${prefix}: HTTP ${status} (${contentType || 'no content type'}), not a Solr answer: ${snippet(body)}`);
+  }
+  if (!outcome.parsed || !isObject(outcome.data)) {
+    throw new IndexUnavailableError(`${prefix}: HTTP ${status} with a body that is not a Solr JSON answer (${contentType || 'no content type'}): ${snippet(body)}`);
+  }
+  const header = outcome.data.responseHeader;
+  if (isObject(header) && typeof header.status === 'number' && header.status !== 0) {
+    throw new IndexUnavailableError(`${prefix}: Solr responseHeader.status ${header.status}${solrErrorOf(body) !== undefined ? `: ${solrErrorOf(body)}` : ''}`);
+  }
+}
+
+function readSelectDocs(outcome: Answer, prefix: string): Array<Record<string, unknown>> {
+  checkAnswer(outcome, prefix);
+  const response = (outcome.data as Record<string, unknown>).response;
+  if (!isObject(response) || !Array.isArray(response.docs) || !response.docs.every(isObject)) {
+    throw new IndexUnavailableError(`${prefix}: Solr answer has no usable response.docs list`);
+  }
+  return response.docs;
+}
+
+
+
+

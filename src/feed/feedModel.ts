@@ -1,0 +1,70 @@
+/**
+ * The versions feed as a finished view model (spec section 2.2, reference-behaviour.md section 2):
+ * every label translated, every URL built, every date formatted but the pubDates, whose time of day is the
+ * request's and which renderVersionsFeed.ts writes with the XML.
+ */
+import { mainAuthorOf, yearOf, type CatalogRecord } from '../record/catalogRecord.js';
+import type { Translate } from '../i18n/labels.js';
+import { FEED_ROWS, lastPageOf, offsetOf } from '../versions/paging.js';
+import { recordUrl, trimBaseUrl, versionsFeedUrl, versionsLinkUrl } from '../versions/versionsUrls.js';
+import type { FeedItem, FeedLink, VersionsFeedModel } from '../versions/viewModels.js';
+import type { VersionsPage } from '../versions/catalogIndex.js';
+
+export const RSS_STYLESHEET_PATH = '/themes/root/assets/xsl/rss.xsl';
+
+export interface VersionsFeedInput {
+  readonly requestedId: string;
+  readonly versions: VersionsPage;
+  readonly page: number;
+  readonly language: string;
+  readonly baseUrl: string;
+  readonly translate: Translate;
+  readonly generator: string;
+}
+
+/** "Showing <first> - <last> results of <total>" for rows starting at `offset`. */
+export function showingLine(translate: Translate, offset: number, shown: number, total: number): string {
+  return translate('results.showing', { first: offset + 1, last: offset + shown, total });
+}
+
+function feedItemOf(record: CatalogRecord, input: VersionsFeedInput): FeedItem {
+  const year = yearOf(record);
+  const author = mainAuthorOf(record);
+  const link = recordUrl(input.baseUrl, record.id);
+  const title = record.title !== undefined && record.title.trim() !== '' ? record.title : input.translate('record.titleMissing');
+  return {
+    title,
+    ...(year !== undefined ? { pubDateYear: Number(year), date: year } : {}),
+    link,
+    guid: link,
+    ...(author !== undefined ? { author } : {}),
+    formats: record.formats,
+    comments: 0,
+  };
+}
+
+export function buildVersionsFeedModel(input: VersionsFeedInput): VersionsFeedModel {
+  const { requestedId: id, language, versions, page, translate, baseUrl } = input;
+  const address = { id, language };
+  const offset = offsetOf(page, FEED_ROWS);
+  const lastPage = lastPageOf(versions.total, FEED_ROWS);
+  const links: FeedLink[] = [{ rel: 'first', href: versionsFeedUrl(baseUrl, address), title: translate('paging.first') }];
+  if (page > 1) links.push({ rel: 'previous', href: versionsFeedUrl(baseUrl, address, page - 1), title: translate('paging.previous') });
+  if (page < lastPage) links.push({ rel: 'next', href: versionsFeedUrl(baseUrl, address, page + 1), title: translate('paging.next') });
+  links.push({ rel: 'last', href: versionsFeedUrl(baseUrl, address, lastPage), title: translate('paging.last') });
+  links.push({ rel: 'self', href: versionsFeedUrl(baseUrl, address, page > 1 ? page : undefined) });
+
+  return {
+    stylesheetHref: `${trimBaseUrl(baseUrl)}${RSS_STYLESHEET_PATH}`,
+    title: `${translate('results.for')} ${translate('versions.label')} - ${id}`,
+    description: showingLine(translate, offset, versions.records.length, versions.total),
+    generator: input.generator,
+    link: versionsLinkUrl(baseUrl, address),
+    totalResults: versions.total,
+    startIndex: offset,
+    itemsPerPage: FEED_ROWS,
+    searchTerms: id,
+    links,
+    items: versions.records.map((record) => feedItemOf(record, input)),
+  };
+}

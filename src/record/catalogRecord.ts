@@ -1,0 +1,145 @@
+/**
+ * A catalog record in domain terms, and the record document it comes from.
+ *
+ * Record documents use the VuFind `biblio` field names (the table in recordFields.ts; docs/record-documents.md)
+ * so one JSON document can go into the embedded index or a Solr core. This module turns a document into a
+ * `CatalogRecord` (validating it) and answers the small questions views ask of a record (its year, its
+ * main author, its display title). Computing work keys is workKeys.ts's job.
+ */
+import { InvalidRecordDocumentError } from '../errors.js';
+import { MULTI_VALUED_FIELDS, SINGLE_VALUED_FIELDS } from './recordFields.js';
+
+export interface CatalogRecord {
+  readonly id: string;
+  readonly title?: string;
+  readonly shortTitle?: string;
+  readonly uniformTitles: readonly string[];
+  readonly authors: readonly string[];
+  readonly secondaryAuthors: readonly string[];
+  readonly corporateAuthors: readonly string[];
+  readonly formats: readonly string[];
+  readonly publishDates: readonly string[];
+  /** ISO 8601 UTC instant, normalised (`2024-03-01T10:00:00.000Z`), so that string order is time order. */
+  readonly lastIndexed: string;
+  readonly urls: readonly string[];
+  readonly workKeys: readonly string[];
+}
+
+/** A record document as loaded or stored: VuFind `biblio` field names; unknown fields are kept as they are. */
+export interface RecordDocument {
+  id: string;
+  title?: string;
+  title_short?: string;
+  title_uniform?: string | string[];
+  author?: string | string[];
+  author2?: string | string[];
+  author_corporate?: string | string[];
+  format?: string | string[];
+  publishDate?: string | string[];
+  last_indexed?: string;
+  url?: string | string[];
+  work_keys_str_mv?: string[];
+  [field: string]: unknown;
+}
+
+function valuesOf(doc: Record<string, unknown>, field: string): string[] {
+  const value = doc[field];
+  if (value === undefined || value === null) return [];
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((item, i) => {
+    if (typeof item !== 'string') {
+      throw new InvalidRecordDocumentError(
+        `field "${field}"${Array.isArray(value) ? `[${i}]` : ''} must be a string, not ${describe(item)}`,
+      );
+    }
+    return item;
+  });
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function singleValueOf(doc: Record<string, unknown>, field: string): string | undefined {
+  const value = doc[field];
+  if (value === undefined || value === null) return undefined;
+  if (Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') return value[0];
+  if (typeof value !== 'string') throw new InvalidRecordDocumentError(`field "${field}" must be a string, not ${describe(value)}`);
+  return value;
+}
+
+/** Normalises an ISO 8601 date-time to `toISOString()` form; throws when it is not one. */
+export function normaliseInstant(value: string, field = 'last_indexed'): string {
+  // Date.parse accepts many informal forms; require an ISO 8601 date-time shape first.
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
+    throw new InvalidRecordDocumentError(`field "${field}" must be an ISO 8601 date-time, not ${JSON.stringify(value)}`);
+  }
+  const time = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(time)) {
+    throw new InvalidRecordDocumentError(`field "${field}" is not a valid date-time: ${JSON.stringify(value)}`);
+  }
+  return new Date(time).toISOString();
+}
+
+/** Checks that `doc` is a usable record document: an object with a non-empty string id and well-typed fields. */
+export function checkRecordDocument(doc: unknown): asserts doc is RecordDocument {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    throw new InvalidRecordDocumentError(`a record document must be a JSON object, not ${describe(doc)}`);
+  }
+  const fields = doc as Record<string, unknown>;
+  if (typeof fields.id !== 'string') {
+    throw new InvalidRecordDocumentError(fields.id === undefined ? 'field "id" is missing' : `field "id" must be a string, not ${describe(fields.id)}`);
+  }
+  if (fields.id.trim() === '') throw new InvalidRecordDocumentError('field "id" is empty');
+  for (const field of MULTI_VALUED_FIELDS) valuesOf(fields, field);
+  for (const field of SINGLE_VALUED_FIELDS) if (field !== 'id') singleValueOf(fields, field);
+  const lastIndexed = singleValueOf(fields, 'last_indexed');
+  if (lastIndexed !== undefined) normaliseInstant(lastIndexed);
+}
+
+/**
+ * The record a stored document describes. The document must carry `last_indexed` (set at load time) and
+ * its work keys (computed at load time when absent); a stored document missing them lists itself alone.
+ */
+export function recordFromDocument(doc: unknown): CatalogRecord {
+  checkRecordDocument(doc);
+  const title = singleValueOf(doc, 'title');
+  const shortTitle = singleValueOf(doc, 'title_short');
+  const lastIndexed = singleValueOf(doc, 'last_indexed');
+  return {
+    id: doc.id,
+    ...(title !== undefined ? { title } : {}),
+    ...(shortTitle !== undefined ? { shortTitle } : {}),
+    uniformTitles: valuesOf(doc, 'title_uniform'),
+    authors: valuesOf(doc, 'author'),
+    secondaryAuthors: valuesOf(doc, 'author2'),
+    corporateAuthors: valuesOf(doc, 'author_corporate'),
+    formats: valuesOf(doc, 'format'),
+    publishDates: valuesOf(doc, 'publishDate'),
+    lastIndexed: lastIndexed === undefined ? new Date(0).toISOString() : normaliseInstant(lastIndexed),
+    urls: valuesOf(doc, 'url'),
+    workKeys: valuesOf(doc, 'work_keys_str_mv'),
+  };
+}
+
+/** Year of a record: the first run of four digits in its first publication date. */
+export function yearOf(record: Pick<CatalogRecord, 'publishDates'>): string | undefined {
+  const first = record.publishDates[0];
+  return first === undefined ? undefined : /\d{4}/.exec(first)?.[0];
+}
+
+/** The feed item's author: the first `author`, else the first `author_corporate` (an institution). */
+export function mainAuthorOf(record: Pick<CatalogRecord, 'authors' | 'corporateAuthors'>): string | undefined {
+  return nonBlank(record.authors[0]) ?? nonBlank(record.corporateAuthors[0]);
+}
+
+/** Title for headings: the short title, else the full title (undefined when the record has neither). */
+export function shortTitleOf(record: Pick<CatalogRecord, 'title' | 'shortTitle'>): string | undefined {
+  return nonBlank(record.shortTitle) ?? nonBlank(record.title);
+}
+
+function nonBlank(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== '' ? value : undefined;
+}

@@ -1,0 +1,41 @@
+/**
+ * The one operation: the versions of a record, one page of them. Looks the record up, then asks the index
+ * for every record sharing one of its work keys. A record without keys lists itself alone. This module
+ * talks to whichever CatalogIndex it is given and does nothing else.
+ */
+import type { CatalogRecord } from '../record/catalogRecord.js';
+import { MissingRecordIdError, RecordNotFoundError } from '../errors.js';
+import { FEED_ROWS, offsetOf, PAGE_ROWS } from './paging.js';
+import type { CatalogIndex, VersionsPage } from './catalogIndex.js';
+
+export type VersionsView = 'rss' | 'html';
+
+export interface VersionsRequest {
+  readonly id: string | undefined;
+  readonly view: VersionsView;
+  readonly page: number;
+}
+
+export interface VersionsResult {
+  readonly record: CatalogRecord;
+  readonly versions: VersionsPage;
+}
+
+export async function listVersions(index: CatalogIndex, request: VersionsRequest): Promise<VersionsResult> {
+  const { id, view, page } = request;
+  if (id === undefined || id.trim() === '') throw new MissingRecordIdError();
+  const record = await index.getRecord(id);
+  if (record === undefined) throw new RecordNotFoundError(id);
+  const rows = view === 'rss' ? FEED_ROWS : PAGE_ROWS;
+  const offset = offsetOf(page, rows);
+  if (record.workKeys.length === 0) {
+    return { record, versions: { total: 1, records: offset === 0 ? [record] : [] } };
+  }
+  const versions = await index.findVersions({
+    workKeys: record.workKeys,
+    order: view === 'rss' ? 'last-indexed' : 'relevance',
+    offset,
+    limit: rows,
+  });
+  return { record, versions };
+}

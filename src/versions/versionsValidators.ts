@@ -1,0 +1,37 @@
+/**
+ * HTTP validators for a versions answer, computed from the data and not from the body: the feed's
+ * `pubDate` carries the time of day of each request, so a hash of the body would never match twice and
+ * feed readers' conditional requests would never get a 304. What can change the answer goes into the
+ * ETag: the listed records and their last_indexed, the total, the page, the view, the language, the theme
+ * and the plugin's own settings.
+ */
+import { createHash } from 'node:crypto';
+import type { CatalogRecord } from '../record/catalogRecord.js';
+import type { VersionsPage } from './catalogIndex.js';
+
+export interface ValidatorInput {
+  /** Everything about the plugin and request that shapes the answer besides the data (settings, view, language, theme, page, base URL). */
+  readonly variant: readonly string[];
+  readonly requestedRecord: CatalogRecord;
+  readonly versions: VersionsPage;
+}
+
+export interface Validators {
+  /** Weak: two answers with the same ETag differ only in the pubDate time of day. */
+  readonly etag: string;
+  /** The newest last_indexed among the requested record and the listed versions. */
+  readonly lastModified: Date;
+}
+
+export function versionsValidators({ variant, requestedRecord, versions }: ValidatorInput): Validators {
+  const hash = createHash('sha256');
+  for (const part of variant) hash.update(part).update('\u0000');
+  hash.update(requestedRecord.id).update('\u0000').update(requestedRecord.lastIndexed).update('\u0000');
+  hash.update(String(versions.total)).update('\u0000');
+  let newest = requestedRecord.lastIndexed;
+  for (const record of versions.records) {
+    hash.update(record.id).update('\u0000').update(record.lastIndexed).update('\u0000');
+    if (record.lastIndexed > newest) newest = record.lastIndexed;
+  }
+  return { etag: `W/"${hash.digest('base64url').slice(0, 27)}"`, lastModified: new Date(newest) };
+}

@@ -1,0 +1,94 @@
+/**
+ * Work keys: the strings that make two catalog records versions of the same work when they share one
+ * (reference-behaviour.md section 4, VuFind-compatible defaults).
+ *
+ * What it does: normalises titles and authors the way VuFind's ICU rules do, and builds a record's keys,
+ * `UT <uniform title>` and `AT <author> <title>`, from a record document (workKeysOf) or a CatalogRecord.
+ * Everything here is pure and synchronous.
+ *
+ * Left to others: transliterating other scripts (transliterateToLatin.ts), validating documents
+ * (catalogRecord.ts), storing keys and finding records that share them (the index).
+ */
+import type { CatalogRecord, RecordDocument } from '../record/catalogRecord.js';
+import { transliterateToLatin } from './transliterateToLatin.js';
+
+/** Keys are stored in Solr string fields, where VuFind caps them at this many characters. */
+const MAX_KEY_PART_LENGTH = 255;
+
+const NOT_LETTER_OR_DIGIT = /[^\p{L}\p{N}]/gu;
+
+/**
+ * One leading English article as a whole word. The lookahead needs a separator after it, so "Theory"
+ * keeps its "The" and a title that is only "An" stays as it is.
+ */
+const LEADING_ARTICLE = /^\s*(?:a|an|the)(?=[\s\p{P}])/iu;
+
+/**
+ * The normalised form of a title or name: NFD, lower case, Latin script, letters and digits only, NFKC,
+ * lower case again, at most 255 code points. Order matters: NFD first so that accents become separate
+ * marks the filter drops (ciências → ciencias); lower case before transliterating so Greek final sigma
+ * and capitals come out as ICU's rules write them; NFKC after the filter turns compatibility forms into
+ * plain ones (ﬁ → fi, 𝐀 → A), which the final lower case then folds.
+ */
+export function normaliseForWorkKey(s: string): string {
+  const lettersAndDigits = transliterateToLatin(s.normalize('NFD').toLowerCase()).replace(NOT_LETTER_OR_DIGIT, '');
+  const folded = lettersAndDigits.normalize('NFKC').toLowerCase();
+  // Count code points, not UTF-16 units, so an astral character is never cut in half.
+  const codePoints = Array.from(folded);
+  return codePoints.length > MAX_KEY_PART_LENGTH ? codePoints.slice(0, MAX_KEY_PART_LENGTH).join('') : folded;
+}
+
+/** The parts of a record work keys are made of. */
+export type WorkKeySource = Pick<CatalogRecord, 'title' | 'uniformTitles' | 'authors' | 'secondaryAuthors' | 'corporateAuthors'>;
+
+/** A record's work keys: `UT` keys first, then `AT` keys title by title; no duplicates. */
+export function workKeysOfRecord(record: WorkKeySource): string[] {
+  return keysFrom(
+    record.title === undefined ? [] : [record.title],
+    record.uniformTitles,
+    [...record.authors, ...record.secondaryAuthors, ...record.corporateAuthors],
+  );
+}
+
+/**
+ * The work keys of a record document (VuFind field names: `title`, `title_uniform`, `author`, `author2`,
+ * `author_corporate`), as a host has it. Fields may hold a string or a list of strings; anything else is
+ * ignored, since checking documents is catalogRecord.ts's job. Never throws: anything that is not an
+ * object, or an object with nothing to key, gives `[]`.
+ */
+export function workKeysOf(document: Readonly<Partial<RecordDocument>> | null | undefined): string[] {
+  if (typeof document !== 'object' || document === null) return [];
+  const doc = document as Record<string, unknown>;
+  return keysFrom(
+    stringsOf(doc.title),
+    stringsOf(doc.title_uniform),
+    [...stringsOf(doc.author), ...stringsOf(doc.author2), ...stringsOf(doc.author_corporate)],
+  );
+}
+
+/** @deprecated The former name of workKeysOf(document); kept for one release. */
+export const workKeysOfDocument = workKeysOf;
+
+function stringsOf(value: unknown): string[] {
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  return list.filter((item): item is string => typeof item === 'string');
+}
+
+/** Titles are tried as they are, then the first one without its leading article ("The Hobbit" → "Hobbit"). */
+function keysFrom(titles: readonly string[], uniformTitles: readonly string[], authors: readonly string[]): string[] {
+  const keys = new Set<string>();
+  for (const uniformTitle of uniformTitles) {
+    const normalised = normaliseForWorkKey(uniformTitle);
+    if (normalised !== '') keys.add(`UT ${normalised}`);
+  }
+  const first = titles[0];
+  const titleForms = first === undefined ? titles : [...titles, first.replace(LEADING_ARTICLE, '')];
+  const normalisedTitles = new Set(titleForms.map(normaliseForWorkKey));
+  normalisedTitles.delete('');
+  const normalisedAuthors = new Set(authors.map(normaliseForWorkKey));
+  normalisedAuthors.delete('');
+  for (const title of normalisedTitles) {
+    for (const author of normalisedAuthors) keys.add(`AT ${author} ${title}`);
+  }
+  return [...keys];
+}

@@ -1,0 +1,592 @@
+/**
+ * `npm run bench`: the benchmark of the embedded index and the versions plugin, in one run.
+ *
+ * 1. Builds an embedded index of N generated records (catalogGenerator.ts) in a child process, through the
+ *    real load path, measuring records per second and that process's peak memory.
+ * 2. Measures findVersions latency on the index (read-only, as a server opens it) for typical and for very
+ *    large works, in another child process.
+ * 3. Starts the server under test (versionsServer.ts) and the ceiling, a bare Koa app serving a fixed feed
+ *    of the mean size (ceilingServer.ts), each in its own process on 127.0.0.1, and drives them with
+ *    autocannon from this process: the RSS view, the HTML view and the ceiling at 1 and at 50 connections
+ *    over a set of records asked for again and again (their answers are kept after the first request),
+ *    the two views at 50 connections over records never asked for before (every answer built from the
+ *    index), and a feed reader polling at 50 connections with the ETag each feed had (If-None-Match,
+ *    answered 304); app and ceiling alternate in rounds so machine noise falls on both alike.
+ * 4. Reads the server's resident memory after the load, prints a table with each target as PASS or MISS,
+ *    and with --json ends its output with one line of JSON.
+ *
+ * Only loopback traffic; every load case is bounded by --duration; the children are stopped at the end.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { PACKAGE_ROOT } from '../../src/packageFiles.js';
+import type { BuildReport } from './buildIndex.js';
+import { DEFAULT_SEED, GENERATOR_VERSION, planCatalog, sampleCatalog, SeededRandom, type CatalogSample } from './catalogGenerator.js';
+import type { LookupReport, LookupRequest } from './lookupLatency.js';
+import { memoryOf, percentile, sortedCopy, type ListeningReport } from './processStats.js';
+
+// ---------------------------------------------------------------------------------------------------
+// Options
+
+interface BenchOptions {
+  records: number;
+  /** Seconds of measured load per HTTP case (split over the rounds). */
+  duration: number;
+  json: boolean;
+  keep: boolean;
+  profile: boolean;
+  seed: number;
+}
+
+const USAGE = `usage: npm run bench -- [--records N] [--duration S] [--json] [--keep] [--profile]
+  --records N    records in the generated catalog (default 1000000)
+  --duration S   seconds of measured load per HTTP case (default 10)
+  --json         end the output with one line of JSON
+  --keep         reuse the index built by an earlier run with the same N (its load figures are reported)
+  --profile      run the server and the loader with --cpu-prof (profiles in .bench/profiles/)
+  --seed N       generator seed (default ${DEFAULT_SEED})`;
+
+function parseOptions(argv: readonly string[]): BenchOptions {
+  const options: BenchOptions = { records: 1_000_000, duration: 10, json: false, keep: false, profile: false, seed: DEFAULT_SEED };
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = (argv[i] ?? '').split('=', 2) as [string, string | undefined];
+    const value = (): number => {
+      const text = inline ?? argv[++i];
+      const number = Number(text);
+      if (text === undefined || text === '' || !Number.isFinite(number) || number <= 0) throw new Error(`${name} needs a positive number, not ${JSON.stringify(text)}\n${USAGE}`);
+      return number;
+    };
+    switch (name) {
+      case '--records': options.records = Math.round(value()); break;
+      case '--duration': options.duration = value(); break;
+      case '--seed': options.seed = Math.round(value()); break;
+      case '--json': options.json = true; break;
+      case '--keep': options.keep = true; break;
+      case '--profile': options.profile = true; break;
+      case '--help': case '-h': process.stdout.write(`${USAGE}\n`); process.exit(0); break;
+      default: throw new Error(`unknown option ${JSON.stringify(argv[i])}\n${USAGE}`);
+    }
+  }
+  if (options.records < 100) throw new Error('--records must be at least 100');
+  return options;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Child processes
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+// The children are the siblings of this file, compiled (.js) or, when run through tsx, the sources (.ts).
+const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const BENCH_DIRECTORY = join(PACKAGE_ROOT, '.bench');
+const PROFILE_DIRECTORY = join(BENCH_DIRECTORY, 'profiles');
+
+const children = new Set<ChildProcess>();
+
+function startChild(name: string, args: readonly string[], profile: boolean): ChildProcess {
+  const execArgv = [...process.execArgv.filter((arg) => !arg.startsWith('--cpu-prof'))];
+  if (profile) execArgv.push('--cpu-prof', `--cpu-prof-dir=${PROFILE_DIRECTORY}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`);
+  // Children write nothing to stdout on purpose; whatever they print goes to stderr, so the last line of
+  // this process's stdout stays the JSON line.
+  const child = fork(join(HERE, `${name}${EXTENSION}`), [...args], { execArgv, stdio: ['ignore', 2, 2, 'ipc'] });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** The first message of `type` from a child; fails if the child exits first or takes too long. */
+function messageFrom<T extends { type: string }>(child: ChildProcess, type: T['type'], timeoutMs: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`no "${type}" message within ${timeoutMs} ms`)), timeoutMs);
+    const onMessage = (message: { type?: string }) => {
+      if (message.type === type) finish(undefined, message as T);
+    };
+    const onExit = (code: number | null, signal: string | null) => finish(new Error(`child exited (${signal ?? code}) before sending "${type}"`));
+    function finish(error?: Error, message?: T) {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (error !== undefined) reject(error);
+      else resolve(message as T);
+    }
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.send({ type: 'stop' });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function progress(text: string): void {
+  process.stderr.write(`[bench] ${text}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Phases 1 and 2: the index
+
+interface LoadFigures {
+  readonly seconds: number;
+  readonly peakRssBytes: number;
+  readonly reused: boolean;
+}
+
+interface IndexManifest {
+  readonly generatorVersion: number;
+  readonly records: number;
+  readonly seed: number;
+  readonly build: BuildReport;
+}
+
+async function buildOrReuseIndex(options: BenchOptions, indexPath: string): Promise<LoadFigures> {
+  const manifestPath = `${indexPath}.json`;
+  if (options.keep && existsSync(indexPath) && existsSync(manifestPath)) {
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as IndexManifest;
+    if (manifest.generatorVersion === GENERATOR_VERSION && manifest.records === options.records && manifest.seed === options.seed) {
+      progress(`reusing ${indexPath} (built earlier in ${manifest.build.seconds.toFixed(1)} s)`);
+      return { seconds: manifest.build.seconds, peakRssBytes: manifest.build.peakRssBytes, reused: true };
+    }
+    progress('the kept index was built with other settings; building anew');
+  }
+  progress(`building an embedded index of ${options.records.toLocaleString('en')} records in ${indexPath}`);
+  const child = startChild('buildIndex', [indexPath, String(options.records), String(options.seed)], options.profile);
+  const report = await messageFrom<BuildReport>(child, 'built', 30 * 60_000);
+  await new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+  if (report.loaded !== options.records) throw new Error(`the loader loaded ${report.loaded} of ${options.records} records (${report.rejected} rejected)`);
+  const manifest: IndexManifest = { generatorVersion: GENERATOR_VERSION, records: options.records, seed: options.seed, build: report };
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  return { seconds: report.seconds, peakRssBytes: report.peakRssBytes, reused: false };
+}
+
+async function measureLookups(indexPath: string, sample: CatalogSample): Promise<LookupReport> {
+  progress(`findVersions latency: ${sample.typical.length} typical and ${sample.large.length} very-large-work records`);
+  const child = startChild('lookupLatency', [], false);
+  const request: LookupRequest = { type: 'lookup', path: indexPath, typical: sample.typical, large: sample.large, passes: 3 };
+  child.send(request);
+  return messageFrom<LookupReport>(child, 'lookups', 30 * 60_000);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Phase 3: HTTP
+
+interface LoadCase {
+  readonly label: string;
+  readonly target: 'app' | 'ceiling';
+  readonly connections: number;
+  readonly paths: readonly string[];
+  readonly headers: Readonly<Record<string, string>>;
+  /** Per-path extra headers (same order as `paths`), e.g. a feed reader's If-None-Match. */
+  readonly pathHeaders?: ReadonlyArray<Readonly<Record<string, string>>>;
+  /** The status a good answer has; default any 2xx. */
+  readonly expectedStatus?: number;
+  /**
+   * Walk the paths in order across rounds, each once (records never asked for before: no kept answer
+   * can serve them); otherwise each run starts at a random place and the paths repeat.
+   */
+  readonly eachPathOnce?: boolean;
+}
+
+interface CaseResult {
+  responses: number;
+  failures: number;
+  seconds: number;
+  latenciesMs: number[];
+  /** Requests sent so far (eachPathOnce cases continue from here). */
+  sent: number;
+}
+
+/** One timed autocannon run; latencies are taken per response so rounds can be merged exactly. */
+function runLoad(port: number, loadCase: LoadCase, seconds: number, into?: CaseResult): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // Each run starts at a different place of the shuffled list, so rounds do not repeat one sequence;
+    // an eachPathOnce case goes on where its last run stopped.
+    let cursor = loadCase.eachPathOnce === true ? into?.sent ?? 0 : Math.floor(Math.random() * loadCase.paths.length);
+    const paths = loadCase.paths;
+    const instance = autocannon({
+      url: `http://127.0.0.1:${port}`,
+      connections: loadCase.connections,
+      duration: seconds,
+      pipelining: 1,
+      timeout: 10,
+      headers: { ...loadCase.headers },
+      requests: [{
+        method: 'GET',
+        setupRequest: (request) => {
+          const at = cursor++ % paths.length;
+          if (into !== undefined) into.sent++;
+          const extra = loadCase.pathHeaders?.[at];
+          return { ...request, path: paths[at] as string, ...(extra ? { headers: { ...request.headers, ...extra } } : {}) };
+        },
+      }],
+    }, (error: unknown, result) => {
+      if (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      if (into !== undefined) {
+        into.seconds += result.duration;
+        into.failures += result.errors + result.timeouts;
+      }
+      resolve();
+    });
+    if (into !== undefined) {
+      instance.on('response', (_client, status, _bytes, responseTime) => {
+        if (loadCase.expectedStatus !== undefined ? status === loadCase.expectedStatus : status >= 200 && status < 300) {
+          into.responses++;
+          into.latenciesMs.push(responseTime);
+        } else {
+          into.failures++;
+        }
+      });
+    }
+  });
+}
+
+interface HttpFigures {
+  readonly rps: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly failures: number;
+}
+
+function figuresOf(result: CaseResult): HttpFigures {
+  const sorted = sortedCopy(result.latenciesMs);
+  return {
+    rps: result.seconds > 0 ? result.responses / result.seconds : 0,
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+    failures: result.failures,
+  };
+}
+
+/** The ETag of each path's answer, fetched once, a few at a time. */
+async function etagsOf(port: number, paths: readonly string[]): Promise<string[]> {
+  const etags: string[] = new Array<string>(paths.length).fill('');
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const at = next++;
+      const response = await fetch(`http://127.0.0.1:${port}${paths[at]}`);
+      await response.arrayBuffer();
+      etags[at] = response.headers.get('etag') ?? '';
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return etags;
+}
+
+function versionsPath(id: string, view: 'rss' | 'html'): string {
+  const query = new URLSearchParams({ id, search: 'versions' });
+  if (view === 'rss') query.set('view', 'rss');
+  return `/Search/Versions?${query}`;
+}
+
+/** Request ids: mostly records drawn uniformly from the catalog, plus 5% from the very large works. */
+function requestIds(sample: CatalogSample, seed: number): string[] {
+  const random = new SeededRandom(seed ^ 0x5eed);
+  const large = sample.large.map((s) => s.id);
+  const ids = sample.typical.map((s) => s.id);
+  const extra = Math.round(ids.length / 19);
+  for (let i = 0; i < extra && large.length > 0; i++) ids.push(large[i % large.length] as string);
+  for (let i = ids.length - 1; i > 0; i--) {
+    const j = random.below(i + 1);
+    [ids[i], ids[j]] = [ids[j] as string, ids[i] as string];
+  }
+  return ids;
+}
+
+async function fetchText(port: number, path: string, headers: Record<string, string> = {}): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`GET ${path}: HTTP ${response.status}`);
+  return text;
+}
+
+interface SampledBodies {
+  /** A sampled feed padded to the mean size: the ceiling's body. */
+  readonly feed: string;
+  readonly feedMeanBytes: number;
+  readonly feedMedianBytes: number;
+  readonly htmlMedianBytes: number;
+}
+
+/**
+ * The feed (and page) sizes of a sample of requests. The ceiling serves a feed of the mean size:
+ * throughput goes with the bytes sent on average, and the few 50-item feeds of large works make the mean
+ * feed about twice the median one (until 2026-11-22 the ceiling served the median feed, fewer bytes per
+ * answer than the RSS view sent).
+ */
+async function sampleBodies(port: number, ids: readonly string[], htmlHeaders: Record<string, string>): Promise<SampledBodies> {
+  const feeds: string[] = [];
+  const htmlSizes: number[] = [];
+  for (const id of ids.slice(0, 400)) {
+    feeds.push(await fetchText(port, versionsPath(id, 'rss')));
+    htmlSizes.push(Buffer.byteLength(await fetchText(port, versionsPath(id, 'html'), htmlHeaders)));
+  }
+  const sizes = feeds.map((feed) => Buffer.byteLength(feed));
+  const mean = Math.round(sizes.reduce((sum, size) => sum + size, 0) / Math.max(1, sizes.length));
+  // The largest sampled feed not above the mean, brought to the mean size by a comment after the root
+  // element: still a well-formed feed, and exactly as many bytes as the RSS view sends on average.
+  let base = '';
+  for (const [at, size] of sizes.entries()) if (size <= mean && size > Buffer.byteLength(base)) base = feeds[at] ?? '';
+  const padding = Math.max(0, mean - Buffer.byteLength(base) - '\n<!--  -->'.length);
+  const feed = padding > 0 || base.length > 0 ? `${base}\n<!-- ${'x'.repeat(padding)} -->` : base;
+  return { feed, feedMeanBytes: mean, feedMedianBytes: percentile(sortedCopy(sizes), 0.5), htmlMedianBytes: percentile(sortedCopy(htmlSizes), 0.5) };
+}
+
+/**
+ * Records no request of the run has named yet, for the cases that measure answers built from the index:
+ * a uniform sample of the catalog plus 5% from the largest works, as requestIds() mixes them.
+ */
+function neverRequestedIds(plan: ReturnType<typeof planCatalog>, requested: ReadonlySet<string>, seed: number): string[] {
+  const wanted = Math.min(Math.floor(plan.records / 2), 60_000);
+  const sample = sampleCatalog(plan, wanted, Math.max(20, Math.round(wanted / 19)));
+  const fresh = { ...sample, typical: sample.typical.filter((s) => !requested.has(s.id)), large: sample.large.filter((s) => !requested.has(s.id)) };
+  return requestIds(fresh, seed + 1);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Report
+
+const MB = 1024 * 1024;
+const LOAD_TARGET_PER_SECOND = 1_000_000 / 60;
+
+interface Target {
+  readonly name: string;
+  readonly measured: string;
+  readonly goal: string;
+  readonly pass: boolean;
+}
+
+function fmt(value: number, digits = 0): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  return value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function table(rows: ReadonlyArray<readonly string[]>): string {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd()).join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Main
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  mkdirSync(BENCH_DIRECTORY, { recursive: true });
+  if (options.profile) mkdirSync(PROFILE_DIRECTORY, { recursive: true });
+  const started = new Date();
+  const indexPath = join(BENCH_DIRECTORY, `catalog-${options.records}-${options.seed}.sqlite`);
+
+  const plan = planCatalog(options.records, options.seed);
+  const sample = sampleCatalog(plan, Math.min(2000, Math.max(100, Math.floor(options.records / 10))), 300);
+
+  // 1. Loading
+  const load = await buildOrReuseIndex(options, indexPath);
+  const loadRate = options.records / load.seconds;
+
+  // 2. Lookups
+  const lookups = await measureLookups(indexPath, sample);
+  if (lookups.mismatches > 0) {
+    progress(`warning: ${lookups.mismatches} sampled records have a version total other than their planned work size, e.g. ${lookups.mismatchExamples.join('; ')}`);
+  }
+
+  // 3. HTTP
+  const baseUrl = 'https://catalog.example.edu';
+  const server = startChild('versionsServer', [indexPath, baseUrl], options.profile);
+  const serverPort = (await messageFrom<ListeningReport>(server, 'listening', 120_000)).port;
+  // A returning browser: it sends back the cookies the first answer set, so pages do not set them again.
+  const htmlHeaders = { cookie: 'language=en; ui=standard; VUFIND_SESSION=3f9a0c1d2b4e5f60718293a4b5c6d7e8', 'accept-language': 'en' };
+  const ids = requestIds(sample, options.seed);
+  const coldIds = neverRequestedIds(plan, new Set(ids), options.seed);
+  const bodies = await sampleBodies(serverPort, ids, htmlHeaders);
+  const feedBytes = Buffer.byteLength(bodies.feed);
+  const bodyFile = join(BENCH_DIRECTORY, 'ceiling-body.xml');
+  writeFileSync(bodyFile, bodies.feed);
+  const ceiling = startChild('ceilingServer', [bodyFile], false);
+  const ceilingPort = (await messageFrom<ListeningReport>(ceiling, 'listening', 60_000)).port;
+
+  const rssPaths = ids.map((id) => versionsPath(id, 'rss'));
+  // A feed reader polling feeds it has seen: each request carries the ETag its feed had (answered 304).
+  const feedEtags = await etagsOf(serverPort, rssPaths);
+  const htmlPaths = ids.map((id) => versionsPath(id, 'html'));
+  const cases: LoadCase[] = [];
+  for (const connections of [50, 1]) {
+    cases.push(
+      { label: `ceiling-${connections}`, target: 'ceiling', connections, paths: rssPaths, headers: {} },
+      { label: `rss-${connections}`, target: 'app', connections, paths: rssPaths, headers: {} },
+      { label: `html-${connections}`, target: 'app', connections, paths: htmlPaths, headers: htmlHeaders },
+    );
+  }
+  // Records never asked for before: every answer is built from the index (none can have been kept).
+  const coldCut = Math.floor(coldIds.length / 2);
+  cases.push(
+    { label: 'rss-cold-50', target: 'app', connections: 50, paths: coldIds.slice(0, coldCut).map((id) => versionsPath(id, 'rss')), headers: {}, eachPathOnce: true },
+    { label: 'html-cold-50', target: 'app', connections: 50, paths: coldIds.slice(coldCut).map((id) => versionsPath(id, 'html')), headers: htmlHeaders, eachPathOnce: true },
+  );
+  cases.push({ label: 'rss-conditional-50', target: 'app', connections: 50, paths: rssPaths, headers: {}, pathHeaders: feedEtags.map((etag) => ({ 'if-none-match': etag })), expectedStatus: 304 });
+  const portOf = (loadCase: LoadCase) => (loadCase.target === 'app' ? serverPort : ceilingPort);
+  const results = new Map<string, CaseResult>(cases.map((c) => [c.label, { responses: 0, failures: 0, seconds: 0, latenciesMs: [], sent: 0 }]));
+
+  const warmUp = Math.min(3, Math.max(1, options.duration / 5));
+  progress(`warming up (${warmUp} s per view)`);
+  for (const loadCase of cases.filter((c) => c.connections === 50 && c.eachPathOnce !== true)) await runLoad(portOf(loadCase), loadCase, warmUp);
+
+  // Rounds alternate app and ceiling; the second round runs the cases in reverse, so slow drift of the
+  // machine (thermal, other tenants) is spread over both sides.
+  const rounds = options.duration >= 6 ? 2 : 1;
+  const perRound = options.duration / rounds;
+  // The never-asked-before cases run after all rounds: their answers, kept too, would otherwise push the
+  // kept answers of the asked-again set out of the cache between rounds.
+  const repeated = cases.filter((c) => c.eachPathOnce !== true);
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? repeated : [...repeated].reverse();
+    for (const loadCase of order) {
+      progress(`round ${round + 1}/${rounds}: ${loadCase.label} for ${perRound} s`);
+      await runLoad(portOf(loadCase), loadCase, perRound, results.get(loadCase.label));
+    }
+  }
+  for (const loadCase of cases.filter((c) => c.eachPathOnce === true)) {
+    progress(`${loadCase.label} for ${options.duration} s`);
+    await runLoad(portOf(loadCase), loadCase, options.duration, results.get(loadCase.label));
+  }
+  const serverMemory = memoryOf(server.pid ?? 0);
+  await Promise.all([stopChild(server), stopChild(ceiling)]);
+
+  const http = (label: string): HttpFigures => figuresOf(results.get(label) as CaseResult);
+  const [rss50, rss1, html50, html1, ceiling50, ceiling1] = ['rss-50', 'rss-1', 'html-50', 'html-1', 'ceiling-50', 'ceiling-1'].map(http) as [HttpFigures, HttpFigures, HttpFigures, HttpFigures, HttpFigures, HttpFigures];
+  const rssConditional50 = http('rss-conditional-50');
+  const rssCold50 = http('rss-cold-50');
+  const htmlCold50 = http('html-cold-50');
+  const coldRepeats = ['rss-cold-50', 'html-cold-50'].reduce((sum, label) => {
+    const result = results.get(label) as CaseResult;
+    const paths = cases.find((c) => c.label === label)?.paths.length ?? 0;
+    return sum + Math.max(0, result.sent - paths);
+  }, 0);
+  const failures = [...results.values()].reduce((sum, r) => sum + r.failures, 0);
+
+  // 4. Report
+  const ratio50 = rss50.rps / ceiling50.rps;
+  const targets: Target[] = [
+    { name: 'load rate (1M records in <= 60 s)', measured: `${fmt(loadRate)}/s = ${fmt(loadRate / LOAD_TARGET_PER_SECOND, 2)}x target`, goal: `>= ${fmt(LOAD_TARGET_PER_SECOND)}/s`, pass: loadRate >= LOAD_TARGET_PER_SECOND },
+    { name: 'RSS view req/s at 50 conns / ceiling', measured: `${fmt(ratio50 * 100, 1)}%`, goal: '>= 50%', pass: ratio50 >= 0.5 },
+    { name: 'RSS view p99 at 50 conns', measured: `${fmt(rss50.p99Ms, 2)} ms`, goal: '<= 10 ms', pass: rss50.p99Ms <= 10 },
+    { name: 'HTML view p99 at 50 conns', measured: `${fmt(html50.p99Ms, 2)} ms`, goal: '<= 10 ms', pass: html50.p99Ms <= 10 },
+    { name: 'RSS view p99, records never asked before', measured: `${fmt(rssCold50.p99Ms, 2)} ms`, goal: '<= 10 ms', pass: rssCold50.p99Ms <= 10 },
+    { name: 'HTML view p99, records never asked before', measured: `${fmt(htmlCold50.p99Ms, 2)} ms`, goal: '<= 10 ms', pass: htmlCold50.p99Ms <= 10 },
+    { name: 'server RSS after load', measured: `${fmt(serverMemory.rss / MB)} MB`, goal: '<= 300 MB', pass: serverMemory.rss / MB <= 300 },
+  ];
+
+  const out: string[] = [];
+  out.push(`koa-catalog-versions benchmark, ${started.toISOString()}`);
+  out.push(`Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${fmt(totalmem() / 1024 ** 3)} GiB; ${options.duration} s per HTTP case in ${rounds} round(s), autocannon`);
+  out.push(`Catalog: ${fmt(options.records)} records in ${fmt(sample.works)} works; ${fmt(sample.singletonShare * 100, 1)}% single-record, ${fmt(sample.upToSevenShare * 100, 1)}% <= 7, ${fmt(sample.overTwentyShare * 100, 2)}% > 20; largest: ${sample.giantSizes.join(', ')} records`);
+  out.push('');
+  out.push(table([
+    ['loading', 'value'],
+    [`records/s${load.reused ? ' (index kept from an earlier run)' : ''}`, fmt(loadRate)],
+    ['seconds', fmt(load.seconds, 1)],
+    ['peak RSS of the loading process', `${fmt(load.peakRssBytes / MB)} MB`],
+  ]));
+  out.push('');
+  const lookupRow = (label: string, s: LookupReport['typicalFeed']) => [label, fmt(s.count), fmt(s.p50Us), fmt(s.p99Us), fmt(s.maxUs)];
+  out.push(table([
+    ['findVersions (embedded, read-only)', 'samples', 'p50 us', 'p99 us', 'max us'],
+    lookupRow('typical works, feed (50 by last_indexed)', lookups.typicalFeed),
+    lookupRow('typical works, page (20 by id)', lookups.typicalPage),
+    lookupRow('very large works, feed', lookups.largeFeed),
+    lookupRow('very large works, page', lookups.largePage),
+    lookupRow('countVersions, 20 ids', lookups.countPage),
+  ]));
+  if (lookups.mismatches > 0) out.push(`  ${lookups.mismatches} sampled totals differ from the planned work sizes`);
+  out.push('');
+  const httpRow = (label: string, f: HttpFigures, vsCeiling?: HttpFigures) => [label, fmt(f.rps), fmt(f.p50Ms, 2), fmt(f.p99Ms, 2), vsCeiling === undefined ? '' : `${fmt((f.rps / vsCeiling.rps) * 100, 1)}%`];
+  out.push(table([
+    ['HTTP (server in its own process)', 'req/s', 'p50 ms', 'p99 ms', 'of ceiling'],
+    httpRow(`ceiling, bare Koa, ${fmt(feedBytes)} B body, 1 conn`, ceiling1),
+    httpRow('RSS view, 1 conn', rss1, ceiling1),
+    httpRow('HTML view, 1 conn', html1, ceiling1),
+    httpRow('ceiling, 50 conns', ceiling50),
+    httpRow('RSS view, 50 conns', rss50, ceiling50),
+    httpRow('HTML view, 50 conns', html50, ceiling50),
+    httpRow('RSS view, feed reader polling (304), 50 conns', rssConditional50, ceiling50),
+    httpRow('RSS view, records never asked before, 50 conns', rssCold50, ceiling50),
+    httpRow('HTML view, records never asked before, 50 conns', htmlCold50, ceiling50),
+  ]));
+  out.push(`  feeds: ${fmt(bodies.feedMeanBytes)} B mean, ${fmt(bodies.feedMedianBytes)} B median (the ceiling sends ${fmt(feedBytes)} B: a sampled feed padded to the mean); pages ${fmt(bodies.htmlMedianBytes)} B median`);
+  out.push(`  requests: ${fmt(ids.length)} record ids asked for again and again (95% uniform over the catalog, 5% from the largest works): after its first request an answer is kept until the index changes;`);
+  out.push(`  "never asked before": ${fmt(coldIds.length)} other records of the same mix, each requested once${coldRepeats > 0 ? ` (${fmt(coldRepeats)} requests came round again)` : ''}, so every answer is built from the index; failed responses: ${failures}`);
+  out.push(`  server resident memory after the load: ${fmt(serverMemory.rss / MB)} MB (${fmt(serverMemory.anonymous / MB)} MB anonymous, ${fmt(serverMemory.files / MB)} MB mapped files; peak ${fmt(serverMemory.peakRss / MB)} MB)`);
+  out.push('');
+  out.push(table([['target', 'measured', 'goal', 'result'], ...targets.map((t) => [t.name, t.measured, t.goal, t.pass ? 'PASS' : 'MISS'])]));
+  process.stdout.write(`${out.join('\n')}\n`);
+
+  if (options.json) {
+    const round2 = (n: number) => Math.round(n * 100) / 100;
+    const json = {
+      records: options.records,
+      load_seconds: round2(load.seconds),
+      load_records_per_s: Math.round(loadRate),
+      load_peak_rss_mb: round2(load.peakRssBytes / MB),
+      load_reused: load.reused,
+      lookup_p50_us: round2(lookups.typicalFeed.p50Us),
+      lookup_p99_us: round2(lookups.typicalFeed.p99Us),
+      lookup_large_p50_us: round2(lookups.largeFeed.p50Us),
+      lookup_large_p99_us: round2(lookups.largeFeed.p99Us),
+      lookup_page_p99_us: round2(lookups.typicalPage.p99Us),
+      lookup_large_page_p99_us: round2(lookups.largePage.p99Us),
+      count_versions_20_p99_us: round2(lookups.countPage.p99Us),
+      lookup_mismatches: lookups.mismatches,
+      rss_rps_1: Math.round(rss1.rps),
+      rss_p99_ms_1: round2(rss1.p99Ms),
+      rss_rps_50: Math.round(rss50.rps),
+      rss_p50_ms_50: round2(rss50.p50Ms),
+      rss_p99_ms_50: round2(rss50.p99Ms),
+      html_rps_1: Math.round(html1.rps),
+      html_p99_ms_1: round2(html1.p99Ms),
+      html_rps_50: Math.round(html50.rps),
+      html_p50_ms_50: round2(html50.p50Ms),
+      html_p99_ms_50: round2(html50.p99Ms),
+      rss_cold_rps_50: Math.round(rssCold50.rps),
+      rss_cold_p99_ms_50: round2(rssCold50.p99Ms),
+      html_cold_rps_50: Math.round(htmlCold50.rps),
+      html_cold_p99_ms_50: round2(htmlCold50.p99Ms),
+      cold_repeated_requests: coldRepeats,
+      rss_conditional_rps_50: Math.round(rssConditional50.rps),
+      rss_conditional_p99_ms_50: round2(rssConditional50.p99Ms),
+      ceiling_rps_1: Math.round(ceiling1.rps),
+      ceiling_rps_50: Math.round(ceiling50.rps),
+      ceiling_p99_ms_50: round2(ceiling50.p99Ms),
+      rss_ceiling_ratio_50: Math.round(ratio50 * 1000) / 1000,
+      server_rss_mb: round2(serverMemory.rss / MB),
+      server_peak_rss_mb: round2(serverMemory.peakRss / MB),
+      server_rss_anon_mb: round2(serverMemory.anonymous / MB),
+      server_rss_file_mb: round2(serverMemory.files / MB),
+      feed_body_bytes: feedBytes,
+      feed_mean_bytes: Math.round(bodies.feedMeanBytes),
+      feed_median_bytes: bodies.feedMedianBytes,
+      html_body_bytes: bodies.htmlMedianBytes,
+      failed_responses: failures,
+      duration_s: options.duration,
+      node: process.version,
+      cpus: cpus().length,
+      date: started.toISOString(),
+      targets: Object.fromEntries(targets.map((t) => [t.name, t.pass ? 'PASS' : 'MISS'])),
+    };
+    process.stdout.write(`${JSON.stringify(json)}\n`);
+  }
+}
+
+main().catch(async (error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  for (const child of children) child.kill('SIGKILL');
+  process.exit(1);
+});
