@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 /**
- * `catalog-versions`: the package's command (package.json `bin`). One subcommand today:
+ * `catalog-versions`: the package's command (package.json `bin`).
  *
- *   catalog-versions load FILE.jsonl (--db PATH | --solr CORE_URL) [--batch-size N] [--timeout-ms N]
+ *   catalog-versions load FILE… (--db PATH | --solr CORE_URL)     records into an index
+ *   catalog-versions convert FILE…                                the record documents load would write
+ *   catalog-versions harvest BASE_URL --prefix marc21|oai_dc (--db PATH | --solr CORE_URL) [--set S] [--from D] [--until D]
  *
- * What it does: parses the command line (node:util parseArgs), runs the load (loadRecords.ts), draws a
- * progress bar when stderr is a terminal, reports each bad line as `FILE:LINE: reason` on stderr, prints a
- * summary on stdout and ends with an exit code a script can act on:
- *   0  every line loaded;  2  some lines were rejected, the rest loaded;
- *   1  the load could not run or stopped (unreadable file, index unreachable, timed out or failing);
+ * What it does: parses the command line (node:util parseArgs), picks each file's format from its content
+ * (src/ingest/recordFormats.ts) and says which, runs the load or harvest (loadRecords.ts), draws a
+ * progress bar when stderr is a terminal, reports each rejected record on stderr as
+ * `FILE:LINE: reason` (JSON Lines), `FILE:record N (001 …): reason` (MARC) or `BASE_URL (identifier):
+ * reason` (harvest), prints a summary on stdout and ends with an exit code a script can act on:
+ *   0  every record loaded;  2  some records were rejected, the rest loaded;
+ *   1  the command could not run or stopped (unreadable file, index or repository unreachable or failing);
  *   64 the command line is wrong (usage on stderr).
  *
- * Left to others: reading, checking and writing documents (loadRecords.ts and the index modules).
+ * Left to others: reading, mapping, checking and writing records (src/ingest/ and the adapters).
  */
 import { constants, createReadStream, realpathSync } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
@@ -19,27 +23,52 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { GENERATOR } from '../packageFiles.js';
 import { DEFAULT_SOLR_WRITE_TIMEOUT_MS } from '../adapters/solr/solrWriter.js';
-import { DEFAULT_BATCH_SIZE, LoadStoppedError, loadJsonLinesFile, openLoadTarget, type LoadFileSummary, type LoadTarget } from './loadRecords.js';
+import { describeRejection, type SourceItem } from '../ingest/sourceRecord.js';
+import { detectRecordFormat, recordFormatNamed, RECORD_FILE_FORMATS, type RecordFileFormat } from '../ingest/recordFormats.js';
+import { runIngest, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
+import { harvestOai, type HarvestedRecord } from '../ingest/oai/oaiHarvester.js';
+import { harvestedRecordToDocument, HARVEST_PREFIXES } from '../ingest/oai/harvestedRecords.js';
+import { DEFAULT_BATCH_SIZE, LoadStoppedError, loadRecordFiles, openLoadTarget, type LoadTarget, type RecordFile, type TargetSpec } from './loadRecords.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_REJECTED_LINES = 2;
 export const EXIT_USAGE = 64; // sysexits.h EX_USAGE
 
-const USAGE = `Usage: catalog-versions load FILE.jsonl (--db PATH | --solr CORE_URL) [options]
+const FORMAT_NAMES = RECORD_FILE_FORMATS.map((format) => format.name).join('|');
 
-Loads record documents (JSON Lines: one JSON object per line, VuFind "biblio" field
-names) into the embedded index or a Solr core. Work keys and last_indexed are computed
-for documents that lack them; last_indexed comes from FILE's modification time, and
-records whose content did not change keep the one they have. Loading the same file
-again leaves the same index. Bad lines are reported as FILE:LINE: reason and skipped.
+const USAGE = `Usage: catalog-versions load FILE.jsonl|FILE.mrc|FILE.xml… (--db PATH | --solr CORE_URL) [options]
+       catalog-versions convert FILE… [--format ${FORMAT_NAMES}]
+       catalog-versions harvest BASE_URL --prefix ${HARVEST_PREFIXES.join('|')} (--db PATH | --solr CORE_URL) [options]
 
-Target (exactly one):
+load     reads record files into the embedded index or a Solr core. Each file's format
+         is recognised from its content: JSON Lines record documents (VuFind "biblio"
+         field names), MARC 21 in ISO 2709 (UTF-8 or MARC-8) or MARCXML. MARC records
+         are mapped to documents as VuFind's own importer does (docs/marc-mapping.md).
+         Work keys and last_indexed are computed for documents that lack them;
+         last_indexed comes from the file's modification time, and records whose
+         content did not change keep the one they have. Loading the same file again
+         leaves the same index. Rejected records are reported and skipped.
+convert  prints the record documents load would write, one JSON object per line on
+         standard output; rejected records go to standard error.
+harvest  harvests an OAI-PMH 2.0 repository (ListRecords, following resumption
+         tokens), loads its records and removes its deleted ones. Without --from it
+         continues from the last successful harvest of the same base URL, prefix
+         and set (kept in the index; with --solr, in the --state file).
+
+Target (load and harvest; exactly one):
   --db PATH            embedded index file (SQLite); created when missing
   --solr CORE_URL      Solr core, e.g. http://localhost:8983/solr/biblio
                        (user:password@ in the URL becomes HTTP basic auth)
 
 Options:
+  --format NAME        read every FILE as ${FORMAT_NAMES} instead of recognising it
+  --prefix NAME        harvest: metadata prefix, ${HARVEST_PREFIXES.join(' or ')}
+  --set SPEC           harvest: only this set
+  --from DATE          harvest: records changed since DATE (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ)
+  --until DATE         harvest: records changed until DATE
+  --institution NAME   harvest: the institution field of harvested records
+  --state FILE         harvest with --solr: where the last harvest's date is kept
   --batch-size N       documents per write (default ${DEFAULT_BATCH_SIZE})
   --timeout-ms N       Solr: deadline of each request in ms (default ${DEFAULT_SOLR_WRITE_TIMEOUT_MS})
   --no-progress        no progress bar even on a terminal
@@ -47,7 +76,7 @@ Options:
   --version            the package version
 
 Exit status: 0 all lines loaded; 2 some lines rejected (the rest loaded);
-1 the load failed or stopped (file unreadable, index unreachable or failing);
+1 the command failed or stopped (file unreadable, index or repository unreachable or failing);
 64 wrong command line.
 `;
 
@@ -59,14 +88,17 @@ export interface CliIo {
 
 class UsageError extends Error {}
 
-interface LoadCommand {
-  file: string;
-  target: { db: string } | { solr: string; timeoutMs?: number };
+interface Common {
   batchSize: number;
   progress: boolean;
 }
-
-type Parsed = { kind: 'help' } | { kind: 'version' } | { kind: 'load'; command: LoadCommand };
+interface LoadCommand extends Common { kind: 'load'; files: string[]; format: RecordFileFormat | undefined; target: TargetSpec }
+interface ConvertCommand { kind: 'convert'; files: string[]; format: RecordFileFormat | undefined }
+interface HarvestCommand extends Common {
+  kind: 'harvest'; baseUrl: string; prefix: string; set?: string; from?: string; until?: string; institution?: string; target: TargetSpec;
+}
+type Command = LoadCommand | ConvertCommand | HarvestCommand;
+type Parsed = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; command: Command };
 
 function parseCommandLine(argv: readonly string[]): Parsed {
   let values: Record<string, string | boolean | undefined>;
@@ -79,6 +111,13 @@ function parseCommandLine(argv: readonly string[]): Parsed {
       options: {
         db: { type: 'string' },
         solr: { type: 'string' },
+        format: { type: 'string' },
+        prefix: { type: 'string' },
+        set: { type: 'string' },
+        from: { type: 'string' },
+        until: { type: 'string' },
+        institution: { type: 'string' },
+        state: { type: 'string' },
         'batch-size': { type: 'string' },
         'timeout-ms': { type: 'string' },
         'no-progress': { type: 'boolean' },
@@ -95,36 +134,73 @@ function parseCommandLine(argv: readonly string[]): Parsed {
 
   const [subcommand, ...rest] = positionals;
   if (subcommand === undefined) throw new UsageError('no command given');
-  if (subcommand !== 'load') throw new UsageError(`unknown command ${JSON.stringify(subcommand)} (the command is "load")`);
-  if (rest.length === 0) throw new UsageError('load needs the JSON Lines file to read');
-  if (rest.length > 1) throw new UsageError(`load reads one file, got ${rest.length}: ${rest.map((r) => JSON.stringify(r)).join(' ')}`);
-  const file = rest[0] as string;
+  const text = (name: string) => values[name] as string | undefined;
+  const format = formatOption(text('format'));
+  const onlyFor = (names: string[], command: string) => {
+    for (const name of names) if (text(name) !== undefined) throw new UsageError(`--${name} applies to ${command} only`);
+  };
+  if (subcommand === 'convert') {
+    if (rest.length === 0) throw new UsageError('convert needs a file to read');
+    onlyFor(['db', 'solr', 'prefix', 'set', 'from', 'until', 'institution', 'state', 'batch-size', 'timeout-ms'], 'load or harvest');
+    return { kind: 'run', command: { kind: 'convert', files: rest, format } };
+  }
+  if (subcommand !== 'load' && subcommand !== 'harvest') {
+    throw new UsageError(`unknown command ${JSON.stringify(subcommand)} (the commands are "load", "convert" and "harvest")`);
+  }
+  const common: Common = {
+    batchSize: wholeNumber(text('batch-size'), '--batch-size') ?? DEFAULT_BATCH_SIZE,
+    progress: values['no-progress'] !== true,
+  };
+  if (subcommand === 'load') {
+    if (rest.length === 0) throw new UsageError('load needs the JSON Lines file, MARC file or MARCXML file to read');
+    onlyFor(['prefix', 'set', 'from', 'until', 'institution', 'state'], 'harvest');
+    return { kind: 'run', command: { kind: 'load', files: rest, format, target: targetOf(values), ...common } };
+  }
+  if (format !== undefined) throw new UsageError('--format applies to load and convert only');
+  if (rest.length !== 1) throw new UsageError('harvest needs exactly one OAI-PMH base URL');
+  const baseUrl = rest[0] as string;
+  if (!/^https?:\/\//.test(baseUrl)) throw new UsageError(`harvest needs an http(s) base URL, not ${JSON.stringify(baseUrl)}`);
+  const prefix = text('prefix');
+  if (prefix === undefined || !HARVEST_PREFIXES.includes(prefix)) throw new UsageError(`harvest needs --prefix ${HARVEST_PREFIXES.join(' or ')}`);
+  for (const name of ['from', 'until']) {
+    const value = text(name);
+    if (value !== undefined && !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?$/.test(value)) {
+      throw new UsageError(`--${name} needs a date as YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ, not ${JSON.stringify(value)}`);
+    }
+  }
+  const target = targetOf(values);
+  if ('db' in target && text('state') !== undefined) throw new UsageError('--state applies to --solr only (the embedded index keeps its own)');
+  const optional = (name: string) => (text(name) !== undefined ? { [name]: text(name) } : {});
+  return {
+    kind: 'run',
+    command: { kind: 'harvest', baseUrl, prefix, ...optional('set'), ...optional('from'), ...optional('until'), ...optional('institution'), target, ...common },
+  };
+}
 
+function formatOption(name: string | undefined): RecordFileFormat | undefined {
+  if (name === undefined) return undefined;
+  const format = recordFormatNamed(name);
+  if (format === undefined) throw new UsageError(`--format needs one of ${FORMAT_NAMES}, not ${JSON.stringify(name)}`);
+  return format;
+}
+
+function targetOf(values: Record<string, string | boolean | undefined>): TargetSpec {
   const db = values.db as string | undefined;
   const solr = values.solr as string | undefined;
   if ((db === undefined) === (solr === undefined)) throw new UsageError('give exactly one target: --db PATH or --solr CORE_URL');
   if (db === '') throw new UsageError('--db needs a file path');
   const timeoutMs = wholeNumber(values['timeout-ms'] as string | undefined, '--timeout-ms');
   if (timeoutMs !== undefined && db !== undefined) throw new UsageError('--timeout-ms applies to --solr only');
-  if (solr !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(solr);
-    } catch {
-      throw new UsageError(`--solr needs the URL of a core, e.g. http://localhost:8983/solr/biblio, not ${JSON.stringify(solr)}`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--solr needs an http(s) URL, not ${url.protocol}`);
+  if (db !== undefined) return { db };
+  let url: URL;
+  try {
+    url = new URL(solr as string);
+  } catch {
+    throw new UsageError(`--solr needs the URL of a core, e.g. http://localhost:8983/solr/biblio, not ${JSON.stringify(solr)}`);
   }
-  const batchSize = wholeNumber(values['batch-size'] as string | undefined, '--batch-size') ?? DEFAULT_BATCH_SIZE;
-  return {
-    kind: 'load',
-    command: {
-      file,
-      target: db !== undefined ? { db } : { solr: solr as string, ...(timeoutMs !== undefined ? { timeoutMs } : {}) },
-      batchSize,
-      progress: values['no-progress'] !== true,
-    },
-  };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--solr needs an http(s) URL, not ${url.protocol}`);
+  const stateFile = values.state as string | undefined;
+  return { solr: solr as string, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(stateFile !== undefined ? { stateFile } : {}) };
 }
 
 function wholeNumber(text: string | undefined, option: string): number | undefined {
@@ -156,59 +232,164 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout.write(`${GENERATOR}\n`);
     return EXIT_OK;
   }
-  return load(parsed.command, io);
+  const { command } = parsed;
+  if (command.kind === 'harvest') return harvest(command, io);
+  const files = await recordFiles(command.files, command.format, io);
+  if (files === undefined) return EXIT_FAILED;
+  return command.kind === 'load' ? load(command, files, io) : convert(files, io);
 }
 
-async function load(command: LoadCommand, io: CliIo): Promise<number> {
-  const { file } = command;
-  // The file first: a typo in its name must not leave behind a new, empty index file.
-  try {
-    if (!(await stat(file)).isFile()) throw new Error('not a file');
-    await access(file, constants.R_OK);
-  } catch (error) {
-    io.stderr.write(`catalog-versions: cannot read ${file}: ${(error as Error).message}\n`);
-    return EXIT_FAILED;
+/** Checks every file and recognises its format, saying which; undefined (after a message) when one fails. */
+async function recordFiles(paths: readonly string[], forced: RecordFileFormat | undefined, io: CliIo): Promise<RecordFile[] | undefined> {
+  const files: RecordFile[] = [];
+  for (const path of paths) {
+    // The files first: a typo in a name must not leave behind a new, empty index file.
+    try {
+      if (!(await stat(path)).isFile()) throw new Error('not a file');
+      await access(path, constants.R_OK);
+    } catch (error) {
+      io.stderr.write(`catalog-versions: cannot read ${path}: ${(error as Error).message}\n`);
+      return undefined;
+    }
+    const format = forced ?? await detectRecordFormat(path);
+    if (format === undefined) {
+      io.stderr.write(`catalog-versions: ${path} is none of the formats read here (${RECORD_FILE_FORMATS.map((f) => f.label).join(', ')}); give --format to force one\n`);
+      return undefined;
+    }
+    if (paths.length > 1 || format.name !== 'jsonl') io.stderr.write(`${path}: ${format.label}${forced !== undefined ? ' (--format)' : ''}\n`);
+    files.push({ path, format });
   }
-  let target: LoadTarget;
+  return files;
+}
+
+function rejectionLine(rejection: IngestRejection): string {
+  return `${describeRejection(rejection.position, rejection.reason)}\n`;
+}
+
+/** Opens the target, or says why not (undefined). */
+function openTarget(spec: TargetSpec, io: CliIo): LoadTarget | undefined {
   try {
-    target = openLoadTarget(command.target);
+    return openLoadTarget(spec);
   } catch (error) {
-    io.stderr.write(`catalog-versions: cannot open ${'db' in command.target ? `the embedded index ${command.target.db}` : 'the Solr core'}: ${(error as Error).message}\n`);
-    return EXIT_FAILED;
+    io.stderr.write(`catalog-versions: cannot open ${'db' in spec ? `the embedded index ${spec.db}` : 'the Solr core'}: ${(error as Error).message}\n`);
+    return undefined;
   }
-  const bar = command.progress && io.stderr.isTTY === true ? new ProgressBar(io.stderr, await countLines(file)) : undefined;
-  let outcome: { summary: LoadFileSummary; error?: LoadStoppedError };
+}
+
+async function load(command: LoadCommand, files: RecordFile[], io: CliIo): Promise<number> {
+  const target = openTarget(command.target, io);
+  if (target === undefined) return EXIT_FAILED;
+  const onlyJsonLines = files.every((file) => file.format.name === 'jsonl');
+  const totalLines = command.progress && io.stderr.isTTY === true && onlyJsonLines && files.length === 1 ? await countLines(files[0]!.path) : undefined;
+  const bar = command.progress && io.stderr.isTTY === true ? new ProgressBar(io.stderr, totalLines, onlyJsonLines ? 'line' : 'record') : undefined;
+  const what = files.length === 1 ? files[0]!.path : `${files.length} files`;
+  const unit = onlyJsonLines ? 'lines' : 'records';
+  return report(io, what, target, unit, bar, () => loadRecordFiles({
+    files,
+    writer: target.openWriter(),
+    batchSize: command.batchSize,
+    onProgress: (progress) => bar?.update(progress.position?.line ?? progress.read, progress.read),
+    onRejected: (rejection) => {
+      bar?.clear();
+      io.stderr.write(rejectionLine(rejection));
+    },
+  }));
+}
+
+/** Runs a load or harvest and reports its summary; closes the target. */
+async function report(
+  io: CliIo, what: string, target: LoadTarget, unit: string, bar: ProgressBar | undefined, run: () => Promise<IngestSummary>,
+  after?: (summary: IngestSummary) => Promise<string>,
+): Promise<number> {
+  let outcome: { summary: IngestSummary; error?: LoadStoppedError; note?: string };
   try {
-    const summary = await loadJsonLinesFile({
-      file,
-      target,
-      batchSize: command.batchSize,
-      onProgress: (progress) => bar?.update(progress.line, progress.read),
-      onRejected: ({ line, id, reason }) => {
-        bar?.clear();
-        io.stderr.write(`${file}:${line}: ${reason}${id !== undefined ? ` (record ${JSON.stringify(id)})` : ''}\n`);
-      },
-    });
-    outcome = { summary };
+    const summary = await run();
+    outcome = { summary, ...(after !== undefined ? { note: await after(summary) } : {}) };
   } catch (error) {
-    if (!(error instanceof LoadStoppedError)) throw error;
-    outcome = { summary: error.summary, error };
+    const stopped = error instanceof LoadStoppedError ? error : new LoadStoppedError(error, { read: 0, loaded: 0, rejected: 0, deleted: 0, seconds: 0 });
+    outcome = { summary: stopped.summary, error: stopped };
   } finally {
     bar?.clear();
     await target.close().catch(() => undefined);
   }
-
   const { summary, error } = outcome;
   const rate = summary.seconds > 0 ? Math.round(summary.read / summary.seconds) : summary.read;
   const seconds = summary.seconds.toFixed(summary.seconds < 10 ? 2 : 1);
-  const counts = `${summary.read} read, ${summary.loaded} loaded, ${summary.rejected} rejected`;
+  const counts = `${summary.read} read, ${summary.loaded} loaded, ${summary.rejected} rejected${summary.deleted > 0 ? `, ${summary.deleted} deleted` : ''}`;
   if (error !== undefined) {
-    io.stderr.write(`catalog-versions: load of ${file} into the ${target.description} stopped: ${error.message}\n`);
-    io.stdout.write(`Stopped after ${seconds} s: ${counts} (loaded records before the failure stay in the index).\n`);
+    io.stderr.write(`catalog-versions: load of ${what} into the ${target.description} stopped: ${error.message}\n`);
+    io.stdout.write(`Stopped after ${seconds} s: ${counts} (records written before the failure stay in the index, whole).\n`);
     return EXIT_FAILED;
   }
-  io.stdout.write(`${file} → ${target.description}: ${counts} in ${seconds} s (${rate} lines/s).\n`);
+  io.stdout.write(`${what} → ${target.description}: ${counts} in ${seconds} s (${rate} ${unit}/s).${outcome.note ?? ''}\n`);
   return summary.rejected > 0 ? EXIT_REJECTED_LINES : EXIT_OK;
+}
+
+/** `convert`: documents as load would write them (prepared: keys and last_indexed), to stdout. */
+async function convert(files: RecordFile[], io: CliIo): Promise<number> {
+  const printer: IngestWriter = {
+    description: 'standard output',
+    storedContentOf: async () => new Map(),
+    async put(batch) {
+      io.stdout.write(batch.map((document) => `${JSON.stringify(document)}\n`).join(''));
+      return [];
+    },
+    delete: async () => undefined,
+    close: async () => undefined,
+  };
+  try {
+    const summary = await loadRecordFiles({ files, writer: printer, onRejected: (rejection) => io.stderr.write(rejectionLine(rejection)) });
+    io.stderr.write(`${summary.read} read, ${summary.loaded} converted, ${summary.rejected} rejected\n`);
+    return summary.rejected > 0 ? EXIT_REJECTED_LINES : EXIT_OK;
+  } catch (error) {
+    io.stderr.write(`catalog-versions: convert stopped: ${(error as Error).message}\n`);
+    return EXIT_FAILED;
+  }
+}
+
+async function harvest(command: HarvestCommand, io: CliIo): Promise<number> {
+  const target = openTarget(command.target, io);
+  if (target === undefined) return EXIT_FAILED;
+  const stateKey = JSON.stringify([command.baseUrl, command.prefix, command.set ?? null]);
+  let from = command.from;
+  try {
+    if (from === undefined && target.harvestState !== undefined) from = await target.harvestState.get(stateKey);
+  } catch (error) {
+    io.stderr.write(`catalog-versions: ${(error as Error).message}\n`);
+    await target.close().catch(() => undefined);
+    return EXIT_FAILED;
+  }
+  if (from !== undefined && command.from === undefined) io.stderr.write(`Continuing from the last harvest: --from ${from}\n`);
+  const oai = harvestOai({
+    baseUrl: command.baseUrl,
+    metadataPrefix: command.prefix,
+    ...(command.set !== undefined ? { set: command.set } : {}),
+    ...(from !== undefined ? { from } : {}),
+    ...(command.until !== undefined ? { until: command.until } : {}),
+  });
+  const clock = new Date();
+  const bar = command.progress && io.stderr.isTTY === true ? new ProgressBar(io.stderr, undefined, 'record') : undefined;
+  const mapping = { prefix: command.prefix, ...(command.institution !== undefined ? { institution: command.institution } : {}) };
+  return report(io, command.baseUrl, target, 'records', bar, () => runIngest<HarvestedRecord>({
+    items: oai as AsyncIterable<SourceItem<HarvestedRecord>>,
+    toDocument: (record) => harvestedRecordToDocument(record, mapping),
+    writer: target.openWriter(),
+    now: () => clock,
+    batchSize: command.batchSize,
+    onProgress: (progress) => bar?.update(progress.read, progress.read),
+    onRejected: (rejection) => {
+      bar?.clear();
+      io.stderr.write(rejectionLine(rejection));
+    },
+  }), async () => {
+    const { responseDate } = oai.summary();
+    // Only a harvest that went to the end moves the starting point of the next one.
+    if (target.harvestState !== undefined) {
+      await target.harvestState.set(stateKey, responseDate);
+      return ` Next harvest continues from ${responseDate}.`;
+    }
+    return ` Harvest date ${responseDate} (give --state FILE to keep it for the next run).`;
+  });
 }
 
 /** Lines in a file (for the bar's percentage): a quick byte scan, far cheaper than the load itself. */
@@ -232,7 +413,7 @@ class ProgressBar {
   private lastDraw = 0;
   private shown = false;
 
-  constructor(private readonly stream: CliIo['stderr'], private readonly totalLines: number | undefined) {}
+  constructor(private readonly stream: CliIo['stderr'], private readonly totalLines: number | undefined, private readonly unit: 'line' | 'record') {}
 
   update(line: number, read: number): void {
     const now = performance.now();
@@ -246,9 +427,9 @@ class ProgressBar {
       const fraction = Math.min(1, line / this.totalLines);
       const filled = Math.round(fraction * width);
       text = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.floor(fraction * 100)).padStart(3)}% ` +
-        `line ${line}/${this.totalLines}  ${rate} lines/s`;
+        `${this.unit} ${line}/${this.totalLines}  ${rate} ${this.unit}s/s`;
     } else {
-      text = `line ${line}  ${rate} lines/s`;
+      text = `${this.unit} ${line}  ${rate} ${this.unit}s/s`;
     }
     this.stream.write(`\r\x1b[2K${text}`);
     this.shown = true;

@@ -1,7 +1,22 @@
 /**
  * `koa-catalog-versions/ingest`: loading a library's records into an index from code, as the
- * `catalog-versions` command does: readers (JSON Lines, MARC, OAI-PMH), the mapping to record documents,
- * and the pipeline that prepares and writes them.
+ * `catalog-versions` command does. Readers (JSON Lines, MARC 21 ISO 2709 and MARCXML, OAI-PMH) yield
+ * source records with their positions; mapping steps make record documents as VuFind's importer would;
+ * `runIngest` prepares them and hands them to a writer (`openEmbeddedIndex(…).openWriter()`, or
+ * `solrIngestWriter` from `koa-catalog-versions/solr`). docs/loading.md tells the rules.
  */
-export { describePosition } from './sourceRecord.js';
+export { describePosition, describeRejection } from './sourceRecord.js';
 export type { RecordPosition, SourceItem } from './sourceRecord.js';
+export { runIngest, IngestStoppedError, DEFAULT_BATCH_SIZE } from './pipeline.js';
+export type { IngestWriter, IngestOptions, IngestSummary, IngestProgress, IngestRejection, StoredContent, WriteRefusal } from './pipeline.js';
+export { readJsonLines } from './readers/jsonLinesReader.js';
+export { readIso2709 } from './marc/iso2709Reader.js';
+export { readMarcXml, parseMarcXml } from './marc/marcXmlReader.js';
+export type { MarcRecord, MarcField, MarcDataField, MarcControlField, MarcSubfield } from './marc/marcRecord.js';
+export { recordDocumentFromMarc } from './marc/vufindMarcMapping.js';
+export { recordDocumentFromDublinCore } from './oai/dublinCoreMapping.js';
+export { harvestOai, OaiError } from './oai/oaiHarvester.js';
+export type { OaiHarvest, OaiHarvestOptions, OaiHarvestSummary, HarvestedRecord } from './oai/oaiHarvester.js';
+export { harvestedRecordToDocument, HARVEST_PREFIXES } from './oai/harvestedRecords.js';
+export { detectRecordFormat, RECORD_FILE_FORMATS } from './recordFormats.js';
+export type { RecordFileFormat } from './recordFormats.js';

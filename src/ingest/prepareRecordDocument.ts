@@ -1,6 +1,6 @@
 /**
  * Readies a record document for an index: checks it, computes its work keys when it carries none, and
- * sets `last_indexed` when absent (reference-behaviour.md sections 1 and 4). Pure: the clock is an argument.
+ * sets `last_indexed` when absent (docs/record-documents.md, docs/work-keys.md). Pure: the clock is an argument.
  * Both the embedded index and the loader command use it, so every backend stores the same documents.
  */
 import { checkRecordDocument, normaliseInstant, type RecordDocument } from '../record/catalogRecord.js';

@@ -29,15 +29,22 @@ export type SourceItem<T> =
   | { readonly kind: 'deleted'; readonly position: RecordPosition; readonly id: string };
 
 /**
- * `catalog.mrc:record 12 (001 ocm123): reason` for MARC, `catalog.jsonl:3: reason` for JSON Lines,
- * `https://repo.example/oai (oai:repo:42): reason` for a harvest: the start of every rejection message.
+ * Where a record came from, for messages: `catalog.mrc:record 12 (001 ocm123)` for MARC, `catalog.jsonl:3`
+ * for JSON Lines, `https://repo.example/oai (oai:repo:42)` for a harvest.
  */
 export function describePosition(position: RecordPosition): string {
-  if (position.line !== undefined) {
-    return `${position.source}:${position.line}${position.id !== undefined ? ` (record ${JSON.stringify(position.id)})` : ''}`;
-  }
+  if (position.line !== undefined) return `${position.source}:${position.line}`;
   if (/^https?:\/\//.test(position.source)) {
     return `${position.source} (${position.id ?? `record ${position.recordNumber}`})`;
   }
   return `${position.source}:record ${position.recordNumber}${position.id !== undefined ? ` (001 ${position.id})` : ''}`;
+}
+
+/**
+ * A rejection as the loader reports it: `catalog.mrc:record 12 (001 ocm123): reason`, or for JSON Lines
+ * `catalog.jsonl:3: reason (record "x")`, keeping the line number first as compilers and editors expect.
+ */
+export function describeRejection(position: RecordPosition, reason: string): string {
+  const jsonLinesId = position.line !== undefined && position.id !== undefined ? ` (record ${JSON.stringify(position.id)})` : '';
+  return `${describePosition(position)}: ${reason}${jsonLinesId}`;
 }

@@ -4,5 +4,5 @@
  */
 export { createSolrIndex, DEFAULT_SOLR_FIELDS } from './solrIndex.js';
 export type { SolrIndexOptions, SolrFieldMap, SolrIndexLogger } from './solrIndex.js';
-export { createSolrWriter } from './solrWriter.js';
+export { createSolrWriter, solrIngestWriter } from './solrWriter.js';
 export type { SolrWriterOptions, SolrWriter, SolrAddResult, RejectedSolrDocument } from './solrWriter.js';

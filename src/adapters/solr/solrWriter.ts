@@ -19,7 +19,8 @@
  * (checkSolrIndexOptions, reused here), and reading records back (solrIndex.ts).
  */
 import http from 'node:http';
-import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
+import { recordFromDocument, type RecordDocument } from '../../record/catalogRecord.js';
+import type { IngestWriter, StoredContent } from '../../ingest/pipeline.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
 import { contentFingerprintOf } from '../../record/recordContent.js';
 import { SINGLE_VALUED_FIELDS } from '../../record/recordFields.js';
@@ -58,11 +59,10 @@ export interface SolrAddResult {
 export interface SolrWriter {
   /** Adds (or replaces, by id) documents; documents Solr refuses are reported, the rest are written. */
   add(documents: readonly RecordDocument[]): Promise<SolrAddResult>;
-  /**
-   * For the documents that the core already holds with the same content apart from `last_indexed`: id →
-   * the stored `last_indexed`. Only committed documents are seen.
-   */
-  storedLastIndexedOfUnchanged(documents: readonly RecordDocument[]): Promise<Map<string, string>>;
+  /** For the ids the core holds (committed documents only): the stored content's fingerprint and `last_indexed`. */
+  storedContentOf(ids: readonly string[]): Promise<Map<string, StoredContent>>;
+  /** Deletes these records by id (visible within commitWithin, or at the next commit). */
+  deleteByIds(ids: readonly string[]): Promise<void>;
   /** A hard commit that waits for the new searcher: afterwards every added document can be found. */
   commit(): Promise<void>;
   /** Deletes every document of the core (not committed). Destructive: for disposable test cores. */
@@ -83,6 +83,7 @@ interface SolrClient {
   add(docs: unknown[], options: Record<string, string | number>, callback: SolrCallback): http.ClientRequest;
   commit(options: Record<string, unknown>, callback: SolrCallback): http.ClientRequest;
   deleteByQuery(query: string, options: Record<string, unknown>, callback: SolrCallback): http.ClientRequest;
+  update(data: unknown, options: Record<string, unknown>, callback: SolrCallback): http.ClientRequest;
   post(handler: string, query: string, callback: SolrCallback): http.ClientRequest;
   basicAuth(username: string, password: string): SolrClient;
 }
@@ -170,43 +171,38 @@ class Writer implements SolrWriter {
     return { added: documents.length - rejected.length, rejected };
   }
 
-  async storedLastIndexedOfUnchanged(documents: readonly RecordDocument[]): Promise<Map<string, string>> {
-    const kept = new Map<string, string>();
+  async storedContentOf(ids: readonly string[]): Promise<Map<string, StoredContent>> {
+    const held = new Map<string, StoredContent>();
     // The terms parser splits on the separator; an id containing it cannot be asked for (and is never kept).
-    const ids = [...new Set(documents.map((document) => document.id))].filter((id) => !id.includes(WORK_KEY_SEPARATOR));
-    if (ids.length === 0) return kept;
+    const asked = [...new Set(ids)].filter((id) => !id.includes(WORK_KEY_SEPARATOR));
+    if (asked.length === 0) return held;
     const params = encodeSolrParams([
-      ['q', `{!terms f=${this.fields.id} separator="${WORK_KEY_SEPARATOR}"}${ids.join(WORK_KEY_SEPARATOR)}`],
-      ['rows', String(ids.length)],
+      ['q', `{!terms f=${this.fields.id} separator="${WORK_KEY_SEPARATOR}"}${asked.join(WORK_KEY_SEPARATOR)}`],
+      ['rows', String(asked.length)],
       ['fl', [...new Set(Object.values(this.fields))].join(',')],
     ]);
     // Always a form POST: a batch of ids is far longer than a URL should be.
-    const what = `lookup of ${ids.length} stored document${ids.length === 1 ? '' : 's'}`;
+    const what = `lookup of ${asked.length} stored document${asked.length === 1 ? '' : 's'}`;
     const outcome = await this.send('select', what, (callback) => this.client.post('select', params, callback));
-    const docs = readSelectDocs(outcome, this.describe('select', what));
-    const stored = new Map<string, CatalogRecord>();
-    for (const doc of docs) {
+    for (const doc of readSelectDocs(outcome, this.describe('select', what))) {
       try {
+        // Read back as the adapter reads it, so the fingerprint is of the same fields and spellings.
         const record = recordFromDocument(toRecordDocument(doc, this.fields));
-        stored.set(record.id, record);
+        held.set(record.id, { fingerprint: contentFingerprintOf(toRecordDocument(doc, this.fields)), lastIndexed: record.lastIndexed });
       } catch (error) {
         // A stored document the adapter could not read counts as changed: the new one replaces it.
         if (!(error instanceof InvalidRecordDocumentError)) throw error;
       }
     }
-    for (const document of documents) {
-      const before = stored.get(document.id);
-      if (before === undefined) continue;
-      let after: CatalogRecord;
-      try {
-        after = recordFromDocument(document);
-      } catch (error) {
-        if (!(error instanceof InvalidRecordDocumentError)) throw error;
-        continue;
-      }
-      if (contentOf(before) === contentOf(after)) kept.set(document.id, before.lastIndexed);
-    }
-    return kept;
+    return held;
+  }
+
+  async deleteByIds(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const what = `delete of ${ids.length} document${ids.length === 1 ? '' : 's'}`;
+    const outcome = await this.update(what, // Solr's JSON update format deletes several ids with `{"delete": [id, …]}`.
+      (callback) => this.client.update({ delete: [...ids] }, this.commitWithinMs > 0 ? { commitWithin: this.commitWithinMs } : {}, callback));
+    if (!outcome.ok) throw new IndexUnavailableError(`Solr ${this.endpoint.display}: delete refused: ${outcome.refused}`);
   }
 
   async commit(): Promise<void> {
@@ -283,11 +279,6 @@ function isPlain(value: unknown): boolean {
   return scalar(value) || (Array.isArray(value) && value.length > 0 && value.every(scalar));
 }
 
-/** What makes two records the same for the plugin: everything it reads but `last_indexed`. */
-function contentOf(record: CatalogRecord): string {
-  return JSON.stringify({ ...record, lastIndexed: undefined });
-}
-
 /** Throws unless the answer is a successful Solr JSON answer. */
 function checkAnswer(outcome: Answer, prefix: string): void {
   const { status, contentType, body } = outcome;
@@ -315,6 +306,22 @@ function readSelectDocs(outcome: Answer, prefix: string): Array<Record<string, u
   return response.docs;
 }
 
-
-
-
+/**
+ * The writer as the ingest pipeline's writer: documents refused by Solr come back as refusals, and
+ * closing commits (so the load is visible when the command ends) and drops the connections.
+ */
+export function solrIngestWriter(writer: SolrWriter, description: string): IngestWriter {
+  return {
+    description,
+    storedContentOf: (ids) => writer.storedContentOf(ids),
+    put: async (batch) => (await writer.add(batch)).rejected.map(({ index, reason }) => ({ index, reason })),
+    delete: (ids) => writer.deleteByIds(ids),
+    async close() {
+      try {
+        await writer.commit();
+      } finally {
+        await writer.close();
+      }
+    },
+  };
+}

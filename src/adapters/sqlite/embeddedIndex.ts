@@ -3,17 +3,20 @@
  * plugin for small catalogs, the demo and the tests. Records are stored as their prepared documents;
  * work keys go to their own table with a (key, record) primary key, so "every record sharing any of these
  * keys" is an index range scan. Each key row also carries its record's last_indexed, so a page of versions
- * is chosen from the key rows alone and only that page's documents are read. A load into an empty index
+ * is chosen from the key rows alone (for a small work, in JavaScript from its few key rows; for a larger
+ * one, in one statement) and only that page's documents are read. A load into an empty index
  * stages the documents in unindexed tables and builds the real ones in key order at its end. SQL and table
  * names stay in this file.
  */
-import crypto from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
+import { contentFingerprintOf } from '../../record/recordContent.js';
+import { isRecordField } from '../../record/recordFields.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
-import { prepareRecordDocument } from '../../ingest/prepareRecordDocument.js';
+import { IngestStoppedError, runIngest, type IngestWriter, type StoredContent } from '../../ingest/pipeline.js';
+import type { SourceItem } from '../../ingest/sourceRecord.js';
 import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../versions/catalogIndex.js';
 
 export interface EmbeddedIndexOptions {
@@ -47,11 +50,33 @@ export interface LoadSummary {
   readonly rejected: number;
 }
 
+export interface RecordSearchResult {
+  readonly total: number;
+  readonly records: readonly CatalogRecord[];
+}
+
 export interface EmbeddedIndex extends CatalogIndex {
-  /** Loads record documents in bulk; a document whose id is indexed already replaces it. */
+  /**
+   * Loads record documents in bulk through the ingest pipeline (src/ingest/pipeline.ts); a document whose
+   * id is indexed already replaces it.
+   */
   load(documents: Iterable<unknown> | AsyncIterable<unknown>, options?: LoadOptions): Promise<LoadSummary>;
+  /**
+   * A writer for the ingest pipeline. Writers take turns: one opened while another is writing waits for
+   * it to close. Into an empty index the writer stages everything and builds the tables when closed.
+   */
+  openWriter(description?: string): IngestWriter;
   /** How many records the index holds. */
   count(): Promise<number>;
+  /**
+   * Records whose title or author contain every word of `text` (case- and accent-insensitive), by id:
+   * a small catalog's search box (the demo's). Not part of the port: a host on Solr searches Solr.
+   */
+  searchRecords(text: string, options?: { readonly limit?: number; readonly offset?: number }): Promise<RecordSearchResult>;
+  /** The response date of the last successful harvest for this key (base URL, prefix, set), if any. */
+  lastHarvest(key: string): Promise<string | undefined>;
+  /** Remembers a successful harvest's response date for this key. */
+  recordHarvest(key: string, responseDate: string): Promise<void>;
 }
 
 /**
@@ -66,7 +91,7 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS records (
     id TEXT PRIMARY KEY NOT NULL,
     last_indexed TEXT NOT NULL,
-    content_hash TEXT NOT NULL,
+    content_hash TEXT NOT NULL, -- unused since 0.2.0 (written empty); kept so that older files open as they are
     document TEXT NOT NULL
   ) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS work_keys (
@@ -76,6 +101,10 @@ const SCHEMA = `
     PRIMARY KEY (key, record_id)
   ) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS work_keys_by_record ON work_keys (record_id);
+  CREATE TABLE IF NOT EXISTS harvests (
+    key TEXT PRIMARY KEY NOT NULL,
+    response_date TEXT NOT NULL
+  ) WITHOUT ROWID;
 `;
 
 // Schema 0 to 1. The new key table is filled in key order from a walk of the old one in record order (its
@@ -98,20 +127,18 @@ const MIGRATE_FROM_SCHEMA_0 = `
   DROP INDEX IF EXISTS records_by_last_indexed;
 `;
 
-// crypto.hash (Node 20.12) hashes a string without a Hash object; older Node 20 releases lack it.
-const sha256: (text: string) => string = typeof crypto.hash === 'function'
-  ? (text) => crypto.hash('sha256', text, 'base64url')
-  : (text) => crypto.createHash('sha256').update(text).digest('base64url');
-
 /**
- * The stored JSON of a document, and the hash of its content apart from `last_indexed` (so a re-load of
- * unchanged content is recognised), from one serialisation: the content's JSON with last_indexed appended.
+ * The stored JSON of a document: the record fields the plugin reads (recordFields.ts), with `last_indexed`
+ * as the last member whatever its place in the document (the order the files of earlier versions have).
+ * Other fields (a MARC record's `author_role`, a host's own) are not stored: the embedded index answers
+ * with CatalogRecords, which never carry them, so they would be bytes read for nothing.
  */
-function serialise(document: RecordDocument): { json: string; contentHash: string } {
-  const { last_indexed: lastIndexed, ...content } = document;
+function serialise(document: RecordDocument): string {
+  const content: Record<string, unknown> = {};
+  for (const name of Object.keys(document)) if (name !== 'last_indexed' && isRecordField(name)) content[name] = document[name];
   const contentJson = JSON.stringify(content);
-  const json = lastIndexed === undefined ? contentJson : `${contentJson.slice(0, -1)}${contentJson === '{}' ? '' : ','}"last_indexed":${JSON.stringify(lastIndexed)}}`;
-  return { json, contentHash: sha256(contentJson) };
+  const lastIndexed = document.last_indexed;
+  return lastIndexed === undefined ? contentJson : `${contentJson.slice(0, -1)}${contentJson === '{}' ? '' : ','}"last_indexed":${JSON.stringify(lastIndexed)}}`;
 }
 
 // Loaded on first open, so that a host importing the package without the embedded index never loads the
@@ -199,6 +226,85 @@ function pagesWithTotals(db: Database.Database, countVersions: Database.Statemen
 }
 
 /**
+ * Key rows read in one go before a work counts as large. A CPU profile of the server answering
+ * never-asked records (100k-record catalog, 50 connections) had the page statement on top, ~28% of its
+ * CPU time; tools/bench/coldLookups.ts measures this path against that statement side by side. Kept low:
+ * for a larger work the rows read here are wasted before the page statement runs.
+ */
+const SMALL_WORK_KEY_ROWS = 16;
+/** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
+const BOUND_KEYS = 8;
+
+/**
+ * SQLite's order of TEXT (BINARY: UTF-8 bytes, i.e. code points). JavaScript compares UTF-16 units, which
+ * orders differently only where a surrogate (a character above U+FFFF) meets a unit in E000–FFFF.
+ */
+function compareAsSqlite(a: string, b: string): number {
+  if (a === b) return 0;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      const xSurrogate = x <= 0xdfff;
+      if (xSurrogate !== y <= 0xdfff) return xSurrogate ? 1 : -1;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+type KeyRowsStatement = Database.Statement<unknown[], [string, string]>;
+
+/**
+ * Most works are small (78% of them one record), and for them the page statement's fixed cost dominates:
+ * it builds temporary B-trees (the key list, the materialised versions, the grouping, the sort), ~90 us
+ * for a one-record work whose key rows take ~15 us to read. So the key rows are read first, at most
+ * SMALL_WORK_KEY_ROWS + 1 of them: when that is all there is, grouping (latest last_indexed per record,
+ * as MAX() does), sorting (as SQLite orders TEXT), counting and cutting the page happen here, and only the
+ * page's documents are read, by id; a larger work goes to the page statement (`large`), which does all of
+ * it in SQLite without turning every key row into JavaScript strings. Same pages, same totals either way;
+ * a key row whose record is missing counts in the total and gives no document, as the statement's join does.
+ */
+function smallWorksFromKeyRows(db: Database.Database, selectRecord: Database.Statement<[string], { document: string }>, large: VersionsRows): VersionsRows {
+  const byKeyCount: KeyRowsStatement[] = [];
+  for (let count = 1; count <= BOUND_KEYS; count++) {
+    byKeyCount[count] = db.prepare<unknown[], [string, string]>(
+      `SELECT record_id, last_indexed FROM work_keys WHERE key IN (${new Array(count).fill('?').join(', ')}) LIMIT ?`).raw();
+  }
+  const byKeyList = db.prepare<unknown[], [string, string]>(`SELECT record_id, last_indexed ${KEYED} LIMIT ?`).raw();
+  return (keys, query) => {
+    const keyList = JSON.parse(keys) as string[];
+    const bound = byKeyCount[keyList.length];
+    const rows = bound !== undefined ? bound.all(...keyList, SMALL_WORK_KEY_ROWS + 1) : byKeyList.all(keys, SMALL_WORK_KEY_ROWS + 1);
+    if (rows.length > SMALL_WORK_KEY_ROWS) return large(keys, query);
+    // An id stored with a lone surrogate comes back with U+FFFD in place of bytes that are not UTF-8, and
+    // then names no record when asked for again: such a work is left to the statement, which never
+    // turns ids into JavaScript strings and back.
+    if (rows.some(([id]) => id.includes('\uFFFD'))) return large(keys, query);
+    const latest = new Map<string, string>();
+    for (const [id, lastIndexed] of rows) {
+      const seen = latest.get(id);
+      if (seen === undefined || compareAsSqlite(lastIndexed, seen) > 0) latest.set(id, lastIndexed);
+    }
+    const versions = [...latest];
+    versions.sort(query.order === 'last-indexed'
+      ? ([idA, a], [idB, b]) => compareAsSqlite(b, a) || compareAsSqlite(idA, idB)
+      : ([idA], [idB]) => compareAsSqlite(idA, idB));
+    // As LIMIT and OFFSET: no rows for a limit of 0 (see pagesWithTotals), a negative offset counts as 0.
+    const offset = Math.max(0, query.offset);
+    const page = query.limit > 0 ? versions.slice(offset, offset + query.limit) : [];
+    const documents: Array<{ document: string }> = [];
+    for (const [id] of page) {
+      const row = selectRecord.get(id);
+      if (row !== undefined) documents.push(row);
+    }
+    return { total: versions.length, documents };
+  };
+}
+
+/**
  * Schema 0 (a read-only file not migrated yet): the order comes from the records, so every document of the
  * work is read and sorted, and the total is counted first.
  */
@@ -218,8 +324,23 @@ function schema0Pages(db: Database.Database, countVersions: Database.Statement<[
 function embeddedIndexOn(db: Database.Database, readOnly: boolean, keysCarryLastIndexed: boolean): EmbeddedIndex {
   const selectRecord = db.prepare<[string], { document: string }>('SELECT document FROM records WHERE id = ?');
   const countVersions = db.prepare<[string], { total: number }>(`SELECT COUNT(*) AS total FROM (SELECT DISTINCT record_id ${KEYED})`);
-  const versionsRows = (keysCarryLastIndexed ? pagesWithTotals : schema0Pages)(db, countVersions);
+  const versionsRows = keysCarryLastIndexed
+    ? smallWorksFromKeyRows(db, selectRecord, pagesWithTotals(db, countVersions))
+    : schema0Pages(db, countVersions);
   const countRecords = db.prepare<[], { total: number }>('SELECT COUNT(*) AS total FROM records');
+  // The search box of a small catalog: a scan of titles and authors, matched by folded words. Good for the
+  // thousands of records the embedded index is meant for; a large catalog searches its Solr.
+  db.function('search_text', { deterministic: true }, (json: unknown) => searchTextOf(String(json)));
+  const MATCHES = `FROM records WHERE (SELECT COUNT(*) FROM json_each(?) AS w WHERE instr(search_text(document), w.value) > 0) = ?`;
+  const searchRows = db.prepare<[string, number, number, number], { document: string; total: number }>(
+    `SELECT document, COUNT(*) OVER () AS total ${MATCHES} ORDER BY id LIMIT ? OFFSET ?`);
+  const searchTotal = db.prepare<[string, number], { total: number }>(`SELECT COUNT(*) AS total ${MATCHES}`);
+  // Files made before harvests were recorded have no table until a writable open adds it.
+  const hasHarvests = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'harvests'").get() !== undefined;
+  let harvestStatement: Database.Statement<[string], { response_date: string }> | undefined;
+  const harvestRead = () => (hasHarvests || !readOnly
+    ? (harvestStatement ??= db.prepare<[string], { response_date: string }>('SELECT response_date FROM harvests WHERE key = ?'))
+    : undefined);
   // For each listed record: the distinct records sharing any of its keys (0 when it has none).
   const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
     SELECT r.id AS id,
@@ -307,13 +428,67 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, keysCarryLast
     async load(documents, loadOptions = {}) {
       ensureOpen();
       if (readOnly) throw new InvalidOptionError('readOnly', 'this index was opened read-only and cannot load documents');
-      const earlier = lastLoad;
-      const loading = earlier.then(() => {
+      return loadDocuments(this.openWriter(), documents, loadOptions);
+    },
+
+    openWriter(description = 'embedded index') {
+      ensureOpen();
+      if (readOnly) throw new InvalidOptionError('readOnly', 'this index was opened read-only and cannot load documents');
+      // Writers take turns: this one starts when the one before it has closed.
+      let closed!: () => void;
+      const turn = lastLoad;
+      lastLoad = new Promise<void>((resolve) => { closed = resolve; });
+      let writer: Promise<TableWriter> | undefined;
+      const ready = () => (writer ??= turn.then(() => {
         ensureOpen();
-        return loadDocuments(db, documents, loadOptions, markWritten);
-      });
-      lastLoad = loading.catch(() => undefined);
-      return loading;
+        return openTableWriter(db, markWritten);
+      }));
+      return {
+        description,
+        storedContentOf: async (ids) => (await ready()).storedContentOf(ids),
+        put: async (batch) => (await ready()).put(batch),
+        delete: async (ids) => (await ready()).delete(ids),
+        async close() {
+          try {
+            if (writer !== undefined) (await writer).close();
+          } finally {
+            markWritten();
+            closed();
+          }
+        },
+      };
+    },
+
+    async searchRecords(text, searchOptions = {}) {
+      ensureOpen();
+      const limit = searchOptions.limit ?? 20;
+      const offset = searchOptions.offset ?? 0;
+      if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`limit must be a whole number >= 0, not ${limit}`);
+      if (!Number.isSafeInteger(offset) || offset < 0) throw new RangeError(`offset must be a whole number >= 0, not ${offset}`);
+      const words = searchWordsOf(typeof text === 'string' ? text : '');
+      if (words.length === 0) return { total: 0, records: [] };
+      try {
+        const rows = searchRows.all(JSON.stringify(words), words.length, limit, offset);
+        return { total: rows[0]?.total ?? (offset > 0 ? searchTotal.get(JSON.stringify(words), words.length)?.total ?? 0 : 0), records: rows.map(decode) };
+      } catch (cause) {
+        throw unavailable('record search', cause);
+      }
+    },
+
+    async lastHarvest(key) {
+      ensureOpen();
+      try {
+        return harvestRead()?.get(key)?.response_date;
+      } catch (cause) {
+        throw unavailable('harvest state', cause);
+      }
+    },
+
+    async recordHarvest(key, responseDate) {
+      ensureOpen();
+      if (readOnly) throw new InvalidOptionError('readOnly', 'this index was opened read-only');
+      db.prepare('INSERT OR REPLACE INTO harvests (key, response_date) VALUES (?, ?)').run(key, responseDate);
+      markWritten();
     },
 
     async close() {
@@ -326,68 +501,132 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, keysCarryLast
 
 type BatchWriter = (batch: readonly RecordDocument[]) => void;
 
-/** `markWritten` is called after every commit the load makes, and once more when it ends however it ends. */
-async function loadDocuments(
-  db: Database.Database, documents: Iterable<unknown> | AsyncIterable<unknown>, loadOptions: LoadOptions, markWritten: () => void,
-): Promise<LoadSummary> {
-  const now = loadOptions.now ?? (() => new Date());
-  const batchSize = loadOptions.batchSize ?? 5000;
-  const bulk = db.prepare('SELECT 1 FROM records LIMIT 1').get() === undefined ? stagedLoad(db) : undefined;
-  const writeBatch = bulk?.writeBatch ?? upsertingWriter(db);
-  const stored = db.prepare<[string], { last_indexed: string; content_hash: string }>(
-    'SELECT last_indexed, content_hash FROM records WHERE id = ?',
-  );
+/** Lower case, accents dropped, letters and digits only: how titles, authors and search words compare. */
+function foldForSearch(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
 
-  let read = 0;
-  let loaded = 0;
-  let rejected = 0;
-  let batch: RecordDocument[] = [];
-  const flush = () => {
-    if (batch.length === 0) return;
-    writeBatch(batch);
-    markWritten();
-    loaded += batch.length;
-    batch = [];
-    loadOptions.onProgress?.(read);
-  };
-  try {
-    for await (const input of documents as AsyncIterable<unknown>) {
-      read += 1;
-      let document: RecordDocument;
-      try {
-        const prepared = prepareRecordDocument(input, now());
-        document = prepared.document;
-        // An empty index has no stored content to compare with.
-        if (prepared.lastIndexedFromClock && bulk === undefined) {
-          // Loading unchanged content again keeps its last_indexed: loading a file twice leaves the same index.
-          const previous = stored.get(document.id);
-          if (previous !== undefined && previous.content_hash === serialise(document).contentHash) document.last_indexed = previous.last_indexed;
-        }
-      } catch (error) {
-        if (!(error instanceof InvalidRecordDocumentError)) throw error;
-        const id = typeof (input as { id?: unknown } | null)?.id === 'string' ? (input as { id: string }).id : undefined;
-        const problem: RejectedDocument = { position: read, ...(id !== undefined ? { id } : {}), reason: error.reason };
-        if (loadOptions.onRejected === undefined) {
-          flush();
-          throw new InvalidRecordDocumentError(`document ${read}${id !== undefined ? ` (id ${JSON.stringify(id)})` : ''}: ${error.reason}`);
-        }
-        rejected += 1;
-        loadOptions.onRejected(problem);
-        continue;
-      }
-      batch.push(document);
-      if (batch.length >= batchSize) flush();
+function searchWordsOf(text: string): string[] {
+  return [...new Set(foldForSearch(text).split(/[^\p{L}\p{N}]+/u).filter((word) => word !== ''))].slice(0, 16);
+}
+
+const SEARCHED_FIELDS = ['title', 'title_short', 'author', 'author2', 'author_corporate'] as const;
+
+/** The folded titles and authors of a stored document, one string to look words up in. */
+function searchTextOf(documentJson: string): string {
+  const document = JSON.parse(documentJson) as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const field of SEARCHED_FIELDS) {
+    const value = document[field];
+    for (const item of Array.isArray(value) ? value : [value]) if (typeof item === 'string') parts.push(item);
+  }
+  return foldForSearch(parts.join(' '));
+}
+
+/** What a writer of the embedded index does once its turn has come. */
+interface TableWriter {
+  storedContentOf(ids: readonly string[]): Map<string, StoredContent>;
+  put(batch: readonly RecordDocument[]): [];
+  delete(ids: readonly string[]): void;
+  close(): void;
+}
+
+/**
+ * Into an empty index the writer stages (stagedLoad); into one holding records it replaces by id, one
+ * transaction per batch. `markWritten` is called after every commit, so kept answers are dropped.
+ */
+function openTableWriter(db: Database.Database, markWritten: () => void): TableWriter {
+  let bulk = db.prepare('SELECT 1 FROM records LIMIT 1').get() === undefined ? stagedLoad(db) : undefined;
+  let writeBatch = bulk?.writeBatch ?? upsertingWriter(db);
+  const stored = db.prepare<[string], { document: string }>(
+    'SELECT document FROM records WHERE id IN (SELECT value FROM json_each(?))',
+  );
+  const dropRecords = db.transaction((ids: readonly string[]) => {
+    const dropRecord = db.prepare('DELETE FROM records WHERE id = ?');
+    const dropKeys = db.prepare('DELETE FROM work_keys WHERE record_id = ?');
+    for (const id of ids) {
+      dropRecord.run(id);
+      dropKeys.run(id);
     }
-    flush();
-  } finally {
-    // Also when the load stops early: the documents of committed batches stay loaded, as with upserts.
-    try {
-      bulk?.finish();
-    } finally {
+  });
+  return {
+    storedContentOf(ids) {
+      const held = new Map<string, StoredContent>();
+      // An empty index being filled holds nothing to compare with.
+      if (bulk !== undefined) return held;
+      for (const { document } of stored.all(JSON.stringify(ids))) {
+        const parsed = JSON.parse(document) as RecordDocument;
+        if (typeof parsed.last_indexed === 'string') held.set(parsed.id, { fingerprint: contentFingerprintOf(parsed), lastIndexed: parsed.last_indexed });
+      }
+      return held;
+    },
+    put(batch) {
+      writeBatch(batch);
       markWritten();
+      return [];
+    },
+    delete(ids) {
+      // Staged documents are not in the tables yet: a deletion must apply after them, so the staged part
+      // of the load is moved into place first and the rest of the load replaces record by record.
+      if (bulk !== undefined) {
+        bulk.finish();
+        bulk = undefined;
+        writeBatch = upsertingWriter(db);
+      }
+      dropRecords(ids);
+      markWritten();
+    },
+    close() {
+      bulk?.finish();
+    },
+  };
+}
+
+/**
+ * EmbeddedIndex.load(): the documents go through the ingest pipeline as they are (no mapping step), with
+ * the index's own writer. Without onRejected the first bad document stops the load, as an
+ * InvalidRecordDocumentError naming its position; the documents before it are written.
+ */
+async function loadDocuments(writer: IngestWriter, documents: Iterable<unknown> | AsyncIterable<unknown>, loadOptions: LoadOptions): Promise<LoadSummary> {
+  async function* items(): AsyncGenerator<SourceItem<unknown>> {
+    let recordNumber = 0;
+    for await (const record of documents as AsyncIterable<unknown>) {
+      recordNumber += 1;
+      yield { kind: 'record', position: { source: 'load()', recordNumber }, record };
     }
   }
-  return { read, loaded, rejected };
+  const onRejected = loadOptions.onRejected;
+  // The ids of the documents read, by position, for rejection messages (the pipeline's positions carry none).
+  const ids = new Map<number, string>();
+  let reportedLoaded = 0;
+  const summary = await runIngest({
+    items: items(),
+    toDocument: (record, position) => {
+      const id = (record as { id?: unknown } | null)?.id;
+      if (typeof id === 'string') ids.set(position.recordNumber, id);
+      return record;
+    },
+    writer,
+    now: loadOptions.now ?? (() => new Date()),
+    batchSize: loadOptions.batchSize ?? 5000,
+    // Reported after each written batch only (the pipeline reports the end too).
+    onProgress: (progress) => {
+      if (progress.loaded === reportedLoaded) return;
+      reportedLoaded = progress.loaded;
+      loadOptions.onProgress?.(progress.read);
+    },
+    onRejected: ({ position, reason }) => {
+      const id = ids.get(position.recordNumber);
+      if (onRejected === undefined) {
+        throw new InvalidRecordDocumentError(`document ${position.recordNumber}${id !== undefined ? ` (id ${JSON.stringify(id)})` : ''}: ${reason}`);
+      }
+      onRejected({ position: position.recordNumber, ...(id !== undefined ? { id } : {}), reason });
+    },
+  }).catch((error: unknown) => {
+    // A failing source or engine reaches the caller as itself, as before the pipeline.
+    throw error instanceof IngestStoppedError ? error.cause : error;
+  });
+  return { read: summary.read, loaded: summary.loaded, rejected: summary.rejected };
 }
 
 /** Into an index holding records: each document replaces its record and that record's keys. */
@@ -398,8 +637,7 @@ function upsertingWriter(db: Database.Database): BatchWriter {
   return db.transaction((batch: readonly RecordDocument[]) => {
     for (const document of batch) {
       const id = document.id;
-      const { json, contentHash } = serialise(document);
-      upsert.run(id, document.last_indexed, contentHash, json);
+      upsert.run(id, document.last_indexed, '', serialise(document));
       dropKeys.run(id);
       for (const key of document.work_keys_str_mv ?? []) addKey.run(key, id, document.last_indexed);
     }
@@ -427,8 +665,7 @@ function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; finish: (
   const writeBatch = db.transaction((batch: readonly RecordDocument[]) => {
     for (const document of batch) {
       const id = document.id;
-      const { json, contentHash } = serialise(document);
-      const { lastInsertRowid } = stageRecord.run(id, document.last_indexed, contentHash, json);
+      const { lastInsertRowid } = stageRecord.run(id, document.last_indexed, '', serialise(document));
       stageKeys.run(lastInsertRowid, id, document.last_indexed, JSON.stringify(document.work_keys_str_mv ?? []));
     }
     staged += batch.length;

@@ -1,36 +1,32 @@
 /**
  * Reads a JSON Lines file of record documents, one line at a time (a million-record file never sits in
- * memory whole). Blank lines are skipped; a line that is not JSON is reported with its line number and
- * skipped, so one bad line never stops the rest.
+ * memory whole), as a reader of the ingest pipeline: each non-blank line is a source record positioned by
+ * its line number; a line that is not JSON is a problem item, so one bad line never stops the rest.
+ *
+ * Left to others: checking that a value is a record document (the pipeline's prepare step).
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { SourceItem } from '../sourceRecord.js';
 
-export interface JsonLine {
-  /** 1-based line number in the file. */
-  readonly line: number;
-  readonly value: unknown;
-}
-
-export interface JsonLineProblem {
-  readonly line: number;
-  readonly reason: string;
-}
-
-export async function* readJsonLines(path: string, onProblem: (problem: JsonLineProblem) => void): AsyncGenerator<JsonLine> {
+export async function* readJsonLines(path: string): AsyncGenerator<SourceItem<unknown>> {
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   let line = 0;
+  let recordNumber = 0;
   for await (const text of lines) {
     line += 1;
     const trimmed = line === 1 ? text.replace(/^\uFEFF/, '').trim() : text.trim();
     if (trimmed === '') continue;
+    recordNumber += 1;
     let value: unknown;
     try {
       value = JSON.parse(trimmed);
     } catch (error) {
-      onProblem({ line, reason: `not valid JSON (${(error as Error).message})` });
+      yield { kind: 'problem', position: { source: path, recordNumber, line }, reason: `not valid JSON (${(error as Error).message})` };
       continue;
     }
-    yield { line, value };
+    const id = (value as { id?: unknown } | null)?.id;
+    const position = { source: path, recordNumber, line, ...(typeof id === 'string' && id !== '' ? { id } : {}) };
+    yield { kind: 'record', position, record: value };
   }
 }

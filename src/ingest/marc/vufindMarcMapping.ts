@@ -1,0 +1,216 @@
+/**
+ * Maps a MARC 21 bibliographic record to the plugin's record document as VuFind 7.1.1's own importer does
+ * (SolrMarc 3.3 with VuFind's stock import/marc.properties and its Java indexing helpers):
+ *
+ *   id                 001, trimmed (marc4j, under SolrMarc, keeps the last 001 a record has)
+ *   title              245ab, first: $a and $b in field order, each trimmed, joined with a space
+ *   title_short        245a, first
+ *   author, author2, author_corporate (+ their _role lists)   vufindAuthors.ts
+ *   format             vufindFormats.ts
+ *   publishDate        getDates: every 260$c, then the 264$c of 264s with ind2 1 (publication), or when
+ *                      there are none those with ind2 4 (copyright), each cleaned to a year as SolrMarc's
+ *                      DataUtil.cleanDate does; no 008 fallback (stock VuFind has none)
+ *   url                856u:555u, every subfield u, each value once
+ *   work_keys_str_mv   marcWorkKeys.ts; always present, [] when VuFind makes none, so that the loader
+ *                      does not compute keys of its own for the record
+ * No uniform-title field: stock VuFind indexes none (130/730 only feed the UT work keys), so
+ * `title_uniform` is never set. 880 fields are read by none of these specifications.
+ *
+ * Deliberate differences from VuFind's output:
+ * - Trailing ISBD punctuation is trimmed from title, title_short and the three author fields
+ *   (`Le concerto /` → `Le concerto`, `Baldazzi, Gianfranco.` → `Baldazzi, Gianfranco`); see
+ *   trimTrailingIsbdPunctuation for the rules. Work keys are made from the untrimmed text, as VuFind's.
+ *   publishDate needs no trim: getDates already gives bare years (`[1989?]` → `1989`).
+ * - A name or title that trimming leaves empty is left out.
+ * - Text is Unicode NFC (the readers give NFC); VuFind stores MARC-8 records decomposed.
+ * - A record without a usable 001 is refused (InvalidRecordDocumentError); VuFind would index it under
+ *   whatever its local id configuration says (the Concerto comparison used 901$c).
+ * - Where VuFind's format code would throw on a record without an 008, see vufindFormats.ts.
+ *
+ * Left to others: reading MARC (the readers), the format and relator rules (vufindFormats.ts,
+ * vufindAuthors.ts), key normalisation (src/work-keys/workKeys.ts), checking and storing documents.
+ */
+import { InvalidRecordDocumentError } from '../../errors.js';
+import type { RecordDocument } from '../../record/catalogRecord.js';
+import { isDataField, type MarcDataField, type MarcRecord } from './marcRecord.js';
+import { marcWorkKeys, trimAsJavaDoes } from './marcWorkKeys.js';
+import { vufindAuthorFields, type NamesAndRoles } from './vufindAuthors.js';
+import { vufindFormats } from './vufindFormats.js';
+
+export interface VufindMappingOptions {
+  /**
+   * The year SolrMarc takes as "now": a publication year after the next one is dropped as a typing
+   * error. Defaults to the clock's year.
+   */
+  readonly currentYear?: number;
+}
+
+/** A record document with VuFind's field values for a MARC record (deliberate differences above). */
+export function recordDocumentFromMarc(record: MarcRecord, options: VufindMappingOptions = {}): RecordDocument {
+  const currentYear = options.currentYear ?? new Date().getFullYear();
+  const document: RecordDocument = { id: idOf(record) };
+  const title = firstValue(record, '245', 'ab');
+  if (title !== undefined) setSingle(document, 'title', title);
+  const shortTitle = firstValue(record, '245', 'a');
+  if (shortTitle !== undefined) setSingle(document, 'title_short', shortTitle);
+  const authors = vufindAuthorFields(record);
+  setNames(document, 'author', authors.author);
+  setNames(document, 'author2', authors.author2);
+  setNames(document, 'author_corporate', authors.author_corporate);
+  const formats = vufindFormats(record);
+  if (formats.length > 0) document.format = formats;
+  const dates = vufindPublishDates(record, currentYear);
+  if (dates.length > 0) document.publishDate = dates;
+  // SolrMarc keeps one of each value of a specification's field.
+  const urls = [...new Set([...specValues(record, '856', 'u'), ...specValues(record, '555', 'u')])];
+  if (urls.length > 0) document.url = urls;
+  document.work_keys_str_mv = marcWorkKeys(record);
+  return document;
+}
+
+function idOf(record: MarcRecord): string {
+  const controlNumbers = record.fields.filter((field) => field.tag === '001' && !isDataField(field));
+  const last = controlNumbers.at(-1);
+  if (last === undefined || isDataField(last)) {
+    throw new InvalidRecordDocumentError('the MARC record has no 001 (control number), so it has no id');
+  }
+  const id = trimAsJavaDoes(last.value);
+  if (id === '') throw new InvalidRecordDocumentError('the MARC record\'s 001 (control number) is empty, so it has no id');
+  return id;
+}
+
+function setSingle(document: RecordDocument, field: 'title' | 'title_short', value: string): void {
+  const trimmed = trimTrailingIsbdPunctuation(value);
+  if (trimmed !== '') document[field] = trimmed;
+}
+
+function setNames(document: RecordDocument, field: 'author' | 'author2' | 'author_corporate', found: NamesAndRoles): void {
+  const names = found.names.map(trimTrailingIsbdPunctuation).filter((name) => name !== '');
+  if (names.length > 0) document[field] = names;
+  if (found.roles.length > 0) document[`${field}_role`] = found.roles;
+}
+
+function dataFields(record: MarcRecord, tag: string): MarcDataField[] {
+  return record.fields.filter((field): field is MarcDataField => isDataField(field) && field.tag === tag);
+}
+
+/**
+ * A SolrMarc specification's values for one tag: with one code, each matching subfield is a value; with
+ * several, a field's matching subfields (each trimmed) are joined with a space, one value per field.
+ */
+function specValues(record: MarcRecord, tag: string, codes: string): string[] {
+  const values: string[] = [];
+  for (const field of dataFields(record, tag)) {
+    const matching = field.subfields.filter((subfield) => codes.includes(subfield.code));
+    if (codes.length === 1) {
+      for (const subfield of matching) {
+        const value = trimAsJavaDoes(subfield.value);
+        if (value !== '') values.push(value);
+      }
+    } else if (matching.length > 0) {
+      // SolrMarc writes the separator for every subfield after the first, even an empty one.
+      const value = matching.map((subfield) => trimAsJavaDoes(subfield.value)).join(' ');
+      if (value !== '') values.push(value);
+    }
+  }
+  return values;
+}
+
+function firstValue(record: MarcRecord, tag: string, codes: string): string | undefined {
+  return specValues(record, tag, codes)[0];
+}
+
+/**
+ * VuFind's getDates: the cleaned years of every 260$c, then those of the 264$c with ind2 1, or when
+ * there are none those with ind2 4; no repeats, first occurrence kept.
+ */
+export function vufindPublishDates(record: MarcRecord, currentYear: number): string[] {
+  const dates = new Set<string>();
+  const yearsOf = (field: MarcDataField): string[] => field.subfields
+    .filter((subfield) => subfield.code === 'c')
+    .map((subfield) => cleanDateAsSolrMarc(subfield.value, currentYear))
+    .filter((year): year is string => year !== undefined);
+  for (const field of dataFields(record, '260')) for (const year of yearsOf(field)) dates.add(year);
+  const publication = new Set<string>();
+  const copyright = new Set<string>();
+  for (const field of dataFields(record, '264')) {
+    if (field.ind2 === '1') for (const year of yearsOf(field)) publication.add(year);
+    else if (field.ind2 === '4') for (const year of yearsOf(field)) copyright.add(year);
+  }
+  for (const year of publication.size > 0 ? publication : copyright) dates.add(year);
+  return [...dates];
+}
+
+/**
+ * A year from a date as catalogued, the way SolrMarc's DataUtil.cleanDate finds it: the first pattern
+ * that matches wins, in this order: `[1999]`; `i.e. 1999`; `[1999`; a B.C. date (no year); 1500–2099;
+ * `l999` (a typed l for 1); `[19]99`; `199-` or `199?` (the unknown digit read as 0). A year after
+ * `currentYear + 1` is taken for a typing error and dropped.
+ */
+export function cleanDateAsSolrMarc(date: string, currentYear: number): string | undefined {
+  let year: string | undefined;
+  let match: RegExpExecArray | null;
+  if ((match = /\[[12]\d{3}\]/.exec(date)) !== null) year = withoutOuterBrackets(match[0]);
+  // The dots are regular-expression wildcards in SolrMarc too.
+  else if ((match = /i.e. (20|19|18|17|16|15)[0-9][0-9]/.exec(date)) !== null) year = match[0].replace(/i.e. /g, '');
+  else if ((match = /\[[12]\d{3}/.exec(date)) !== null) year = withoutOuterBrackets(match[0]);
+  else if (/[0-9]+ [Bb][.]?[Cc][.]?/.test(date)) year = undefined;
+  else if ((match = /(20|19|18|17|16|15)[0-9][0-9]/.exec(date)) !== null) year = match[0];
+  else if ((match = /l\d{3}/.exec(date)) !== null) year = match[0].replace(/l/g, '1');
+  else if ((match = /\[19\]\d{2}/.exec(date)) !== null) year = match[0].replace(/[[\]]/g, '');
+  else if ((match = /(20|19|18|17|16|15)[0-9][-?0-9]/.exec(date)) !== null) year = match[0].replace(/[-?]/g, '0');
+  if (year === undefined || !/^[0-9]+$/.test(year)) return undefined;
+  return Number(year) > currentYear + 1 ? undefined : year;
+}
+
+/** SolrMarc's removeOuterBrackets, for the bracket patterns above. */
+function withoutOuterBrackets(value: string): string {
+  let result = trimAsJavaDoes(value);
+  const opens = result.startsWith('[');
+  const closes = result.endsWith(']');
+  if (opens && closes && result.indexOf('[', 1) === -1 && result.lastIndexOf(']', result.length - 2) === -1) {
+    result = result.slice(1, -1);
+  } else if (opens && !result.includes(']')) {
+    result = result.slice(1);
+  } else if (closes && !result.includes('[')) {
+    result = result.slice(0, -1);
+  }
+  return trimAsJavaDoes(result);
+}
+
+/** Spaces and the ISBD separators that close a title or name element: ` /`, ` :`, ` ;`, `,`, ` =`, an open `(` or `[`. */
+const TRAILING_SEPARATORS = /[\s/:;,=(\[]+$/u;
+/** A closing `. -` or `. -.` (an open-ended element VuFind's name rules also cut). */
+const TRAILING_DOT_DASH = /\. -\.?$/u;
+/** Abbreviations whose period stays (VuFind's untrimmed list, and a few more for titles and firms). */
+const KEPT_ABBREVIATIONS = new Set(['col', 'mr', 'mrs', 'ms', 'etc', 'jr', 'sr', 'inc', 'ltd', 'co', 'corp', 'bros']);
+
+/**
+ * A title, name or date without the punctuation cataloguing puts after it for the next element:
+ * - trailing spaces and ` / : ; , =`, and a dangling `(` or `[`;
+ * - a closing `. -` or `. -.`;
+ * - a final period, except after an initial (`Tolkien, J. R. R.`), an ellipsis (`...`) or a kept
+ *   abbreviation (`Mrs.`, `etc.`, `Inc.` …);
+ * - a closing `)` or `]` whose opening one is not in the string.
+ * Repeated until nothing changes (`Foo. /` → `Foo`).
+ */
+export function trimTrailingIsbdPunctuation(value: string): string {
+  let current = value;
+  for (;;) {
+    let next = current.replace(TRAILING_SEPARATORS, '').replace(TRAILING_DOT_DASH, '');
+    if (next.endsWith('.') && !keepsFinalPeriod(next)) next = next.slice(0, -1);
+    if (next.endsWith(')') && !next.includes('(')) next = next.slice(0, -1);
+    if (next.endsWith(']') && !next.includes('[')) next = next.slice(0, -1);
+    if (next === current) return next;
+    current = next;
+  }
+}
+
+function keepsFinalPeriod(value: string): boolean {
+  const beforePeriod = value.slice(0, -1);
+  if (beforePeriod.endsWith('.')) return true;
+  const lastWord = /(\p{L}+)$/u.exec(beforePeriod)?.[1];
+  if (lastWord === undefined) return false;
+  // A one-letter word is an initial.
+  return Array.from(lastWord).length === 1 || KEPT_ABBREVIATIONS.has(lastWord.toLowerCase());
+}

@@ -1,0 +1,574 @@
+/**
+ * An OAI-PMH 2.0 harvest as a reader (sourceRecord.ts's contract): an async iterable of the records,
+ * deletions and unreadable records of one ListRecords run over a repository, page after page.
+ *
+ * What it does: asks Identify once at the start, as VuFind's harvester does, for two things: the
+ * repository's date granularity (day-only repositories get day dates: a finer `from`/`until` is cut to
+ * the day, which can only widen the harvest) and the responseDate that the next incremental harvest
+ * uses as its `from` (taken before any record is read, so nothing changed during this run is missed).
+ * Then ListRecords with metadataPrefix, set, from and until, and after that the resumption token alone
+ * until a page comes back with an empty or absent token. Each page is parsed as it streams in
+ * (oaiResponseParser.ts) and its records are handed out as they are read.
+ *
+ * Failures: HTTP 503 (and 429) are retried after the Retry-After they name (seconds or an HTTP date);
+ * network errors, a connection dropped mid-page, silence longer than idleTimeoutMs and other 5xx are
+ * retried with exponential backoff; every request has a bounded number of attempts and a bounded total
+ * time. Other 4xx fail at once. A page that breaks after some of its records were handed out is asked
+ * for again and its first records are skipped (checked by identifier), so nothing is given out twice.
+ * OAI-PMH errors throw OaiError, except noRecordsMatch, which is an empty harvest.
+ *
+ * Left to others: keeping harvest state (the last responseDate per base URL, prefix and set), mapping
+ * metadata to record documents (dublinCoreMapping.ts, the MARC mapping), writing and deleting in the
+ * index.
+ */
+import { InvalidOptionError } from '../../errors.js';
+import type { RecordPosition, SourceItem } from '../sourceRecord.js';
+import { MalformedOaiResponseError, OaiResponseParser, type OaiResponseSummary, type ParsedOaiRecord } from './oaiResponseParser.js';
+
+/** One harvested (not deleted) record. */
+export interface HarvestedRecord {
+  /** The OAI identifier from the record's header. */
+  readonly identifier: string;
+  /** The header's datestamp, as the repository wrote it. */
+  readonly datestamp: string;
+  readonly setSpecs: readonly string[];
+  /** The one element inside <metadata>, with the namespace declarations it needs to be read alone. */
+  readonly metadataXml: string;
+}
+
+export interface OaiRetryPolicy {
+  /** Attempts per request, the first included (default 6). */
+  readonly maxAttempts?: number;
+  /** Wait before the second attempt; each later wait doubles (default 1 000 ms). */
+  readonly initialDelayMs?: number;
+  /** Longest backoff wait (default 60 000 ms). A Retry-After from the repository may be longer. */
+  readonly maxDelayMs?: number;
+  /** Time one request may take over all its attempts and waits (default 300 000 ms). */
+  readonly maxTotalMs?: number;
+}
+
+export interface OaiHarvestOptions {
+  /** The repository's OAI-PMH base URL (http or https). */
+  readonly baseUrl: string;
+  readonly metadataPrefix: string;
+  readonly set?: string;
+  /** `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`: records changed on or after. */
+  readonly from?: string;
+  /** `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`: records changed on or before. */
+  readonly until?: string;
+  readonly fetch?: typeof fetch;
+  readonly retry?: OaiRetryPolicy;
+  /** How the harvester waits between attempts (tests pass one that returns at once). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Called with the URL of every HTTP request, retries included (for logs). */
+  readonly onRequest?: (url: string) => void;
+  /** An attempt fails (and may be retried) when no byte arrives for this long (default 120 000 ms). */
+  readonly idleTimeoutMs?: number;
+}
+
+export type OaiGranularity = 'YYYY-MM-DD' | 'YYYY-MM-DDThh:mm:ssZ';
+
+/** What a finished harvest reports. */
+export interface OaiHarvestSummary {
+  /** The responseDate of the first response (Identify's): the `from` of the next incremental harvest. */
+  readonly responseDate: string;
+  readonly granularity: OaiGranularity;
+  /** Identify's earliestDatestamp, when the repository gave one. */
+  readonly earliestDatestamp?: string;
+  /** Records handed out (kind 'record'). */
+  readonly records: number;
+  readonly deleted: number;
+  readonly problems: number;
+  /** ListRecords responses read. */
+  readonly pages: number;
+}
+
+export interface OaiHarvest extends AsyncIterable<SourceItem<HarvestedRecord>> {
+  /** The harvest's summary; throws unless the iteration has ended without an error. */
+  summary(): OaiHarvestSummary;
+}
+
+/** The repository answered with an OAI-PMH error (other than noRecordsMatch). */
+export class OaiError extends Error {
+  /** The OAI-PMH error code: badArgument, badResumptionToken, cannotDisseminateFormat, ... */
+  readonly code: string;
+  /** The repository's own explanation (may be empty). */
+  readonly repositoryMessage: string;
+  readonly url: string;
+  constructor(code: string, repositoryMessage: string, url: string) {
+    super(`${adviceFor(code)} (OAI-PMH error ${code}${repositoryMessage === '' ? '' : `: ${repositoryMessage}`}; request ${url})`);
+    this.name = new.target.name;
+    this.code = code;
+    this.repositoryMessage = repositoryMessage;
+    this.url = url;
+  }
+}
+
+/** No usable answer: HTTP errors, a network that stays down, a response that is not OAI-PMH. */
+export class OaiRequestError extends Error {
+  readonly url: string;
+  /** The last HTTP status, when there was a response. */
+  readonly status: number | undefined;
+  readonly attempts: number;
+  constructor(message: string, details: { url: string; status?: number; attempts: number; cause?: unknown }) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = new.target.name;
+    this.url = details.url;
+    this.status = details.status;
+    this.attempts = details.attempts;
+  }
+}
+
+function adviceFor(code: string): string {
+  switch (code) {
+    case 'badResumptionToken':
+      return 'The repository no longer knows the resumption token (tokens expire, and some repositories forget them on restart): run the harvest again with the same from date';
+    case 'badArgument':
+      return 'The repository rejected the request\'s arguments: check set, from, until and metadataPrefix';
+    case 'cannotDisseminateFormat':
+      return 'The repository does not offer this metadataPrefix: use one its ListMetadataFormats lists (e.g. oai_dc)';
+    case 'noSetHierarchy':
+      return 'The repository has no sets: harvest without a set';
+    case 'badVerb':
+      return 'The repository does not understand the request: check that baseUrl is the repository\'s OAI-PMH endpoint';
+    default:
+      return `The repository answered with OAI-PMH error ${JSON.stringify(code)}`;
+  }
+}
+
+const DEFAULT_RETRY = { maxAttempts: 6, initialDelayMs: 1_000, maxDelayMs: 60_000, maxTotalMs: 300_000 } as const;
+const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+/** Repositories' access logs (and rate limiters) can tell a harvester from a browser or a bot. */
+const REQUEST_HEADERS = { accept: 'text/xml, application/xml', 'user-agent': 'koa-catalog-versions OAI-PMH harvester' } as const;
+/** Enough of an error page to find an OAI-PMH <error> in it or to quote it. */
+const MAX_ERROR_BODY_CHARS = 1_000_000;
+
+const DAY_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const SECOND_DATE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
+
+interface HarvestSettings {
+  readonly baseUrl: URL;
+  readonly source: string;
+  readonly metadataPrefix: string;
+  readonly set: string | undefined;
+  readonly from: string | undefined;
+  readonly until: string | undefined;
+  readonly fetch: typeof fetch;
+  readonly retry: Required<OaiRetryPolicy>;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly onRequest: ((url: string) => void) | undefined;
+  readonly idleTimeoutMs: number;
+}
+
+/**
+ * Starts nothing yet: the requests begin when the harvest is iterated. Throws InvalidOptionError at
+ * once for options no repository could accept (a malformed date, from after until, a base URL that is
+ * not http(s)).
+ */
+export function harvestOai(options: OaiHarvestOptions): OaiHarvest {
+  const settings = checkOptions(options);
+  let summary: OaiHarvestSummary | undefined;
+  let iterated = false;
+  return {
+    [Symbol.asyncIterator]() {
+      if (iterated) throw new Error('This OAI-PMH harvest has already been iterated: call harvestOai again for a new run');
+      iterated = true;
+      return harvest(settings, (finished) => { summary = finished; })[Symbol.asyncIterator]();
+    },
+    summary() {
+      if (summary === undefined) throw new Error('The OAI-PMH harvest has not finished successfully, so it has no summary');
+      return summary;
+    },
+  };
+}
+
+function checkOptions(options: OaiHarvestOptions): HarvestSettings {
+  let baseUrl: URL;
+  try {
+    baseUrl = new URL(options.baseUrl);
+  } catch {
+    throw new InvalidOptionError('baseUrl', `${JSON.stringify(options.baseUrl)} is not a URL`);
+  }
+  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') {
+    throw new InvalidOptionError('baseUrl', `${JSON.stringify(options.baseUrl)} is not an http or https URL`);
+  }
+  if (options.metadataPrefix.trim() === '') throw new InvalidOptionError('metadataPrefix', 'it is empty');
+  if (options.set !== undefined && options.set.trim() === '') {
+    throw new InvalidOptionError('set', 'it is empty (leave it out to harvest every set)');
+  }
+  if (options.from !== undefined) checkOaiDate('from', options.from);
+  if (options.until !== undefined) checkOaiDate('until', options.until);
+  if (options.from !== undefined && options.until !== undefined
+    && startOf(options.from) > endOf(options.until)) {
+    throw new InvalidOptionError('until', `${options.until} is before from (${options.from})`);
+  }
+  const retry = { ...DEFAULT_RETRY, ...definedFields(options.retry ?? {}) };
+  for (const [name, value] of Object.entries(retry)) {
+    if (!Number.isFinite(value) || value < 0 || (name === 'maxAttempts' && (value < 1 || !Number.isInteger(value)))) {
+      throw new InvalidOptionError(`retry.${name}`, `${value} is not ${name === 'maxAttempts' ? 'a whole number of at least 1' : 'a number of milliseconds'}`);
+    }
+  }
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  if (!Number.isFinite(idleTimeoutMs) || idleTimeoutMs <= 0) {
+    throw new InvalidOptionError('idleTimeoutMs', `${idleTimeoutMs} is not a positive number of milliseconds`);
+  }
+  return {
+    baseUrl,
+    source: options.baseUrl,
+    metadataPrefix: options.metadataPrefix,
+    set: options.set,
+    from: options.from,
+    until: options.until,
+    fetch: options.fetch ?? globalThis.fetch,
+    retry,
+    sleep: options.sleep ?? ((ms) => new Promise((resolve) => { setTimeout(resolve, ms); })),
+    onRequest: options.onRequest,
+    idleTimeoutMs,
+  };
+}
+
+function definedFields(policy: OaiRetryPolicy): OaiRetryPolicy {
+  return Object.fromEntries(Object.entries(policy).filter(([, value]) => value !== undefined));
+}
+
+/** Checks an OAI-PMH UTCdatetime: a real calendar date (and time), in one of the two granularities. */
+function checkOaiDate(option: string, value: string): void {
+  const match = SECOND_DATE.exec(value) ?? DAY_DATE.exec(value);
+  if (match === null) {
+    throw new InvalidOptionError(option, `${JSON.stringify(value)} is neither YYYY-MM-DD nor YYYY-MM-DDThh:mm:ssZ`);
+  }
+  const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1).map(Number);
+  const date = new Date(Date.UTC(year!, month! - 1, day!, hour, minute, second));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month! - 1 || date.getUTCDate() !== day
+    || date.getUTCHours() !== hour || date.getUTCMinutes() !== minute || date.getUTCSeconds() !== second) {
+    throw new InvalidOptionError(option, `${JSON.stringify(value)} is not a real date and time`);
+  }
+}
+
+/** The first second a date stands for (a day date means its first second). */
+function startOf(date: string): string {
+  return date.length === 10 ? `${date}T00:00:00Z` : date;
+}
+
+/** The last second a date stands for (a day date means its last second). */
+function endOf(date: string): string {
+  return date.length === 10 ? `${date}T23:59:59Z` : date;
+}
+
+/**
+ * The from and until to send: day dates for a day-only repository; for a repository with seconds, a
+ * day date beside a date with seconds is widened to its first or last second, since OAI-PMH requires
+ * both arguments in one granularity.
+ */
+function datesToSend(settings: HarvestSettings, granularity: OaiGranularity): { from?: string; until?: string } {
+  const { from, until } = settings;
+  if (granularity === 'YYYY-MM-DD') {
+    return { ...(from !== undefined ? { from: from.slice(0, 10) } : {}), ...(until !== undefined ? { until: until.slice(0, 10) } : {}) };
+  }
+  if (from !== undefined && until !== undefined && from.length !== until.length) return { from: startOf(from), until: endOf(until) };
+  return { ...(from !== undefined ? { from } : {}), ...(until !== undefined ? { until } : {}) };
+}
+
+function requestUrl(baseUrl: URL, parameters: Record<string, string | undefined>): string {
+  const url = new URL(baseUrl);
+  for (const [name, value] of Object.entries(parameters)) if (value !== undefined) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+interface HarvestCounts { records: number; deleted: number; problems: number; pages: number; recordNumber: number }
+
+async function* harvest(
+  settings: HarvestSettings,
+  onFinished: (summary: OaiHarvestSummary) => void,
+): AsyncGenerator<SourceItem<HarvestedRecord>, void, undefined> {
+  const counts: HarvestCounts = { records: 0, deleted: 0, problems: 0, pages: 0, recordNumber: 0 };
+
+  const identifyUrl = requestUrl(settings.baseUrl, { verb: 'Identify' });
+  const identify = yield* exchange(settings, identifyUrl, counts);
+  throwOaiErrors(identify, identifyUrl);
+  if (identify.responseDate === undefined || identify.responseDate === '') {
+    throw new OaiRequestError(`The Identify response from ${identifyUrl} has no responseDate`, { url: identifyUrl, attempts: 1 });
+  }
+  // Granularity is mandatory in Identify; without a recognisable one, day dates are the safe choice,
+  // since every repository accepts them.
+  const granularity: OaiGranularity = identify.identify.get('granularity') === 'YYYY-MM-DDThh:mm:ssZ' ? 'YYYY-MM-DDThh:mm:ssZ' : 'YYYY-MM-DD';
+  const earliestDatestamp = identify.identify.get('earliestDatestamp');
+
+  let url = requestUrl(settings.baseUrl, {
+    verb: 'ListRecords', metadataPrefix: settings.metadataPrefix, set: settings.set, ...datesToSend(settings, granularity),
+  });
+  let previousToken: string | undefined;
+  for (;;) {
+    const page = yield* exchange(settings, url, counts);
+    counts.pages += 1;
+    if (page.errors.some((error) => error.code === 'noRecordsMatch')) break;
+    throwOaiErrors(page, url);
+    if (page.verbElement !== 'ListRecords') {
+      throw new OaiRequestError(`The answer to ${url} has neither ListRecords nor an error`, { url, attempts: 1 });
+    }
+    const token = page.resumptionToken;
+    if (token === undefined || token === '') break;
+    if (token === previousToken) {
+      throw new OaiRequestError(
+        `The repository answered resumption token ${JSON.stringify(token)} with the same token again; stopping rather than asking forever`,
+        { url, attempts: 1 },
+      );
+    }
+    previousToken = token;
+    url = requestUrl(settings.baseUrl, { verb: 'ListRecords', resumptionToken: token });
+  }
+
+  onFinished({
+    responseDate: identify.responseDate,
+    granularity,
+    ...(earliestDatestamp !== undefined && earliestDatestamp !== '' ? { earliestDatestamp } : {}),
+    records: counts.records,
+    deleted: counts.deleted,
+    problems: counts.problems,
+    pages: counts.pages,
+  });
+}
+
+function throwOaiErrors(response: OaiResponseSummary, url: string): void {
+  const first = response.errors[0];
+  if (first === undefined) return;
+  const others = response.errors.slice(1).map((error) => `${error.code}${error.message === '' ? '' : `: ${error.message}`}`);
+  throw new OaiError(first.code, [first.message, ...others].filter((part) => part !== '').join('; '), url);
+}
+
+/** An attempt failed in a way that another attempt may not: the network, a 5xx, a 503 or 429. */
+class TransientFailure extends Error {
+  readonly retryAfterMs: number | undefined;
+  readonly status: number | undefined;
+  constructor(message: string, details: { retryAfterMs?: number; status?: number; cause?: unknown } = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.retryAfterMs = details.retryAfterMs;
+    this.status = details.status;
+  }
+}
+
+/**
+ * One request, with its retries, read as it streams: yields the page's records as source items and
+ * returns the rest of the response. After a failure part-way through, the retried answer's first
+ * records, already handed out, are skipped.
+ */
+async function* exchange(
+  settings: HarvestSettings,
+  url: string,
+  counts: HarvestCounts,
+): AsyncGenerator<SourceItem<HarvestedRecord>, OaiResponseSummary, undefined> {
+  const handedOut: Array<string | undefined> = [];
+  const budget = new RetryBudget(settings, url);
+  for (;;) {
+    budget.startAttempt();
+    const attempt = new AttemptWithIdleTimeout(settings.idleTimeoutMs);
+    try {
+      settings.onRequest?.(url);
+      const response = await attempt.guard(() => settings.fetch(url, { signal: attempt.signal, headers: REQUEST_HEADERS }), url);
+      if (!response.ok) return await answerOfFailedStatus(response, url, budget.attempts, attempt);
+      if (response.body === null) throw new OaiRequestError(`The answer to ${url} has no body`, { url, status: response.status, attempts: budget.attempts });
+
+      const parser = new OaiResponseParser();
+      let index = 0;
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder('utf-8');
+      try {
+        for (;;) {
+          const chunk = await attempt.guard(() => reader.read(), url);
+          const text = chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
+          parseOrExplain(() => parser.write(text), url, budget.attempts);
+          const summary = chunk.done ? parseOrExplain(() => parser.finish(), url, budget.attempts) : undefined;
+          for (const parsed of parser.takeRecords()) {
+            if (index < handedOut.length) {
+              if (handedOut[index] !== parsed.identifier) {
+                throw new OaiRequestError(
+                  `The repository answered ${url} differently when asked again after a failure (record ${index + 1} is now ${parsed.identifier ?? 'without identifier'}, was ${handedOut[index] ?? 'without identifier'}): run the harvest again`,
+                  { url, attempts: budget.attempts },
+                );
+              }
+              index += 1;
+              continue;
+            }
+            handedOut.push(parsed.identifier);
+            index += 1;
+            yield sourceItemOf(parsed, settings.source, counts);
+          }
+          if (summary !== undefined) return summary;
+        }
+      } finally {
+        // Ends the download when the consumer stops early or the page failed; harmless after the end.
+        reader.cancel().catch(() => undefined);
+      }
+    } catch (error) {
+      if (!(error instanceof TransientFailure)) throw error;
+      await budget.waitBeforeRetrying(error);
+    } finally {
+      attempt.end();
+    }
+  }
+}
+
+function parseOrExplain<T>(step: () => T, url: string, attempts: number): T {
+  try {
+    return step();
+  } catch (error) {
+    if (!(error instanceof MalformedOaiResponseError)) throw error;
+    throw new OaiRequestError(`The answer to ${url} is not a usable OAI-PMH response: ${error.message}`, { url, attempts, cause: error });
+  }
+}
+
+function sourceItemOf(parsed: ParsedOaiRecord, source: string, counts: HarvestCounts): SourceItem<HarvestedRecord> {
+  counts.recordNumber += 1;
+  const position: RecordPosition = {
+    source,
+    recordNumber: counts.recordNumber,
+    ...(parsed.identifier !== undefined ? { id: parsed.identifier } : {}),
+  };
+  const problem = (reason: string): SourceItem<HarvestedRecord> => {
+    counts.problems += 1;
+    return { kind: 'problem', position, reason };
+  };
+  if (parsed.identifier === undefined) {
+    return problem(`the record's header has no identifier, so it can be neither stored nor deleted${parsed.datestamp === '' ? '' : ` (datestamp ${parsed.datestamp})`}`);
+  }
+  if (parsed.deleted) {
+    counts.deleted += 1;
+    return { kind: 'deleted', position, id: parsed.identifier };
+  }
+  if (parsed.metadataXml === undefined) return problem('the record has no metadata element');
+  if (parsed.metadataElementCount > 1) {
+    return problem(`the record's <metadata> holds ${parsed.metadataElementCount} elements; OAI-PMH allows exactly one`);
+  }
+  counts.records += 1;
+  return {
+    kind: 'record',
+    position,
+    record: { identifier: parsed.identifier, datestamp: parsed.datestamp, setSpecs: parsed.setSpecs, metadataXml: parsed.metadataXml },
+  };
+}
+
+/**
+ * A status other than 2xx: 503 and 429 are retried after their Retry-After, other 5xx with backoff
+ * (except 501, which will not change); other statuses fail at once, unless the body is an OAI-PMH
+ * error response, which some repositories send with a 4xx status and which is then read as one.
+ */
+async function answerOfFailedStatus(
+  response: Response,
+  url: string,
+  attempts: number,
+  attempt: AttemptWithIdleTimeout,
+): Promise<OaiResponseSummary> {
+  const { status } = response;
+  if (status === 503 || status === 429) {
+    response.body?.cancel().catch(() => undefined);
+    const retryAfterMs = retryAfterOf(response.headers.get('retry-after'));
+    throw new TransientFailure(`HTTP ${status}${retryAfterMs === undefined ? '' : ` (Retry-After ${response.headers.get('retry-after')})`}`, {
+      status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
+  }
+  if (status >= 500 && status !== 501) {
+    response.body?.cancel().catch(() => undefined);
+    throw new TransientFailure(`HTTP ${status}`, { status });
+  }
+  const body = await attempt.guard(() => response.text(), url);
+  const excerpt = body.slice(0, MAX_ERROR_BODY_CHARS);
+  const parser = new OaiResponseParser();
+  try {
+    parser.write(excerpt);
+    const summary = parser.finish();
+    if (summary.errors.length > 0) return summary;
+  } catch {
+    // Not an OAI-PMH error response: report the status.
+  }
+  const quoted = body.replace(/\s+/g, ' ').trim().slice(0, 200);
+  throw new OaiRequestError(`HTTP ${status} from ${url}${quoted === '' ? '' : `: ${quoted}`}`, { url, status, attempts });
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+function retryAfterOf(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** Attempts and time spent on one request; decides whether and how long to wait before the next. */
+class RetryBudget {
+  attempts = 0;
+  /** Time spent on attempts (measured) and waits (as asked of sleep, which tests make instant). */
+  private spentMs = 0;
+  private attemptStartedAt = 0;
+
+  constructor(private readonly settings: HarvestSettings, private readonly url: string) {}
+
+  startAttempt(): void {
+    this.attempts += 1;
+    this.attemptStartedAt = performance.now();
+  }
+
+  async waitBeforeRetrying(failure: TransientFailure): Promise<void> {
+    this.spentMs += performance.now() - this.attemptStartedAt;
+    const { maxAttempts, initialDelayMs, maxDelayMs, maxTotalMs } = this.settings.retry;
+    const details = { url: this.url, attempts: this.attempts, cause: failure, ...(failure.status !== undefined ? { status: failure.status } : {}) };
+    if (this.attempts >= maxAttempts) {
+      throw new OaiRequestError(`Gave up on ${this.url} after ${this.attempts} attempts; the last failed with ${failure.message}`, details);
+    }
+    const delayMs = failure.retryAfterMs ?? Math.min(maxDelayMs, initialDelayMs * 2 ** (this.attempts - 1));
+    if (this.spentMs + delayMs > maxTotalMs) {
+      throw new OaiRequestError(
+        `Gave up on ${this.url} after ${this.attempts} attempts: waiting ${Math.ceil(delayMs / 1000)} s more would exceed the retry budget of ${Math.round(maxTotalMs / 1000)} s; the last failed with ${failure.message}`,
+        details,
+      );
+    }
+    await this.settings.sleep(delayMs);
+    this.spentMs += delayMs;
+  }
+}
+
+/**
+ * One attempt's abort signal, fired when a wait for the network (the response head, the next piece of
+ * the body) lasts longer than the idle timeout. Only those waits are timed: a consumer that takes long
+ * over a record does not count against the repository.
+ */
+class AttemptWithIdleTimeout {
+  private readonly controller = new AbortController();
+  private timedOut = false;
+
+  constructor(private readonly idleTimeoutMs: number) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Runs one network wait; turns network failures (and the idle timeout) into TransientFailure. */
+  async guard<T>(wait: () => Promise<T>, url: string): Promise<T> {
+    const timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort();
+    }, this.idleTimeoutMs);
+    try {
+      return await wait();
+    } catch (error) {
+      if (this.timedOut) throw new TransientFailure(`no data from ${url} for ${Math.round(this.idleTimeoutMs / 1000)} s`, { cause: error });
+      if (error instanceof TransientFailure || error instanceof OaiRequestError) throw error;
+      throw new TransientFailure(`a network error (${describeNetworkError(error)})`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  end(): void {
+    this.controller.abort();
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause;
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    return `${error.message}: ${typeof code === 'string' ? `${code} ` : ''}${cause.message}`;
+  }
+  return error.message;
+}

@@ -1,0 +1,103 @@
+/**
+ * A load killed halfway (SIGKILL: no cleanup of any kind) leaves the embedded index as it was before the
+ * load, or with whole records only, and a rerun of the same command completes it: the real command in
+ * its own process, a file large enough to be caught in the middle.
+ */
+import test from 'ava';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
+import { runCli } from '../src/cli/catalogVersions.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const RECORDS = 50_000;
+const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
+
+function catalogFile(dir: string): string {
+  const lines: string[] = [];
+  for (let i = 0; i < RECORDS; i += 1) {
+    lines.push(JSON.stringify({ id: `r${i}`, title: `Title ${i % 5000}`, author: `Author ${i % 13}`, format: 'Book', publishDate: String(1900 + (i % 120)) }));
+  }
+  const file = join(dir, 'big.jsonl');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+/** Records, and key rows whose record is missing or records of this catalog without their two keys. */
+function integrityOf(path: string): { records: number; orphanKeys: number; recordsMissingKeys: number } {
+  const db = new Database(path, { readonly: true });
+  try {
+    const records = (db.prepare('SELECT COUNT(*) AS n FROM records').get() as { n: number }).n;
+    const orphanKeys = (db.prepare('SELECT COUNT(*) AS n FROM work_keys k WHERE NOT EXISTS (SELECT 1 FROM records r WHERE r.id = k.record_id)').get() as { n: number }).n;
+    const recordsMissingKeys = (db.prepare(`SELECT COUNT(*) AS n FROM records r WHERE r.id LIKE 'r%'
+      AND (SELECT COUNT(*) FROM work_keys k WHERE k.record_id = r.id) <> 1`).get() as { n: number }).n;
+    return { records, orphanKeys, recordsMissingKeys };
+  } finally {
+    db.close();
+  }
+}
+
+/** Starts the command, kills it with SIGKILL once `ready()` says so (or after a while), resolves when it is dead. */
+function loadAndKill(file: string, db: string, ready: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'catalogVersions.ts'), 'load', file, '--db', db, '--batch-size', '500'],
+      { cwd: ROOT, stdio: 'ignore' });
+    const started = Date.now();
+    const poll = setInterval(() => {
+      let now = false;
+      try {
+        now = ready() || Date.now() - started > 20_000;
+      } catch { /* the file may not exist yet */ }
+      if (now) {
+        clearInterval(poll);
+        child.kill('SIGKILL');
+      }
+    }, 20);
+    child.on('exit', () => {
+      clearInterval(poll);
+      resolve();
+    });
+  });
+}
+
+test('a load into an index holding records, killed halfway, leaves whole records; a rerun completes it', async (t) => {
+  t.timeout(180_000);
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-killed-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = catalogFile(dir);
+  const db = join(dir, 'catalog.sqlite');
+  const before = openEmbeddedIndex({ path: db });
+  await before.load([{ id: 'existing', title: 'Already here', author: 'Someone' }]);
+  await before.close();
+
+  await loadAndKill(file, db, () => integrityOf(db).records > 2_000);
+  const halfway = integrityOf(db);
+  t.true(halfway.records > 1 && halfway.records < RECORDS + 1, `killed halfway: ${halfway.records} records`);
+  t.is(halfway.orphanKeys, 0, 'no key without its record');
+  t.is(halfway.recordsMissingKeys, 0, 'no record without its keys');
+
+  t.is(await runCli(['load', file, '--db', db], quiet), 0);
+  t.deepEqual(integrityOf(db), { records: RECORDS + 1, orphanKeys: 0, recordsMissingKeys: 0 });
+});
+
+test('a first load into an empty index, killed halfway, leaves it empty; a rerun completes it', async (t) => {
+  t.timeout(180_000);
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-killed-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = catalogFile(dir);
+  const db = join(dir, 'catalog.sqlite');
+  // Killed a second after the command created the index file, while it stages documents.
+  let created: number | undefined;
+  await loadAndKill(file, db, () => {
+    if (created === undefined && existsSync(db)) created = Date.now();
+    return created !== undefined && Date.now() - created > 1_000;
+  });
+  t.true(created !== undefined, 'the command had started writing');
+  t.is(integrityOf(db).records, 0, 'staged documents never reached the index');
+  t.is(await runCli(['load', file, '--db', db], quiet), 0);
+  t.deepEqual(integrityOf(db), { records: RECORDS, orphanKeys: 0, recordsMissingKeys: 0 });
+});
