@@ -1,6 +1,6 @@
 /**
  * Transliteration of non-Latin text to Latin script, standing in for ICU's `Any-Latin` transform, which
- * work keys need (reference-behaviour.md section 4) and which Node's built-in ICU does not expose.
+ * work keys need (docs/work-keys.md, "Transliteration") and which Node's built-in ICU does not expose.
  *
  * What it does:
  * - Splits the text into script runs as ICU's `Any-Latin` does: Common and Inherited characters (spaces,
@@ -13,17 +13,34 @@
  *   iota subscript, capitals before lower case, σ/ς), CLDR's input filters and ICU's way of running a
  *   transform over several scripts. The result matched ICU 72 (`uconv -x Any-Latin`) on every Greek,
  *   Cyrillic and mixed text tried, NFC and NFD, including thousands of random ones.
- * - Every other script (Han, kana, Hangul, Arabic, Hebrew, Armenian, Georgian, Devanagari, Thai, Coptic …)
- *   goes through the `any-ascii` package. That is only an APPROXIMATION of ICU for those scripts: ICU
- *   has rules of its own for each (Han-Latin writes toned pinyin, 漢字 → hàn zì, where any-ascii writes
- *   HanZi), so keys computed here for such titles can differ from keys computed with ICU (VuFind's).
- *   Carrying ICU's data for all those scripts is not worth it for a catalog plugin.
+ * - Han, Hiragana, Katakana, Hangul, Arabic and Hebrew runs go through tables generated from ICU itself
+ *   (scriptTables/scriptConverters.ts): toned pinyin for Han (漢字 → hàn zì), ICU's kana, Korean, Arabic
+ *   and Hebrew romanisations with their context rules. Work keys from them agree with ICU 72 on every
+ *   sample tried (test/unit/icuScriptKeys.test.ts); the text itself differs only by the hyphens ICU
+ *   puts between some Korean syllables.
+ * - Scripts ICU has no transliterator for (Tibetan, Khmer, Sinhala, Lao, Mongolian, Cherokee, Coptic …,
+ *   as listed by the generator) stay as they are, as in ICU.
+ * - Every other script (Armenian, Georgian, Devanagari and the other Indic scripts, Thai, Ethiopic,
+ *   Syriac, Thaana, Bopomofo …) goes through the `any-ascii` package. That is only an APPROXIMATION of
+ *   ICU for those scripts: ICU has rules of its own for each (Devanagari keeps its inherent vowel,
+ *   हिन्दी → hindī, where any-ascii writes hindi), so keys computed here for such titles can differ
+ *   from keys computed with ICU (VuFind's).
  * - Cyrillic letters that CLDR's table leaves out (ң, ө, ү, һ, ѣ …) stay Cyrillic, as they do in ICU.
  *
  * Left to others: case folding, removing punctuation and accents, and the rest of the work-key
- * normalisation (workKeys.ts).
+ * normalisation (workKeys.ts); the ICU tables and their generator (scriptTables/,
+ * tools/transliteration/generateScriptTables.ts).
  */
 import anyAscii from 'any-ascii';
+import {
+  arabicToLatin,
+  hangulToLatin,
+  hanToLatin,
+  hebrewToLatin,
+  hiraganaToLatin,
+  katakanaToLatin,
+  leftAloneByIcu,
+} from './scriptTables/scriptConverters.js';
 
 const ACUTE = '\u0301';
 const GRAVE = '\u0300';
@@ -303,22 +320,58 @@ function greekToLatin(run: string, before: string, after: string): string {
   }
 }
 
-type Script = 'latin' | 'cyrillic' | 'greek' | 'other';
+type Script = 'latin' | 'cyrillic' | 'greek' | 'han' | 'hiragana' | 'katakana' | 'hangul' | 'arabic' | 'hebrew' | 'untouched' | 'other';
+
+const SCRIPT_PATTERNS: readonly (readonly [RegExp, Script])[] = [
+  [/\p{Script=Han}/u, 'han'],
+  [/\p{Script=Hiragana}/u, 'hiragana'],
+  [/\p{Script=Katakana}/u, 'katakana'],
+  [/\p{Script=Hangul}/u, 'hangul'],
+  [/\p{Script=Arabic}/u, 'arabic'],
+  [/\p{Script=Hebrew}/u, 'hebrew'],
+  [/\p{Script=Cyrillic}/u, 'cyrillic'],
+  [/\p{Script=Greek}/u, 'greek'],
+];
 
 /** The script a character starts or continues a run of; undefined for Common, Inherited and unassigned. */
-function scriptOf(ch: string): Script | undefined {
+function classify(ch: string): Script | undefined {
   if (/[\p{Script=Common}\p{Script=Inherited}]/u.test(ch)) return undefined;
   // ICU has no transliterator for unassigned and private-use characters either: they pass through.
   if (/[\p{Script=Latin}\p{Script=Unknown}]/u.test(ch)) return 'latin';
-  if (/\p{Script=Cyrillic}/u.test(ch)) return 'cyrillic';
-  if (/\p{Script=Greek}/u.test(ch)) return 'greek';
-  return 'other';
+  for (const [pattern, script] of SCRIPT_PATTERNS) if (pattern.test(ch)) return script;
+  return leftAloneByIcu(ch) ? 'untouched' : 'other';
+}
+
+/**
+ * Scripts of the characters seen so far. A catalog uses a few thousand distinct characters at most,
+ * so remembering them spares the property lookups; the cap only guards against hostile input.
+ */
+const scriptCache = new Map<number, Script | null>();
+const SCRIPT_CACHE_LIMIT = 100_000;
+
+function scriptOf(cp: number): Script | undefined {
+  if (cp < 0x80) return (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) ? 'latin' : undefined;
+  let script = scriptCache.get(cp);
+  if (script === undefined) {
+    script = classify(String.fromCodePoint(cp)) ?? null;
+    if (scriptCache.size < SCRIPT_CACHE_LIMIT) scriptCache.set(cp, script);
+  }
+  return script ?? undefined;
 }
 
 const NEEDS_TRANSLITERATION = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}\p{Script=Unknown}]/u;
 
-/** Common and Inherited characters (punctuation, spaces, marks) at the end of a text. */
-const SHARED_TAIL = /[\p{Script=Common}\p{Script=Inherited}]+$/u;
+/** How many UTF-16 units of Common and Inherited characters (punctuation, spaces, marks) end `text`. */
+function sharedTailLength(text: string): number {
+  let start = text.length;
+  while (start > 0) {
+    const low = text.charCodeAt(start - 1);
+    const width = low >= 0xdc00 && low <= 0xdfff && start > 1 ? 2 : 1;
+    if (scriptOf(text.codePointAt(start - width)!) !== undefined) break;
+    start -= width;
+  }
+  return text.length - start;
+}
 
 /**
  * The combining marks CLDR's Cyrillic-Latin and Greek-Latin filters let in. ICU leaves any other mark
@@ -329,6 +382,7 @@ const SHARED_TAIL = /[\p{Script=Common}\p{Script=Inherited}]+$/u;
 const CYRILLIC_FILTER_MARKS = new Set([BREVE, DIAERESIS]);
 const GREEK_FILTER_MARKS = new Set([MACRON, DIAERESIS, SMOOTH_BREATHING, ROUGH_BREATHING, PERISPOMENI, '\u0343', '\u0344', YPOGEGRAMMENI]);
 
+/** Converts one run; `before` is what has been written for the text before it, `after` the text after it. */
 type Converter = (run: string, before: string, after: string) => string;
 
 /**
@@ -360,42 +414,61 @@ const CONVERTERS: Readonly<Record<Script, Converter>> = {
   latin: (run) => run,
   cyrillic: betweenUnfilteredMarks(CYRILLIC_FILTER_MARKS, cyrillicToLatin),
   greek: betweenUnfilteredMarks(GREEK_FILTER_MARKS, greekToLatin),
-  // any-ascii works code point by code point, so decomposed input (NFD kana, conjoining Hangul jamo)
-  // must be composed first or it comes out spelled letter by letter.
+  han: (run, before) => hanToLatin(run, before),
+  hiragana: (run, before, after) => hiraganaToLatin(run, after, before),
+  katakana: (run, before, after) => katakanaToLatin(run, after, before),
+  hangul: (run) => hangulToLatin(run),
+  arabic: (run) => arabicToLatin(run),
+  hebrew: (run) => hebrewToLatin(run),
+  // ICU has no transliterator for these (Tibetan, Khmer, Sinhala, Mongolian …): they stay as they are.
+  untouched: (run) => run,
+  // any-ascii works code point by code point, so decomposed input (NFD Devanagari, Thai …) must be
+  // composed first or it comes out spelled letter by letter.
   other: (run) => anyAscii(run.normalize('NFC')),
 };
 
-/** `text` in Latin script: Cyrillic and Greek as ICU's `Any-Latin` writes them, other scripts approximately. */
+/**
+ * Scripts whose ICU transform also changes Common characters (punctuation, ー, enclosed ideographs …):
+ * ICU hands the Common and Inherited characters between two runs, as the run before left them, to the
+ * run after as well, so these runs take them back. Cyrillic-Latin changes none of them.
+ */
+const TAKES_SHARED_TAIL: ReadonlySet<Script> = new Set(['greek', 'han', 'hiragana', 'katakana', 'hangul', 'arabic', 'hebrew']);
+
+/**
+ * `text` in Latin script, as ICU's `Any-Latin` writes it: exactly for Cyrillic and Greek; for Han, kana,
+ * Hangul, Arabic and Hebrew the same letters, digits and accents (scriptTables/scriptConverters.ts says
+ * what may differ); approximately for other scripts.
+ */
 export function transliterateToLatin(text: string): string {
   // Most catalog text is Latin; leave it (and its normalisation form) alone without walking it.
   if (!NEEDS_TRANSLITERATION.test(text)) return text;
-  const runs: { script: Script; text: string }[] = [];
-  let leading = '';
-  for (const ch of text) {
-    const script = scriptOf(ch);
-    const current = runs.at(-1);
-    if (script === undefined) {
-      if (current === undefined) leading += ch;
-      else current.text += ch;
-    } else if (current?.script === script) {
-      current.text += ch;
-    } else {
-      runs.push({ script, text: leading + ch });
-      leading = '';
+  // Script runs, as ICU's Any-Latin makes them: Common and Inherited characters go with the run before
+  // them, or with the first run when they lead the text.
+  const scripts: Script[] = [];
+  const starts: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const script = scriptOf(cp);
+    if (script !== undefined && script !== scripts.at(-1)) {
+      scripts.push(script);
+      starts.push(starts.length === 0 ? 0 : i);
     }
+    i += cp > 0xffff ? 2 : 1;
   }
   let result = '';
-  runs.forEach((run, k) => {
-    let runText = run.text;
-    if (run.script === 'greek') {
-      // ICU also hands the punctuation and marks between two runs, as the run before left them, to the
-      // run after. Only the Greek rules change any of them (";" → "?", a stray iota subscript → i), so
-      // a Greek run takes them back: "Tolkien; Ὀδύσσεια" → "Tolkien? Odýsseia", as ICU writes it.
-      const shared = SHARED_TAIL.exec(result)?.[0] ?? '';
-      result = result.slice(0, result.length - shared.length);
-      runText = shared + runText;
+  for (let k = 0; k < scripts.length; k += 1) {
+    const script = scripts[k]!;
+    const end = starts[k + 1] ?? text.length;
+    let runText = text.slice(starts[k], end);
+    if (TAKES_SHARED_TAIL.has(script)) {
+      // Only the Greek rules and these scripts' transforms change any of them (";" → "?" in Greek,
+      // ー → a macron in kana, ㊥ → zhōng in Han, ، → "," in Arabic …): "Tolkien; Ὀδύσσεια" →
+      // "Tolkien? Odýsseia", as ICU writes it.
+      const shared = sharedTailLength(result);
+      runText = result.slice(result.length - shared) + runText;
+      result = result.slice(0, result.length - shared);
     }
-    result += CONVERTERS[run.script](runText, result, runs[k + 1]?.text ?? '');
-  });
+    result += CONVERTERS[script](runText, result, text.slice(end, starts[k + 2] ?? text.length));
+  }
   return result;
 }

@@ -1,8 +1,9 @@
 import test from 'ava';
-import { transliterateToLatin } from '../../src/core/transliterateToLatin.js';
+import { transliterateToLatin } from '../../src/work-keys/transliterateToLatin.js';
 
-// Expected strings for Cyrillic and Greek were produced with ICU 72 (`uconv -x Any-Latin`), the
-// transform this module stands in for.
+// Expected strings for Cyrillic, Greek, Han, kana, Hangul, Arabic and Hebrew were produced with ICU 72
+// (`uconv -x Any-Latin`), the transform this module stands in for. (For kana and Han, uconv must be given
+// the text as \uXXXX escapes and ':: Hex-Any; :: Any-Latin;': see tools/transliteration/generateScriptTables.ts.)
 
 test('Latin text comes back unchanged, in the normalisation form it came in', (t) => {
   t.is(transliterateToLatin('O ensino de ciências'), 'O ensino de ciências');
@@ -85,16 +86,71 @@ test('mixed scripts keep their order and the Latin parts', (t) => {
   t.is(transliterateToLatin('Homer, Ὀδύσσεια, Одиссея'), 'Homer, Odýsseia, Odisseâ');
 });
 
-test('Han goes through the fallback and comes out as Latin letters', (t) => {
-  const latin = transliterateToLatin('战争与和平');
-  t.regex(latin, /^[A-Za-z]+$/);
-  // ICU's Han-Latin writes "zhàn zhēng yǔ hé píng"; the fallback's letters are the same once unaccented.
-  t.is(latin.toLowerCase(), 'zhanzhengyuheping');
-  t.is(transliterateToLatin('Tolstoj 战争与和平'), `Tolstoj ${latin}`);
+test('Han follows ICU Han-Latin: toned pinyin, a space between syllables', (t) => {
+  t.is(transliterateToLatin('战争与和平'), 'zhàn zhēng yǔ hé píng');
+  t.is(transliterateToLatin('Murakami, Haruki 村上春樹'), 'Murakami, Haruki cūn shàng chūn shù');
+  t.is(transliterateToLatin('漢字「文」'), 'hàn zì 「wén」');
+  // Characters ICU has no reading for stay as they are.
+  t.is(transliterateToLatin('𠁞'), '𠁞');
 });
 
-test('other scripts go through the fallback too, whatever their normalisation form', (t) => {
-  for (const text of ['전쟁과 평화', 'ガギグ', 'مرحبا', 'שלום', 'Հայաստան', 'საქართველო', 'हिन्दी', 'ภาษาไทย']) {
+test('Han pairs ICU reads differently, and enclosed ideographs folded inside a Han run', (t) => {
+  t.is(transliterateToLatin('藏'), 'cáng');
+  t.is(transliterateToLatin('西藏文学'), 'xī zàng wén xué');
+  t.is(transliterateToLatin('重庆 重要'), 'chóng qìng zhòng yào');
+  t.is(transliterateToLatin('秘鲁'), 'bì lǔ');
+  t.is(transliterateToLatin('中㊥ 一㈠'), 'zhōng zhōng yī (yī)');
+});
+
+test('kana follow ICU Katakana-Latin: long vowels, small tsu, small ya/yu/yo, iteration marks', (t) => {
+  t.is(transliterateToLatin('コーヒー'), 'kōhī');
+  t.is(transliterateToLatin('きっぷ'), 'kippu');
+  t.is(transliterateToLatin('ちゃんと'), 'chanto');
+  t.is(transliterateToLatin('いすゞ こゝろ'), 'isuzu kokoro');
+  t.is(transliterateToLatin('ンア'), "n'a");
+  t.is(transliterateToLatin('ヴァイオリン'), 'vu~aiorin');
+  t.is(transliterateToLatin('ノルウェイの森'), 'noruu~eino sēn');
+  // Half-width katakana are read as full-width ones.
+  t.is(transliterateToLatin('ﾊﾟｰﾃｨｰ'), 'pātī');
+  // A hiragana letter completed by the katakana after it, across the two runs, as ICU reads it.
+  t.is(transliterateToLatin('きャ'), 'kya');
+});
+
+test('kana quirks ICU has on NFD text are kept: its hiragana filter leaves out the semi-voiced mark', (t) => {
+  t.is(transliterateToLatin('ぱ'), 'pa');
+  t.is(transliterateToLatin('ぱ'.normalize('NFD')), 'ha\u309A');
+  t.is(transliterateToLatin('きっぷ'.normalize('NFD')), 'kipfu\u309A');
+});
+
+test('Hangul follows ICU Hangul-Latin, without the hyphens ICU puts between some syllables', (t) => {
+  // ICU writes jeonjaeng-gwa and hangug-eo; work keys drop the hyphen either way.
+  t.is(transliterateToLatin('전쟁과 평화'), 'jeonjaenggwa pyeonghwa');
+  t.is(transliterateToLatin('한국어'.normalize('NFD')), 'hangugeo');
+  t.is(transliterateToLatin('ㄱㄴㄷ'), 'gnd');
+});
+
+test('Arabic follows ICU Arabic-Latin, with long vowels and Arabic-Indic digits', (t) => {
+  t.is(transliterateToLatin('مرحبا'), 'mrḥbạ');
+  t.is(transliterateToLatin('كِتَابٌ'), 'kitābuⁿ');
+  t.is(transliterateToLatin('ألف ليلة وليلة'), 'ạ̉lf lylẗ wlylẗ');
+  t.is(transliterateToLatin('١٩٩٩'), '1999');
+  // Extended (Persian, Urdu) digits carry a macron below, as in ICU.
+  t.is(transliterateToLatin('۱۳۹۹'), '1\u03313\u03319\u03319\u0331');
+});
+
+test('Hebrew follows ICU Hebrew-Latin, with and without points', (t) => {
+  t.is(transliterateToLatin('ספר הזוהר'), 'spr hzwhr');
+  t.is(transliterateToLatin('שָׁלוֹם'), 'şá̌lwòm');
+  t.is(transliterateToLatin('שָׁלוֹם'.normalize('NFD')), 'şá̌lwòm');
+});
+
+test('scripts ICU has no transliterator for stay as they are, as in ICU', (t) => {
+  for (const text of ['བོད་ཡིག', 'ខ្មែរ', 'ᏣᎳᎩ']) t.is(transliterateToLatin(text), text);
+  t.is(transliterateToLatin('ខ្មែរ / 中'), 'ខ្មែរ / zhōng');
+});
+
+test('other scripts ICU transliterates go through the any-ascii fallback, whatever their normalisation form', (t) => {
+  for (const text of ['Հայաստան', 'საქართველო', 'हिन्दी', 'ภาษาไทย']) {
     const latin = transliterateToLatin(text);
     t.regex(latin, /^[A-Za-z' ]+$/, text);
     t.is(transliterateToLatin(text.normalize('NFD')), latin, text);
