@@ -2,21 +2,22 @@
  * `npm start`: runs the demo host (demoHost.ts) on one of two indexes and listens.
  *
  * - Without SOLR_URL: an in-memory embedded index, loaded at start with the demo catalog (or the JSON Lines
- *   file CATALOG_RECORDS); the home page suggests the records with the most versions.
+ *   file CATALOG_RECORDS); the home page suggests the records with the most versions, and the search box
+ *   searches titles and authors through the index's searchRecords.
  * - With SOLR_URL: the Solr core at that URL, read through the Solr adapter; nothing is loaded (fill the
- *   core first, e.g. `catalog-versions load FILE.jsonl --solr URL`). The home page suggests FEATURED_IDS.
+ *   core first, e.g. `catalog-versions load FILE.jsonl --solr URL`). The home page suggests FEATURED_IDS;
+ *   the search box is hidden (the home page says why).
  *
  * Environment: PORT (default 3000), BASE_URL (default http://localhost:PORT), CATALOG_RECORDS, SOLR_URL,
  * FEATURED_IDS (comma-separated record ids for the home page; overrides the computed ones).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { CatalogIndex } from '../src/versions/catalogIndex.js';
-import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
-import { createSolrIndex } from '../src/adapters/solr/solrIndex.js';
-import { readJsonLines } from '../src/ingest/readers/jsonLinesReader.js';
-import { workKeysOfDocument } from '../src/work-keys/workKeys.js';
-import { createDemoHost } from './demoHost.js';
+import type { CatalogIndex } from 'koa-catalog-versions';
+import { describeRejection, readJsonLines, runIngest } from 'koa-catalog-versions/ingest';
+import { createSolrIndex } from 'koa-catalog-versions/solr';
+import { openEmbeddedIndex } from 'koa-catalog-versions/sqlite';
+import { createDemoHost, type DemoSearch } from './demoHost.js';
 
 /** The demo catalog beside this file: demo/ when run from source, two folders up from dist/demo/ when built. */
 function demoCatalogFile(): string {
@@ -39,6 +40,8 @@ interface DemoCatalog {
   readonly featured: readonly string[];
   /** What to say once listening, e.g. how many records were loaded. */
   readonly startMessage: string;
+  /** The search box's engine; a Solr core has none here (the demo hides the box and says so). */
+  readonly search?: DemoSearch;
 }
 
 /** The embedded index, loaded from a JSON Lines file; bad lines are reported and skipped. */
@@ -46,30 +49,26 @@ async function openEmbeddedCatalog(): Promise<DemoCatalog> {
   const catalogFile = process.env.CATALOG_RECORDS ?? demoCatalogFile();
   const started = Date.now();
   const index = openEmbeddedIndex({ path: ':memory:' });
-  const lineOf: number[] = [];
   const groups = new Map<string, string[]>();
   let problems = 0;
-  const report = (line: number | undefined, reason: string) => {
-    problems += 1;
-    console.warn(`${catalogFile}:${line ?? '?'}: skipped: ${reason}`);
-  };
-
-  async function* documents() {
-    for await (const { line, value } of readJsonLines(catalogFile, (problem) => report(problem.line, problem.reason))) {
-      lineOf.push(line);
-      const doc = value as { id?: unknown; work_keys_str_mv?: unknown };
-      if (typeof doc?.id === 'string') {
-        // Remember which records share a key, to suggest records with many versions on the home page.
-        try {
-          const keys = Array.isArray(doc.work_keys_str_mv) ? doc.work_keys_str_mv : workKeysOfDocument(value as never);
-          for (const key of keys) groups.set(String(key), [...(groups.get(String(key)) ?? []), doc.id]);
-        } catch { /* the index reports the bad document */ }
-      }
-      yield value;
-    }
-  }
-
-  const summary = await index.load(documents(), { onRejected: ({ position, reason }) => report(lineOf[position - 1], reason) });
+  const writer = index.openWriter();
+  const summary = await runIngest({
+    items: readJsonLines(catalogFile),
+    toDocument: (record) => record,
+    // Remember which records share a key, to suggest records with many versions on the home page.
+    writer: {
+      ...writer,
+      put: (batch) => {
+        for (const document of batch) for (const key of document.work_keys_str_mv ?? []) groups.set(key, [...(groups.get(key) ?? []), document.id]);
+        return writer.put(batch);
+      },
+    },
+    now: () => new Date(),
+    onRejected: (rejection) => {
+      problems += 1;
+      console.warn(`${describeRejection(rejection.position, `skipped: ${rejection.reason}`)}`);
+    },
+  });
   const featured = [...groups.values()]
     .sort((a, b) => b.length - a.length)
     .map((ids) => ids[0] as string)
@@ -78,6 +77,7 @@ async function openEmbeddedCatalog(): Promise<DemoCatalog> {
   return {
     index,
     featured,
+    search: (text, options) => index.searchRecords(text, options),
     startMessage: `Loaded ${summary.loaded} records from ${catalogFile}${problems > 0 ? ` (${problems} skipped)` : ''} in ${Date.now() - started} ms`,
   };
 }
@@ -100,7 +100,7 @@ async function openSolrCatalog(url: string): Promise<DemoCatalog> {
 try {
   const catalog = solrUrl !== undefined ? await openSolrCatalog(solrUrl) : await openEmbeddedCatalog();
   const featured = featuredFromEnv ?? catalog.featured;
-  const app = createDemoHost({ index: catalog.index, baseUrl, featuredIds: featured });
+  const app = createDemoHost({ index: catalog.index, baseUrl, featuredIds: featured, ...(catalog.search ? { search: catalog.search } : {}) });
   const server = app.listen(port, () => {
     console.log(catalog.startMessage);
     console.log(`Demo catalog listening on ${baseUrl}/`);

@@ -1,6 +1,6 @@
 /**
  * The plugin's named errors. Each has a stable `code`; the HTTP adapter maps codes to statuses and the
- * localised error page in one place (src/http/errorPage.ts). Messages are for logs and developers only:
+ * localised error page in one place (src/http/errorResponses.ts). Messages are for logs and developers only:
  * nothing here is ever shown to a client.
  */
 

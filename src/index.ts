@@ -4,6 +4,7 @@
  * have subpaths of their own (`/sqlite`, `/solr`, `/work-keys`, `/ingest`), so a host loads only what it uses.
  */
 export { createVersionsPlugin } from './http/createVersionsPlugin.js';
+export type { VersionsPlugin, HostLabels } from './http/createVersionsPlugin.js';
 export type { VersionsPluginOptions, PluginLogger } from './http/pluginOptions.js';
 export type { CatalogIndex, VersionsQuery, VersionsPage, VersionsOrder } from './versions/catalogIndex.js';
 export type { CatalogRecord, RecordDocument } from './record/catalogRecord.js';

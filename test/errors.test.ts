@@ -100,3 +100,45 @@ test('theme assets and the feed stylesheet are served', async (t) => {
   t.regex(xsl.headers['content-type'] ?? '', /^text\/xsl/);
   t.regex(xsl.text, /<xsl:stylesheet[^>]+version="1.0"/);
 });
+
+const RECORD_MISSING = { en: 'This record is not in the catalog', 'pt-br': 'Este registro não está no catálogo', es: 'Este registro no está en el catálogo' } as const;
+
+test('a missing record says so under the heading; other errors do not', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'), { logger: { error: () => undefined, warn: () => undefined } });
+  for (const [lng, subject] of Object.entries(RECORD_MISSING)) {
+    for (const view of ['', '&view=rss']) {
+      const $ = cheerio.load((await request.get(`/Search/Versions?id=no-such-record&lng=${lng}${view}`).expect(404)).text);
+      t.is($('main h2').text().trim(), subject, `${lng}${view}`);
+      t.is($('main h1').text().trim(), ERROR_LINES[lng as keyof typeof ERROR_LINES][0]);
+      t.is($('title').text(), `${ERROR_LINES[lng as keyof typeof ERROR_LINES][0]} - ${subject} :: Library Catalog`);
+    }
+  }
+  const missingId = cheerio.load((await request.get('/Search/Versions?search=versions&lng=en').expect(400)).text);
+  t.is(missingId('main h2').length, 0, 'a missing id is not a missing record');
+  t.is(missingId('title').text(), 'An error has occurred :: Library Catalog');
+});
+
+test('the error page has the site header, the way home and a language switch that names no record', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'), { catalogHomeUrl: '/vufind/' });
+  const html = (await request.get('/Search/Versions?id=no-such-record&lng=pt-br').expect(404)).text;
+  const $ = cheerio.load(html);
+  t.is($('a.skip-link').attr('href'), '#main');
+  t.is($('a.skip-link').text().trim(), 'Pular para o conteúdo');
+  t.is($('header .site-title a').text().trim(), 'Library Catalog');
+  t.is($('header .site-title a').attr('href'), '/vufind/');
+  t.deepEqual($('main a').map((_, a) => [[$(a).attr('href'), $(a).text().trim()]]).get(), [['/vufind/', 'Início do catálogo']]);
+  // The page has no address of its own to offer in another language (it never names the record): each
+  // language leads to the catalog's home in that language.
+  t.deepEqual($('nav.language-switch a').map((_, a) => $(a).attr('href')).get(), ['/vufind/?lng=en', '/vufind/?lng=es']);
+  t.is($('nav.language-switch [aria-current="true"]').text().trim(), 'Português (Brasil)');
+  t.false(html.includes('no-such-record'));
+});
+
+test('an absolute catalogHomeUrl keeps its own query in the language links', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'), { catalogHomeUrl: 'https://library.example.edu/vufind/?skin=x' });
+  const $ = cheerio.load((await request.get('/Search/Versions?id=nope&lng=es').expect(404)).text);
+  t.is($('main a.error-page__home').attr('href'), 'https://library.example.edu/vufind/?skin=x');
+  t.deepEqual($('nav.language-switch a').map((_, a) => $(a).attr('href')).get(), [
+    'https://library.example.edu/vufind/?skin=x&lng=en', 'https://library.example.edu/vufind/?skin=x&lng=pt-br',
+  ]);
+});

@@ -25,6 +25,13 @@ test('bad options fail at creation with a message naming the option', (t) => {
     [{ index, answerCacheMegabytes: '64' }, /"answerCacheMegabytes"/],
     [{ index, answerCacheMegabytes: Number.NaN }, /"answerCacheMegabytes"/],
     [{ index, baseurl: 'https://typo.example' }, /"baseurl": is not an option/],
+    [{ index, catalogHomeUrl: '' }, /"catalogHomeUrl": must be an absolute http\(s\) URL or a path/],
+    [{ index, catalogHomeUrl: 'home' }, /"catalogHomeUrl": must be an absolute http\(s\) URL or a path/],
+    [{ index, catalogHomeUrl: '//evil.example/' }, /"catalogHomeUrl".*leaves the site/],
+    [{ index, catalogHomeUrl: 'javascript:alert(1)' }, /"catalogHomeUrl": must use http or https/],
+    [{ index, catalogHomeUrl: '/a b' }, /"catalogHomeUrl"/],
+    [{ index, catalogHomeUrl: '/a\nb' }, /"catalogHomeUrl"/],
+    [{ index, catalogHomeUrl: 42 }, /"catalogHomeUrl"/],
   ];
   for (const [options, message] of cases) {
     const error = t.throws(() => createVersionsPlugin(options as never), { instanceOf: InvalidOptionError });
@@ -35,6 +42,12 @@ test('bad options fail at creation with a message naming the option', (t) => {
 test('good options give a middleware; codes are normalised to lower case', (t) => {
   const middleware = createVersionsPlugin({ index, languages: ['PT-BR', 'es'], defaultLanguage: 'pt-BR', baseUrl: 'https://c.example/vufind/' });
   t.is(typeof middleware, 'function');
+});
+
+test('catalogHomeUrl takes a path on the site or an absolute http(s) URL', (t) => {
+  for (const catalogHomeUrl of ['/', '/vufind/', '/vufind/?lng=es', 'https://catalog.example.edu/', 'http://c.example/home#top']) {
+    t.is(typeof createVersionsPlugin({ index, catalogHomeUrl }), 'function', catalogHomeUrl);
+  }
 });
 
 test('plugin.json and the README list exactly the options the plugin accepts', (t) => {

@@ -156,7 +156,7 @@ const anyDocument: fc.Arbitrary<GeneratedDocument> = fc.record({
 /** One to eight documents with distinct ids: the versions of one work. */
 const anyWork = fc.uniqueArray(anyDocument, { minLength: 1, maxLength: 8, selector: (doc) => doc.id });
 
-// What the plugin shows of a document, from the contract (reference-behaviour.md sections 1-3).
+// What the plugin shows of a document, from the contract (docs/record-documents.md, docs/feed.md, docs/page.md).
 const list = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 const nonBlank = (value: string | undefined) => (value !== undefined && value.trim() !== '' ? value : undefined);
 const TITLE_MISSING = 'Title not available';

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as cheerio from 'cheerio';
 import supertest from 'supertest';
-import { fixture, testHost } from './support/testHost.js';
+import { fixture, manyVersions, testHost } from './support/testHost.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const PAGE = '/Search/Versions?id=usp%3Atese-2019-0412&search=versions';
@@ -50,4 +50,36 @@ test('bad theme configuration fails at creation naming the option', async (t) =>
   await t.throwsAsync(make({ themeDirectories: ['/no/such/folder'] }), { message: /Invalid option "themeDirectories"/ });
   await t.throwsAsync(make({ themes: { 'bad value!': 'standard' } }), { message: /Invalid option "themes"/ });
   await t.throwsAsync(make({ defaultUi: 'mobile2' }), { message: /Invalid option "defaultUi"/ });
+});
+
+test('the mobile theme pages with its compact pager; the standard theme keeps the full one', async (t) => {
+  const { request } = await testHost(manyVersions(120));
+  const pager = async (ui: string, page: number) => {
+    const $ = cheerio.load((await request.get(`/Search/Versions?id=many-001&search=versions&page=${page}&lng=pt-br`).set('Cookie', `ui=${ui}`).expect(200)).text);
+    return {
+      compact: $('nav.pagination').hasClass('pagination--compact'),
+      numbers: $('nav.pagination .pagination__page').map((_, a) => $(a).text().trim()).get(),
+      steps: $('nav.pagination .pagination__step').map((_, step) => `${step.tagName}:${$(step).text().trim()}:${$(step).attr('aria-label') ?? ''}`).get(),
+    };
+  };
+  t.deepEqual(await pager('standard', 4), {
+    compact: false,
+    numbers: ['1', '2', '3', '4', '5', '6'],
+    steps: ['a:Ir para a página anterior:', 'a:Ir para a próxima página:'],
+  });
+  // At most five numbers (the first, the last, the current one's neighbours), and one-word steps named in full.
+  t.deepEqual(await pager('mobile', 4), {
+    compact: true,
+    numbers: ['1', '3', '4', '5', '6'],
+    steps: ['a:Anterior:Ir para a página anterior', 'a:Próxima:Ir para a próxima página'],
+  });
+  // A step that does not apply keeps its place, as text hidden from screen readers.
+  t.deepEqual((await pager('mobile', 1)).steps, ['span:Anterior:', 'a:Próxima:Ir para a próxima página']);
+  t.deepEqual((await pager('mobile', 1)).numbers, ['1', '2', '6']);
+  // Past the end: the numbers around the last page, none current, and the way back.
+  t.deepEqual(await pager('mobile', 50), {
+    compact: true,
+    numbers: ['1', '5', '6'],
+    steps: ['a:Anterior:Ir para a página anterior', 'span:Próxima:'],
+  });
 });

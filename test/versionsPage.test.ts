@@ -82,11 +82,36 @@ test('20 rows per page, with numbered page links that keep lng', async (t) => {
   t.is(third(`ol[start="41"] > li a[href="${BASE_URL}/Record/many-041"]`).length, 1);
 });
 
-test('a page past the end shows the totals and no entries', async (t) => {
+test('a page past the end says so, links to the last page, and keeps its paging', async (t) => {
+  // Was "Showing 161 - 160 results of 5": the issue asked for a plain message and a way back instead.
   const { request } = await testHost(manyVersions(5));
-  const $ = cheerio.load((await request.get(pagePath('many-001', '&page=9')).expect(200)).text);
+  const $ = cheerio.load((await request.get(pagePath('many-001', '&page=9&lng=en')).expect(200)).text);
   t.is($(`a[href^="${BASE_URL}/Record/"]`).length, 0);
-  t.true($('body').text().includes('Showing 161 - 160 results of 5'));
+  t.false($('body').text().includes('Showing'), 'no "Showing 161 - 160" line');
+  t.is($('.past-end__message').text().trim(), 'No results on page 9; the last page is 1.');
+  t.is($('a.past-end__link').attr('href'), '?id=many-001&search=versions&page=1&lng=en');
+  t.is($('a.past-end__link').text().trim(), 'Go to Last Page');
+  t.is($('nav.pagination').length, 0, 'one page: no navigation, the message leads back');
+
+  const { request: larger } = await testHost(manyVersions(30));
+  for (const [lng, message] of [
+    ['en', 'No results on page 99; the last page is 2.'],
+    ['pt-br', 'Nenhum resultado na página 99; a última página é a 2.'],
+    ['es', 'No hay resultados en la página 99; la última página es la 2.'],
+  ] as const) {
+    const page = cheerio.load((await larger.get(pagePath('many-001', `&page=99&lng=${lng}`)).expect(200)).text);
+    t.is(page('.past-end__message').text().trim(), message, lng);
+    t.is(page('a.past-end__link').attr('href'), `?id=many-001&search=versions&page=2&lng=${lng}`);
+    // The navigation still leads to every page, none of them current, and back to the last one.
+    t.deepEqual(page('nav.pagination .pagination__page').map((_, a) => page(a).text().trim()).get(), ['1', '2']);
+    t.is(page('nav.pagination [aria-current="page"]').length, 0);
+    t.is(page('nav.pagination a[rel="prev"]').attr('href'), `?id=many-001&search=versions&page=2&lng=${lng}`);
+    t.is(page('nav.pagination a[rel="next"]').length, 0);
+  }
+  // The last page itself is an ordinary page.
+  const last = cheerio.load((await larger.get(pagePath('many-001', '&page=2&lng=en')).expect(200)).text);
+  t.true(last('body').text().includes('Showing 21 - 30 results of 30'));
+  t.is(last('.past-end').length, 0);
 });
 
 test('markup in titles and ids is escaped, never interpreted', async (t) => {
@@ -123,4 +148,71 @@ test('only web addresses become full-text links', async (t) => {
   const $ = cheerio.load((await request.get(pagePath('u1')).expect(200)).text);
   const hrefs = $('a').filter((_, a) => $(a).text().trim() === 'Get full text').map((_, a) => $(a).attr('href')).get();
   t.deepEqual(hrefs, ['https://ok.example/a', 'HTTP://OK.EXAMPLE/B']);
+});
+
+test('format labels are translated; the catalog’s other values are shown as written', async (t) => {
+  const { request } = await testHost([
+    { id: 'f1', title: 'Formats', author: 'A', format: ['SoundRecording', 'Book & Map', 'Large Print'], last_indexed: '2025-01-01T00:00:00Z' },
+  ]);
+  const badges = async (lng: string) => {
+    const $ = cheerio.load((await request.get(pagePath('f1', `&lng=${lng}`)).expect(200)).text);
+    return $('ol.versions .badge').map((_, badge) => $(badge).text().trim()).get();
+  };
+  t.deepEqual(await badges('en'), ['Sound Recording', 'Book & Map', 'Large Print']);
+  t.deepEqual(await badges('pt-br'), ['Gravação sonora', 'Book & Map', 'Letra ampliada']);
+  t.deepEqual(await badges('es'), ['Grabación sonora', 'Book & Map', 'Letra grande']);
+  // The feed keeps the catalog's own values (docs/feed.md; docs/page.md, "Format labels").
+  const feed = (await request.get(pagePath('f1', '&view=rss&lng=pt-br')).expect(200)).text;
+  t.deepEqual([...feed.matchAll(/<dc:format>([^<]*)<\/dc:format>/g)].map((match) => match[1]), ['SoundRecording', 'Book &amp; Map', 'Large Print']);
+});
+
+test('on an English page the demo catalog’s formats read as the catalog wrote them', async (t) => {
+  // English labels are the catalogs' own words: a page in English shows what the record says.
+  const values = ['Book', 'eBook', 'Audio Book', 'Large Print', 'DVD', 'Dissertation', 'Thesis', 'Map', 'Atlas', 'Score', 'Sound Recording', 'Article', 'Manuscript', 'Electronic'];
+  const { request } = await testHost([{ id: 'f2', title: 'Formats', author: 'A', format: values, last_indexed: '2025-01-01T00:00:00Z' }]);
+  const $ = cheerio.load((await request.get(pagePath('f2', '&lng=en')).expect(200)).text);
+  t.deepEqual($('ol.versions .badge').map((_, badge) => $(badge).text().trim()).get(), values);
+});
+
+test('the requested record is labelled in words; the skip link says where it goes', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'));
+  for (const [lng, label, skip] of [
+    ['en', 'The record you came from', 'Skip to content'],
+    ['pt-br', 'O registro de onde você veio', 'Pular para o conteúdo'],
+    ['es', 'El registro del que viene', 'Saltar al contenido'],
+  ] as const) {
+    for (const ui of ['standard', 'mobile']) {
+      const $ = cheerio.load((await request.get(pagePath('usp:tese-2019-0412', `&lng=${lng}`)).set('Cookie', `ui=${ui}`).expect(200)).text);
+      const flags = $('ol.versions .version__flag');
+      t.is(flags.length, 1, `${lng} ${ui}`);
+      t.is(flags.text().trim(), label);
+      t.is(flags.closest('li').find('.version__title a').attr('aria-current'), 'true', 'the label is on the requested record');
+      t.is($('a.skip-link').text().trim(), skip);
+      t.is($('a.skip-link').attr('href'), '#main');
+      t.is($('main#main').length, 1);
+    }
+  }
+});
+
+test('each version shows its institution or source when the record has one', async (t) => {
+  const { request } = await testHost([
+    { id: 's1', title: 'Sources', author: 'A', institution: ['Universidade de São Paulo'], building: ['Biblioteca Central', 'Universidade de São Paulo'], last_indexed: '2025-01-01T00:00:00Z' },
+    { id: 's2', title: 'Sources', author: 'A', building: 'Hemeroteca', last_indexed: '2025-01-02T00:00:00Z' },
+    { id: 's3', title: 'Sources', author: 'A', last_indexed: '2025-01-03T00:00:00Z' },
+  ]);
+  const $ = cheerio.load((await request.get(pagePath('s1', '&lng=pt-br')).expect(200)).text);
+  const sourceOf = (id: string) => $(`ol.versions a[href="${BASE_URL}/Record/${id}"]`).closest('li').find('.version__source');
+  t.is(sourceOf('s1').text().trim(), 'Fonte: Universidade de São Paulo · Biblioteca Central');
+  t.is(sourceOf('s2').text().trim(), 'Fonte: Hemeroteca');
+  t.is(sourceOf('s3').length, 0);
+});
+
+test('the site name leads to the catalog home (catalogHomeUrl, default /)', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'));
+  const $ = cheerio.load((await request.get(pagePath('usp:tese-2019-0412')).expect(200)).text);
+  t.is($('header .site-title a').attr('href'), '/');
+  t.is($('header .site-title a').text().trim(), 'Library Catalog');
+  const { request: configured } = await testHost(fixture('thesis-in-two-repositories'), { catalogHomeUrl: 'https://library.example.edu/' });
+  const other = cheerio.load((await configured.get(pagePath('usp:tese-2019-0412')).expect(200)).text);
+  t.is(other('header .site-title a').attr('href'), 'https://library.example.edu/');
 });

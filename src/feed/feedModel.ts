@@ -1,5 +1,5 @@
 /**
- * The versions feed as a finished view model (spec section 2.2, reference-behaviour.md section 2):
+ * The versions feed as a finished view model (docs/feed.md):
  * every label translated, every URL built, every date formatted but the pubDates, whose time of day is the
  * request's and which renderVersionsFeed.ts writes with the XML.
  */

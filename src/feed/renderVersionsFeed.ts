@@ -1,15 +1,15 @@
 /**
  * Writes a finished VersionsFeedModel as an RSS 2.0 document: the prologue, the stylesheet instruction,
- * the channel children and item children in the order of reference-behaviour.md section 2, indented two
+ * the channel children and item children in the order docs/feed.md states, indented two
  * spaces. Pure: a model and the pubDate texts in, a string out.
  *
  * It works in two steps, so that a feed can be reused: compileVersionsFeed() writes everything but the
  * items' pubDates (whose time of day is the request's) and feedParts() puts the pubDates of one request
- * between the compiled pieces, as strings or (versionsAnswers.ts) as bytes. renderVersionsFeed() does both.
+ * between the compiled pieces, as strings or (versionsAnswers.ts) as bytes.
  *
  * The document is written as strings, not through xmlbuilder2 (the design card's choice): building its DOM
- * cost 1.9 ms per feed against 0.05 ms here, the largest single cost of the feed view under load (README,
- * "Packages"). Its shape is fixed and small, so escaping is the only thing to get right, and the golden
+ * cost 1.9 ms per feed against 0.05 ms here, the largest single cost of the feed view under load
+ * (docs/architecture.md, "Why the feed is written as strings"). Its shape is fixed and small, so escaping is the only thing to get right, and the golden
  * file, the XML-parser tests and the fast-check round trips hold it to that.
  */
 import type { FeedItem, FeedLink, VersionsFeedModel } from '../versions/viewModels.js';
@@ -134,8 +134,4 @@ export function feedParts<Piece>(compiled: CompiledFeed<Piece>, pubDateOf: (year
   const parts = [pieces[0] as Piece];
   for (let i = 0; i < pubDateYears.length; i++) parts.push(pubDateOf(pubDateYears[i] as number), pieces[i + 1] as Piece);
   return parts;
-}
-
-export function renderVersionsFeed(feed: VersionsFeedModel, pubDateOf: (year: number) => string): string {
-  return feedParts(compileVersionsFeed(feed), pubDateOf).join('');
 }

@@ -1,6 +1,6 @@
 /**
  * The feed item's `pubDate`: 1 January of the record's year at the request's time of day, with the
- * server's UTC offset on that date (reference-behaviour.md section 2), in RFC 822 form
+ * server's UTC offset on that date (docs/feed.md, "pubDate"), in RFC 822 form
  * (`Tue, 01 Jan 2019 14:03:27 -0300`). The clock and the time zone are arguments, so this stays pure.
  */
 

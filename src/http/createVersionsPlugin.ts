@@ -3,7 +3,7 @@
  * (the router's routes and allowed methods composed) that a host app mounts next to its record pages.
  * It reads the request (query, cookies, session), gets the answer from versionsAnswers.ts (built through
  * the core, kept while the index is unchanged) and writes the headers and body; the decisions live in
- * src/core, the error statuses in errorResponses.ts.
+ * the pure modules (docs/architecture.md, "Core and edges"), the error statuses in errorResponses.ts.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
 import { parsePluginOptions, type VersionsPluginOptions } from './pluginOptions.js';
-import type { Translate } from '../i18n/labels.js';
+import { formatLabel, type Translate } from '../i18n/labels.js';
 import type { VersionsView } from '../versions/listVersions.js';
 import { pageNumberFrom } from '../versions/paging.js';
 import { resolveLanguage, supportedLanguageCode } from '../i18n/resolveLanguage.js';
@@ -22,13 +22,14 @@ import { respondWithErrorPage } from './errorResponses.js';
 import { setFeedSecurityHeaders, setPageSecurityHeaders } from './securityHeaders.js';
 import { openLabelCatalogs } from '../i18n/labelCatalogs.js';
 import { createThemeEngine } from './themeEngine.js';
+import { buildFeedStylesheet } from '../page/feedStylesheet.js';
 import { createVersionsAnswers } from './versionsAnswers.js';
 
 export const LANGUAGE_COOKIE = 'language';
 export const UI_COOKIE = 'ui';
 export const SESSION_COOKIE = 'VUFIND_SESSION';
 
-// Attributes of every cookie the plugin sets (reference-behaviour.md section 5). `signed: false`, because
+// Attributes of every cookie the plugin sets (docs/page.md, "Cookies"). `signed: false`, because
 // a host with app.keys would otherwise sign them and then refuse to read unsigned ones.
 const COOKIE_ATTRIBUTES = { path: '/', httpOnly: true, sameSite: 'lax', signed: false, overwrite: true } as const;
 const SESSION_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
@@ -70,7 +71,26 @@ interface RequestSettings {
   readonly theme: ThemeModel;
 }
 
-export function createVersionsPlugin(options: VersionsPluginOptions): Middleware {
+/** The plugin's labels a host shows on its own pages beside the versions pages (its result lists, say). */
+export interface HostLabels {
+  /** "Show all versions (N)" in the language. */
+  showAllVersions(count: number): string;
+  /** A catalog's format value as the versions page shows it: translated when known, else as written. */
+  format(value: string): string;
+}
+
+/**
+ * The middleware a host mounts, with two helpers for the host's own pages, so that they agree with the
+ * versions pages without repeating the plugin's rules or words.
+ */
+export interface VersionsPlugin extends Middleware {
+  /** The language the plugin answers this request in: `lng`, the host session, the `language` cookie, Accept-Language, the default. */
+  languageOf(ctx: Context): string;
+  /** The plugin's labels in a language (one it was configured with; another gives the default language's). */
+  labelsFor(language: string): HostLabels;
+}
+
+export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPlugin {
   const config = parsePluginOptions(options);
   const labels = openLabelCatalogs(LABELS_DIRECTORY, config.languages, config.defaultLanguage);
   const themes = createThemeEngine({
@@ -80,23 +100,35 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
     cacheTemplates: config.cacheTemplates,
   });
   const languageNames = config.languages.map((code) => ({ code, name: labels.translatorFor(code)('language.name') }));
-  const feedStylesheet = readFileSync(join(VIEWS_DIRECTORY, 'rss.xsl'));
+  // The feed's XSL view, with the labels, site name and home it shows filled in (feedStylesheet.ts).
+  const feedStylesheet = Buffer.from(buildFeedStylesheet(readFileSync(join(VIEWS_DIRECTORY, 'rss.xsl'), 'utf8'), {
+    languages: config.languages.map((code) => ({ code, translate: labels.translatorFor(code) })),
+    defaultLanguage: config.defaultLanguage,
+    siteTitle: config.siteTitle,
+    catalogHomeUrl: config.catalogHomeUrl,
+  }));
   // Settings that shape every answer: part of each ETag, so a changed configuration is never answered 304.
-  const settingsFingerprint = JSON.stringify([GENERATOR, config.siteTitle, config.contact, config.languages, config.themes, config.defaultUi]);
+  const settingsFingerprint = JSON.stringify([
+    GENERATOR, config.siteTitle, config.contact, config.catalogHomeUrl, config.languages, config.themes, config.defaultUi,
+  ]);
 
-  function settingsOf(ctx: Context): RequestSettings {
-    const view: VersionsView = firstValue(ctx.query.view) === 'rss' ? 'rss' : 'html';
-    const lng = firstValue(ctx.query.lng);
+  function languageOf(ctx: Context): string {
     const session = hostSessionOf(ctx);
-    const { language } = resolveLanguage(
+    return resolveLanguage(
       {
-        query: lng,
+        query: firstValue(ctx.query.lng),
         session: typeof session?.[config.sessionLanguageKey] === 'string' ? (session[config.sessionLanguageKey] as string) : undefined,
         cookie: ctx.cookies.get(LANGUAGE_COOKIE, { signed: false }),
         acceptLanguage: ctx.get('Accept-Language') || undefined,
       },
       { supported: config.languages, fallback: config.defaultLanguage },
-    );
+    ).language;
+  }
+
+  function settingsOf(ctx: Context): RequestSettings {
+    const view: VersionsView = firstValue(ctx.query.view) === 'rss' ? 'rss' : 'html';
+    const lng = firstValue(ctx.query.lng);
+    const language = languageOf(ctx);
     const uiCookie = ctx.cookies.get(UI_COOKIE, { signed: false });
     const ui = uiCookie !== undefined && Object.hasOwn(config.themes, uiCookie) ? uiCookie : config.defaultUi;
     const baseUrl = config.baseUrl ?? requestOrigin(ctx);
@@ -126,7 +158,7 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
 
   const answers = createVersionsAnswers({
     index: config.index, themes, cacheBytes: config.answerCacheBytes, settingsFingerprint, siteTitle: config.siteTitle,
-    generator: GENERATOR, languageNames, now: config.now, timeZone: config.timeZone,
+    catalogHomeUrl: config.catalogHomeUrl, generator: GENERATOR, languageNames, now: config.now, timeZone: config.timeZone,
   });
 
   async function versionsRoute(ctx: Context): Promise<void> {
@@ -156,11 +188,16 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
         ctx.body = answer.html;
       }
     } catch (error) {
-      await respondWithErrorPage(ctx, error, {
-        language: settings.language, translate: settings.translate, theme: settings.theme, siteTitle: config.siteTitle,
-        contact: config.contact, configuredBaseUrl: config.baseUrl, engine: themes, logger: config.logger,
-      });
+      await respondWithErrorPage(ctx, error, errorPageSettings(settings.language, settings.theme));
     }
+  }
+
+  /** What the error page needs besides the error: the same for a route's own failure and for the boundary. */
+  function errorPageSettings(language: string, theme: ThemeModel): Parameters<typeof respondWithErrorPage>[2] {
+    return {
+      language, translate: labels.translatorFor(language), theme, siteTitle: config.siteTitle, contact: config.contact,
+      catalogHomeUrl: config.catalogHomeUrl, languages: languageNames, configuredBaseUrl: config.baseUrl, engine: themes, logger: config.logger,
+    };
   }
 
   /** Last line of defence: a failure outside the route's own handling still gets the error page. */
@@ -168,12 +205,8 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
     try {
       await next();
     } catch (error) {
-      const language = config.defaultLanguage;
       const baseUrl = config.baseUrl ?? requestOrigin(ctx);
-      await respondWithErrorPage(ctx, error, {
-        language, translate: labels.translatorFor(language), theme: themes.themeModel(themes.themeForUi(config.defaultUi), baseUrl),
-        siteTitle: config.siteTitle, contact: config.contact, configuredBaseUrl: config.baseUrl, engine: themes, logger: config.logger,
-      });
+      await respondWithErrorPage(ctx, error, errorPageSettings(config.defaultLanguage, themes.themeModel(themes.themeForUi(config.defaultUi), baseUrl)));
     }
   };
 
@@ -193,5 +226,15 @@ export function createVersionsPlugin(options: VersionsPluginOptions): Middleware
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = readFileSync(file);
   });
-  return compose([router.routes() as Middleware, router.allowedMethods() as Middleware]);
+  const middleware = compose([router.routes() as Middleware, router.allowedMethods() as Middleware]);
+  return Object.assign(middleware, {
+    languageOf,
+    labelsFor(language: string): HostLabels {
+      const translate = labels.translatorFor(supportedLanguageCode(language, config.languages) ?? config.defaultLanguage);
+      return {
+        showAllVersions: (count) => translate('record.showAllVersions', { count }),
+        format: (value) => formatLabel(value, translate),
+      };
+    },
+  });
 }

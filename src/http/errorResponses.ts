@@ -28,20 +28,26 @@ export interface ErrorPageSettings {
   readonly theme: ThemeModel;
   readonly siteTitle: string;
   readonly contact: string;
+  /** The catalog's home (the catalogHomeUrl option): the error page's way out. */
+  readonly catalogHomeUrl: string;
+  /** Every offered language with its own name, for the language switch. */
+  readonly languages: ReadonlyArray<{ readonly code: string; readonly name: string }>;
   /** The plugin's baseUrl option (undefined: the request's own origin). */
   readonly configuredBaseUrl: string | undefined;
   readonly engine: ThemeEngine;
   readonly logger: PluginLogger;
 }
 
-/** Text for HTML written without a template (the plain error page; the demo host's own pages). */
+/** Text for HTML written without a template (the plain error page below). */
 export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /** The same three lines without the theme, for when rendering the themed page itself failed. */
 function plainErrorPage(model: ErrorPageModel): string {
   return `<!DOCTYPE html>\n<html lang="${escapeHtml(model.language)}"><head><meta charset="utf-8"><title>${escapeHtml(model.documentTitle)}</title></head>`
-    + `<body><main><h1>${escapeHtml(model.heading)}</h1><p>${escapeHtml(model.message)}</p><p>${escapeHtml(model.contactLine)}</p></main></body></html>\n`;
+    + `<body><main><h1>${escapeHtml(model.heading)}</h1>${model.subject !== undefined ? `<h2>${escapeHtml(model.subject)}</h2>` : ''}`
+    + `<p>${escapeHtml(model.message)}</p><p>${escapeHtml(model.contactLine)}</p>`
+    + `<nav><a href="${escapeHtml(model.homeLink.href)}">${escapeHtml(model.homeLink.label)}</a></nav></main></body></html>\n`;
 }
 
 export async function respondWithErrorPage(ctx: Context, error: unknown, settings: ErrorPageSettings): Promise<void> {
@@ -51,7 +57,9 @@ export async function respondWithErrorPage(ctx: Context, error: unknown, setting
   if (status >= 500) settings.logger.error(`${code}: ${(error as Error)?.message ?? String(error)}`, details);
   else settings.logger.warn(`${code}: ${(error as Error)?.message ?? String(error)}`, { code, status, method: ctx.method, url: ctx.originalUrl });
 
-  const model = buildErrorPageModel(settings);
+  // Only a missing record is named as such: the patron can do something about it (another link, the
+  // catalog's search). Other causes stay behind the contract's three lines and go to the log.
+  const model = buildErrorPageModel({ ...settings, recordMissing: code === 'RECORD_NOT_FOUND' });
   let html: string;
   try {
     html = await settings.engine.render('error', settings.theme.name, { error: model, theme: settings.theme });

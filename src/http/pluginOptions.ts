@@ -23,6 +23,11 @@ export interface VersionsPluginOptions {
   siteTitle?: string;
   /** Who the error page tells patrons to contact. Default `Library Reference Department`. */
   contact?: string;
+  /**
+   * The catalog's home page, linked from the site name on every page and from the error page: an absolute
+   * http(s) URL or a path on this site (`/vufind/`). Default `/`.
+   */
+  catalogHomeUrl?: string;
   /** Offered interface languages, in order. Default `['en', 'pt-br', 'es']`. */
   languages?: string[];
   /** Language when nothing else decides. Default `en`. */
@@ -55,6 +60,7 @@ export interface PluginConfig {
   readonly baseUrl: string | undefined;
   readonly siteTitle: string;
   readonly contact: string;
+  readonly catalogHomeUrl: string;
   readonly languages: readonly string[];
   readonly defaultLanguage: string;
   readonly themes: Readonly<Record<string, string>>;
@@ -78,7 +84,7 @@ const consoleLogger: PluginLogger = {
 
 /** The names createVersionsPlugin accepts (plugin.json and the README list the same). */
 export const PLUGIN_OPTION_NAMES: ReadonlySet<string> = new Set([
-  'index', 'baseUrl', 'siteTitle', 'contact', 'languages', 'defaultLanguage', 'themes', 'defaultUi',
+  'index', 'baseUrl', 'siteTitle', 'contact', 'catalogHomeUrl', 'languages', 'defaultLanguage', 'themes', 'defaultUi',
   'themeDirectories', 'sessionLanguageKey', 'logger', 'cacheTemplates', 'answerCacheMegabytes', 'now', 'timeZone',
 ]);
 
@@ -100,6 +106,31 @@ function parseBaseUrl(value: unknown): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidOptionError('baseUrl', `must use http or https, got ${url.protocol}`);
   if (url.search !== '' || url.hash !== '') throw new InvalidOptionError('baseUrl', 'must not carry a query or a fragment');
   return url.href.replace(/\/+$/, '');
+}
+
+/**
+ * The home link: an absolute http(s) URL, or a path on this site. A path must start with one `/`
+ * (`//host` would leave the site), and neither may hold spaces or control characters, which browsers
+ * strip or mangle.
+ */
+function parseCatalogHomeUrl(value: unknown): string {
+  if (value === undefined) return '/';
+  const problem = 'must be an absolute http(s) URL or a path starting with "/"';
+  if (typeof value !== 'string' || value === '' || /[\s\u0000-\u001f\u007f\\]/.test(value)) {
+    throw new InvalidOptionError('catalogHomeUrl', `${problem}, got ${JSON.stringify(value)}`);
+  }
+  if (value.startsWith('/')) {
+    if (value.startsWith('//')) throw new InvalidOptionError('catalogHomeUrl', `${problem}; "//" leaves the site, got ${JSON.stringify(value)}`);
+    return value;
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidOptionError('catalogHomeUrl', `${problem}, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidOptionError('catalogHomeUrl', `must use http or https, got ${url.protocol}`);
+  return url.href;
 }
 
 function isCatalogIndex(value: unknown): value is CatalogIndex {
@@ -161,6 +192,7 @@ export function parsePluginOptions(options: VersionsPluginOptions): PluginConfig
     baseUrl: parseBaseUrl(options.baseUrl),
     siteTitle: text('siteTitle', options.siteTitle, 'Library Catalog'),
     contact: text('contact', options.contact, 'Library Reference Department'),
+    catalogHomeUrl: parseCatalogHomeUrl(options.catalogHomeUrl),
     languages: normalisedLanguages,
     defaultLanguage,
     themes: { ...themes },

@@ -28,9 +28,20 @@ export function setPageSecurityHeaders(ctx: Context, configuredBaseUrl: string |
   ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
 }
 
+/**
+ * What the browser's own notices need on the feed's page. Chromium (since version 138 or so) adds a notice
+ * that XSLT is deprecated to every XSLT result: a popover whose look is set in `style` attributes, with a
+ * close button whose handler is `this.getRootNode().host.remove();`. Without these two sources the notice
+ * shows unstyled, floating over the list, and cannot be closed. Style attributes cannot run script, and
+ * rss.xsl writes none (the browser test checks that), so allowing them lets only the browser style its
+ * notice; the handler is allowed by its hash alone, so no other inline script can run.
+ */
+const BROWSER_NOTICE_SOURCES = "script-src-attr 'unsafe-hashes' 'sha256-TXA+6usvAyONGFuiE99/kgV7JxYXAtQaottQ4sJDSIw='; style-src-attr 'unsafe-inline'";
+
 export function setFeedSecurityHeaders(ctx: Context, configuredBaseUrl: string | undefined): void {
   const self = sources(configuredBaseUrl);
-  ctx.set('Content-Security-Policy', `default-src 'none'; script-src ${self}; style-src ${self}; img-src 'self' data:; base-uri 'none'; frame-ancestors 'self'`);
+  ctx.set('Content-Security-Policy',
+    `default-src 'none'; script-src ${self}; style-src ${self}; ${BROWSER_NOTICE_SOURCES}; img-src 'self' data:; base-uri 'none'; frame-ancestors 'self'`);
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
 }

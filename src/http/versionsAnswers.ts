@@ -53,6 +53,8 @@ export interface VersionsAnswersSettings {
   /** Everything of the plugin's configuration that shapes answers; part of each ETag. */
   readonly settingsFingerprint: string;
   readonly siteTitle: string;
+  /** The catalog's home, linked from every page's site header. */
+  readonly catalogHomeUrl: string;
   readonly generator: string;
   readonly languageNames: ReadonlyArray<{ readonly code: string; readonly name: string }>;
   readonly now: () => Date;
@@ -80,7 +82,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
     const model = buildVersionsPageModel({
       requestedRecord: record, versions, page, language,
       ...(request.explicitLanguage !== undefined ? { explicitLanguage: request.explicitLanguage } : {}),
-      baseUrl, siteTitle: settings.siteTitle, translate, languages: settings.languageNames,
+      baseUrl, siteTitle: settings.siteTitle, catalogHomeUrl: settings.catalogHomeUrl, translate, languages: settings.languageNames,
     });
     const html = Buffer.from(await themes.render('versions', request.theme.name, { page: model, theme: request.theme }));
     return { ...validators, html, bytes: html.length };

@@ -1,8 +1,47 @@
 /**
  * Label lookup as the core sees it: a function from a semantic key (and placeholder values) to text in
- * one language. Where the text comes from (the i18n/ files, loaded through koa-i18n) is the HTTP
- * adapter's business (src/http/labelCatalogs.ts).
+ * one language, and the one list of keys (the i18n/ files hold one text per key and language; a test
+ * holds the two together). Where the text comes from (the i18n/ files, loaded through koa-i18n) is
+ * labelCatalogs.ts's business.
+ *
+ * Format labels: a record's format is free text of the catalog's format facet. The page shows the
+ * values listed in FORMAT_NAMES in the reader's language and any other value as the catalog wrote it;
+ * the feed always keeps the catalog's value (docs/feed.md).
  */
+
+/**
+ * The format values the page translates: those VuFind's format rules give a MARC record (its
+ * FormatCalculator), and a few the catalogs without those rules commonly write (Audio Book, Large Print,
+ * DVD, Dissertation, Report, Score). Each is the label key `format.<name>`. The English labels are the
+ * names as catalogs display them ("Sound Recording"), so an English page shows the catalog's own words.
+ */
+export const FORMAT_NAMES = [
+  'Article', 'Atlas', 'AudioBook', 'Book', 'BookComponentPart', 'Braille', 'BRDisc', 'CDROM', 'Chart', 'ChipCartridge',
+  'Collage', 'ConferenceProceeding', 'DataSet', 'DiscCartridge', 'Dissertation', 'Drawing', 'DVD', 'eBook', 'Electronic',
+  'Filmstrip', 'FlashCard', 'FloppyDisk', 'Globe', 'GovernmentDocument', 'Image', 'Journal', 'Kit', 'LargePrint',
+  'Manuscript', 'Map', 'Microfilm', 'MotionPicture', 'MusicalScore', 'MusicRecording', 'Newspaper',
+  'OnlineIntegratingResource', 'Painting', 'Photo', 'Photonegative', 'PhysicalIntegratingResource', 'PhysicalObject',
+  'Postcard', 'Poster', 'Print', 'ProjectedMedium', 'Report', 'Score', 'SensorImage', 'Serial', 'SerialComponentPart', 'Slide',
+  'Software', 'SoundCassette', 'SoundDisc', 'SoundRecording', 'TapeCartridge', 'TapeCassette', 'TapeReel', 'Text',
+  'Thesis', 'Transparency', 'Unknown', 'Video', 'VideoCartridge', 'VideoCassette', 'VideoDisc', 'VideoGame',
+  'VideoOnline', 'VideoReel', 'Website',
+] as const;
+
+export type FormatName = (typeof FORMAT_NAMES)[number];
+
+/**
+ * Other spellings of a listed format, by their folded form (see foldFormat). Spaces, case and hyphens
+ * are folded away already ("Sound Recording", "E-Book"); these are different words for the same thing.
+ */
+export const FORMAT_ALIASES: Readonly<Record<string, FormatName>> = {
+  musicscore: 'MusicalScore',
+  musicalrecording: 'MusicRecording',
+  electronicbook: 'eBook',
+  bluray: 'BRDisc',
+  bluraydisc: 'BRDisc',
+  videorecording: 'Video',
+  conferenceproceedings: 'ConferenceProceeding',
+};
 
 export const LABEL_KEYS = [
   'versions.label',
@@ -13,19 +52,50 @@ export const LABEL_KEYS = [
   'paging.previous',
   'paging.next',
   'paging.last',
+  'paging.previousShort',
+  'paging.nextShort',
+  'paging.pastEnd',
   'record.publishedIn',
   'record.fullText',
   'record.titleMissing',
   'record.showAllVersions',
+  'record.requested',
+  'record.source',
   'feed.rssLink',
   'language.name',
   'language.switchLabel',
+  'site.skipToContent',
+  'site.home',
   'error.heading',
   'error.message',
   'error.contact',
+  'error.recordMissing',
+  ...FORMAT_NAMES.map((name) => `format.${name}` as const),
 ] as const;
 
 export type LabelKey = (typeof LABEL_KEYS)[number];
+
+/** A format value folded for matching: letters and digits only, lower case, accents dropped. */
+export function foldFormat(value: string): string {
+  return value.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+const FORMAT_BY_FOLDED: ReadonlyMap<string, FormatName> = new Map<string, FormatName>([
+  ...FORMAT_NAMES.map((name) => [foldFormat(name), name] as const),
+  ...Object.entries(FORMAT_ALIASES),
+]);
+
+/** The label key of a catalog's format value, or undefined when the value is not one the page translates. */
+export function formatLabelKey(value: string): LabelKey | undefined {
+  const name = FORMAT_BY_FOLDED.get(foldFormat(value));
+  return name === undefined ? undefined : `format.${name}`;
+}
+
+/** A format value as the reader sees it: its label in the reader's language, else the value as written. */
+export function formatLabel(value: string, translate: Translate): string {
+  const key = formatLabelKey(value);
+  return key === undefined ? value : translate(key);
+}
 
 export type LabelParams = Readonly<Record<string, string | number>>;
 

@@ -1,5 +1,5 @@
 /**
- * Which interface language a request gets (reference-behaviour.md section 5). First match wins:
+ * Which interface language a request gets (docs/languages.md). First match wins:
  * `lng` query parameter → the host session's stored language → `language` cookie → `Accept-Language`
  * → the default. Unknown codes are skipped, never an error. Reading cookies, the session and headers is
  * the HTTP adapter's job; this module only decides.

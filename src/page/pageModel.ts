@@ -1,13 +1,15 @@
 /**
- * The versions HTML page as a finished view model (spec section 2.4, reference-behaviour.md section 3).
+ * The versions HTML page as a finished view model (docs/page.md).
  * Templates in views/ and themes/ render it without further lookups.
  */
 import { mainAuthorOf, shortTitleOf, yearOf, type CatalogRecord } from '../record/catalogRecord.js';
 import { showingLine } from '../feed/feedModel.js';
-import type { Translate } from '../i18n/labels.js';
+import { formatLabel, type Translate } from '../i18n/labels.js';
 import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions/paging.js';
 import { recordUrl, versionsFeedUrl, versionsLanguageHref, versionsPageHref } from '../versions/versionsUrls.js';
-import type { LanguageChoiceModel, PaginationModel, VersionEntryModel, VersionsPageModel } from '../versions/viewModels.js';
+import type {
+  LanguageChoiceModel, PaginationModel, PastEndModel, SourceModel, VersionEntryModel, VersionsPageModel,
+} from '../versions/viewModels.js';
 import type { VersionsPage } from '../versions/catalogIndex.js';
 
 export interface VersionsPageInput {
@@ -19,6 +21,8 @@ export interface VersionsPageInput {
   readonly explicitLanguage?: string;
   readonly baseUrl: string;
   readonly siteTitle: string;
+  /** The catalog's home page (the catalogHomeUrl option), linked from the site header. */
+  readonly catalogHomeUrl: string;
   readonly translate: Translate;
   /** Every offered language with its own name, in the configured order. */
   readonly languages: ReadonlyArray<{ readonly code: string; readonly name: string }>;
@@ -29,32 +33,62 @@ function isWebAddress(url: string): boolean {
   return /^https?:\/\/[^\s]+$/i.test(url.trim());
 }
 
+/** Institutions, then libraries or collections, each once (a catalog often repeats one in both fields). */
+function sourceOf(record: CatalogRecord, translate: Translate): SourceModel | undefined {
+  const names = [...new Set([...record.institutions ?? [], ...record.buildings ?? []].map((name) => name.trim()).filter((name) => name !== ''))];
+  return names.length > 0 ? { label: translate('record.source'), names } : undefined;
+}
+
 function entryOf(record: CatalogRecord, input: VersionsPageInput): VersionEntryModel {
   const year = yearOf(record);
   const author = mainAuthorOf(record);
   const title = record.title !== undefined && record.title.trim() !== '' ? record.title : input.translate('record.titleMissing');
+  const isRequestedRecord = record.id === input.requestedRecord.id;
+  const source = sourceOf(record, input.translate);
   return {
     title,
     recordUrl: recordUrl(input.baseUrl, record.id),
-    isRequestedRecord: record.id === input.requestedRecord.id,
+    isRequestedRecord,
+    ...(isRequestedRecord ? { requestedLabel: input.translate('record.requested') } : {}),
     ...(author !== undefined ? { author } : {}),
     ...(year !== undefined ? { year, publishedIn: `${input.translate('record.publishedIn')} ${year}` } : {}),
-    formats: record.formats,
+    formats: record.formats.map((format) => formatLabel(format, input.translate)),
+    ...(source !== undefined ? { source } : {}),
     fullTextLinks: record.urls.filter(isWebAddress).map((href) => ({ href: href.trim(), label: input.translate('record.fullText') })),
   };
 }
 
+/**
+ * The page navigation, when there is more than one page. Past the end it still leads back: the numbers
+ * around the last page (none current) and "previous" to the last page. A single page needs none, even
+ * past the end (the past-end message links to it).
+ */
 function paginationOf(input: VersionsPageInput): PaginationModel | undefined {
   const { page, versions, translate, explicitLanguage } = input;
   const id = input.requestedRecord.id;
   const last = lastPageOf(versions.total, PAGE_ROWS);
-  if (last === 1 && page === 1) return undefined;
+  if (last === 1) return undefined;
   const href = (n: number) => versionsPageHref(id, n, explicitLanguage);
+  const previousShortLabel = translate('paging.previousShort');
+  const nextShortLabel = translate('paging.nextShort');
   return {
     label: translate('paging.label'),
     pages: visiblePageNumbers(Math.min(page, last), last).map((n) => ({ number: n, href: href(n), isCurrent: n === page })),
-    ...(page > 1 ? { previous: { href: href(Math.min(page - 1, last)), label: translate('paging.previous') } } : {}),
-    ...(page < last ? { next: { href: href(page + 1), label: translate('paging.next') } } : {}),
+    ...(page > 1 ? { previous: { href: href(Math.min(page - 1, last)), label: translate('paging.previous'), shortLabel: previousShortLabel } } : {}),
+    ...(page < last ? { next: { href: href(page + 1), label: translate('paging.next'), shortLabel: nextShortLabel } } : {}),
+    previousShortLabel,
+    nextShortLabel,
+  };
+}
+
+/** On a page past the end (docs/page.md: no entries there), what to say instead of "Showing 1961 - 1960 results of 30". */
+function pastEndOf(input: VersionsPageInput): PastEndModel | undefined {
+  const { page, versions, translate, explicitLanguage } = input;
+  const last = lastPageOf(versions.total, PAGE_ROWS);
+  if (page <= last || versions.records.length > 0) return undefined;
+  return {
+    message: translate('paging.pastEnd', { page, last }),
+    lastPage: { href: versionsPageHref(input.requestedRecord.id, last, explicitLanguage), label: translate('paging.last') },
   };
 }
 
@@ -67,12 +101,16 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
     code, name, href: versionsLanguageHref(id, page, code), isCurrent: code === language,
   }));
   const pagination = paginationOf(input);
+  const pastEnd = pastEndOf(input);
   return {
     language,
     documentTitle: `${heading} :: ${input.siteTitle}`,
     siteTitle: input.siteTitle,
+    homeLink: { href: input.catalogHomeUrl, label: translate('site.home') },
+    skipLinkLabel: translate('site.skipToContent'),
     heading,
-    showing: showingLine(translate, offset, versions.records.length, versions.total),
+    showing: pastEnd?.message ?? showingLine(translate, offset, versions.records.length, versions.total),
+    ...(pastEnd !== undefined ? { pastEnd } : {}),
     listStart: offset + 1,
     entries: versions.records.map((record) => entryOf(record, input)),
     ...(pagination !== undefined ? { pagination } : {}),

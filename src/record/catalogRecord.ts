@@ -23,6 +23,10 @@ export interface CatalogRecord {
   readonly lastIndexed: string;
   readonly urls: readonly string[];
   readonly workKeys: readonly string[];
+  /** Institutions holding the record or supplying it (`institution`); absent when the document has none. */
+  readonly institutions?: readonly string[];
+  /** Libraries or collections within them (`building`); absent when the document has none. */
+  readonly buildings?: readonly string[];
 }
 
 /** A record document as loaded or stored: VuFind `biblio` field names; unknown fields are kept as they are. */
@@ -39,6 +43,8 @@ export interface RecordDocument {
   last_indexed?: string;
   url?: string | string[];
   work_keys_str_mv?: string[];
+  institution?: string | string[];
+  building?: string | string[];
   [field: string]: unknown;
 }
 
@@ -108,6 +114,8 @@ export function recordFromDocument(doc: unknown): CatalogRecord {
   const title = singleValueOf(doc, 'title');
   const shortTitle = singleValueOf(doc, 'title_short');
   const lastIndexed = singleValueOf(doc, 'last_indexed');
+  const institutions = valuesOf(doc, 'institution');
+  const buildings = valuesOf(doc, 'building');
   return {
     id: doc.id,
     ...(title !== undefined ? { title } : {}),
@@ -121,6 +129,8 @@ export function recordFromDocument(doc: unknown): CatalogRecord {
     lastIndexed: lastIndexed === undefined ? new Date(0).toISOString() : normaliseInstant(lastIndexed),
     urls: valuesOf(doc, 'url'),
     workKeys: valuesOf(doc, 'work_keys_str_mv'),
+    ...(institutions.length > 0 ? { institutions } : {}),
+    ...(buildings.length > 0 ? { buildings } : {}),
   };
 }
 

@@ -21,6 +21,9 @@ export const RECORD_FIELDS = [
   { name: 'last_indexed', multiValued: false, property: 'lastIndexed' },
   { name: 'url', multiValued: true, property: 'urls' },
   { name: 'work_keys_str_mv', multiValued: true, property: 'workKeys' },
+  // Where a version is held or comes from (VuFind's facets): the page shows it under each version.
+  { name: 'institution', multiValued: true, property: 'institutions' },
+  { name: 'building', multiValued: true, property: 'buildings' },
 ] as const;
 
 export type RecordFieldName = (typeof RECORD_FIELDS)[number]['name'];
@@ -30,6 +33,8 @@ export const RECORD_FIELD_NAMES: readonly RecordFieldName[] = RECORD_FIELDS.map(
 export const SINGLE_VALUED_FIELDS: ReadonlySet<string> = new Set(RECORD_FIELDS.filter((f) => !f.multiValued).map((f) => f.name));
 export const MULTI_VALUED_FIELDS: ReadonlySet<string> = new Set(RECORD_FIELDS.filter((f) => f.multiValued).map((f) => f.name));
 
+const RECORD_FIELD_NAME_SET: ReadonlySet<string> = new Set(RECORD_FIELD_NAMES);
+
 export function isRecordField(name: string): name is RecordFieldName {
-  return (RECORD_FIELD_NAMES as readonly string[]).includes(name);
+  return RECORD_FIELD_NAME_SET.has(name);
 }

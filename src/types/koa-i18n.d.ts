@@ -1,4 +1,4 @@
-// koa-i18n ships no types; this declares the part the plugin uses (src/http/labelCatalogs.ts).
+// koa-i18n ships no types; this declares the part the plugin uses (src/i18n/labelCatalogs.ts).
 declare module 'koa-i18n' {
   interface KoaI18nOptions {
     directory: string;

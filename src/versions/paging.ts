@@ -3,9 +3,9 @@
  * and which page numbers the HTML navigation shows.
  */
 
-/** Rows per feed page (spec section 4.1 rule 1). */
+/** Rows per feed page (docs/feed.md). */
 export const FEED_ROWS = 50;
-/** Rows per HTML page (spec section 4.1 rule 2). */
+/** Rows per HTML page (docs/page.md). */
 export const PAGE_ROWS = 20;
 /**
  * The highest page number honoured. Larger requests are served as this page (past the end of any real

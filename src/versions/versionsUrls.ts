@@ -1,6 +1,6 @@
 /**
  * Every URL the feed and the page show, built from the base URL and the request's values. Query values are
- * form-encoded (space as `+`, `:` and `/` percent-encoded) in the parameter order of the spec.
+ * form-encoded (space as `+`, `:` and `/` percent-encoded) in the parameter order docs/feed.md states.
  */
 
 /** Base URL without its trailing slash, so that `${base}/Search/Versions` never doubles one. */
@@ -71,4 +71,16 @@ export function encodePathSegment(value: string): string {
 /** The host's record page: `{base_url}/Record/<id>`. */
 export function recordUrl(baseUrl: string, id: string): string {
   return `${trimBaseUrl(baseUrl)}/Record/${encodePathSegment(id)}`;
+}
+
+/**
+ * The catalog's home (the catalogHomeUrl option: an absolute http(s) URL or a path on this site), with
+ * `lng=<language>` set when a language is given, for links that change the language on the way home.
+ */
+export function catalogHomeHref(home: string, language?: string): string {
+  if (language === undefined) return home;
+  const isPath = home.startsWith('/');
+  const url = new URL(home, 'http://path.invalid');
+  url.searchParams.set('lng', language);
+  return isPath ? `${url.pathname}${url.search}${url.hash}` : url.href;
 }

@@ -16,7 +16,7 @@ export interface FeedItem {
   readonly title: string;
   /**
    * The year whose 1 January the item's pubDate names; absent when the record has no year. The pubDate's
-   * time of day is the request's (reference-behaviour.md section 2), so the text is written with the feed
+   * time of day is the request's (docs/feed.md, "pubDate"), so the text is written with the feed
    * (renderVersionsFeed.ts), and the rest of a feed can be reused from one request to the next.
    */
   readonly pubDateYear?: number;
@@ -54,12 +54,24 @@ export interface VersionEntryModel {
   readonly recordUrl: string;
   /** True for the record whose versions are listed. */
   readonly isRequestedRecord: boolean;
+  /** "The record you came from", localised: only on the requested record's entry. */
+  readonly requestedLabel?: string;
   readonly author?: string;
   /** "Published in 2019", localised; absent when the record has no year. */
   readonly publishedIn?: string;
   readonly year?: string;
+  /** Format labels as the reader sees them: known formats translated, others as the catalog wrote them. */
   readonly formats: readonly string[];
+  /** Where the version is held or comes from (`institution`, then `building`); absent when the record says nothing. */
+  readonly source?: SourceModel;
   readonly fullTextLinks: readonly LinkModel[];
+}
+
+export interface SourceModel {
+  /** "Source", localised. */
+  readonly label: string;
+  /** Institutions, then libraries or collections, each once. */
+  readonly names: readonly string[];
 }
 
 export interface PageLinkModel {
@@ -68,13 +80,47 @@ export interface PageLinkModel {
   readonly isCurrent: boolean;
 }
 
+/** A previous or next link: `label` says it in full ("Go to Next Page"), `shortLabel` in one word ("Next"). */
+export interface StepLinkModel extends LinkModel {
+  readonly shortLabel: string;
+}
+
 export interface PaginationModel {
   /** Accessible name of the page navigation ("Pages" in the selected language). */
   readonly label: string;
-  /** Page numbers to show, in order; a gap between two consecutive entries is shown as an ellipsis. */
+  /**
+   * Page numbers to show, in order; a gap between two consecutive entries is shown as an ellipsis. No
+   * entry is current on a page past the end. A compact pager may show fewer (the current one's
+   * neighbours, the first and the last).
+   */
   readonly pages: readonly PageLinkModel[];
-  readonly previous?: LinkModel;
-  readonly next?: LinkModel;
+  readonly previous?: StepLinkModel;
+  readonly next?: StepLinkModel;
+  /** The labels of a step that does not apply (no previous page on the first), for pagers that keep its place. */
+  readonly previousShortLabel: string;
+  readonly nextShortLabel: string;
+}
+
+/** Said instead of the "Showing …" line when the page asked for lies past the last page. */
+export interface PastEndModel {
+  /** "No results on page 99; the last page is 2.", localised. */
+  readonly message: string;
+  readonly lastPage: LinkModel;
+}
+
+/**
+ * What every page of the plugin shows around its content (views/includes/site-header.pug): the skip
+ * link, the site's name linking to the catalog's home, and the language switch.
+ */
+export interface SiteChromeModel {
+  readonly siteTitle: string;
+  /** The catalog's home (the catalogHomeUrl option), "Catalog home" in the selected language. */
+  readonly homeLink: LinkModel;
+  /** "Skip to content", localised: the skip link to <main>. */
+  readonly skipLinkLabel: string;
+  readonly languageChoices: readonly LanguageChoiceModel[];
+  /** Accessible name of the language switch ("Language" in the selected language). */
+  readonly languageSwitchLabel: string;
 }
 
 export interface LanguageChoiceModel {
@@ -85,16 +131,17 @@ export interface LanguageChoiceModel {
   readonly isCurrent: boolean;
 }
 
-export interface VersionsPageModel {
+export interface VersionsPageModel extends SiteChromeModel {
   /** Value of `<html lang>`: the selected language code. */
   readonly language: string;
   /** Contents of `<title>`: "Versions - <short title> :: <site title>". */
   readonly documentTitle: string;
-  readonly siteTitle: string;
   /** Contents of `<h1>`: "Versions - <short title>". */
   readonly heading: string;
-  /** "Showing 1 - 20 results of 42", localised. */
+  /** "Showing 1 - 20 results of 42", localised; past the end, the past-end message. */
   readonly showing: string;
+  /** Present on a page past the end (no entries): the message and a link to the last page. */
+  readonly pastEnd?: PastEndModel;
   /** `start` of the `<ol>` of versions (the first row's number). */
   readonly listStart: number;
   readonly entries: readonly VersionEntryModel[];
@@ -102,12 +149,14 @@ export interface VersionsPageModel {
   readonly pagination?: PaginationModel;
   /** The RSS feed of the same list: visible link and `<link rel="alternate">` autodiscovery. */
   readonly feed: LinkModel & { readonly title: string };
-  readonly languageChoices: readonly LanguageChoiceModel[];
-  /** Accessible name of the language switch ("Language" in the selected language). */
-  readonly languageSwitchLabel: string;
 }
 
-export interface ErrorPageModel {
+/**
+ * The error page: the contract's three lines (docs/errors.md), whatever the error, in
+ * the site's chrome. Its language choices lead to the catalog's home in each language: the page names no
+ * record (a missing id is never echoed), so it has no address of its own to offer in another language.
+ */
+export interface ErrorPageModel extends SiteChromeModel {
   readonly language: string;
   readonly documentTitle: string;
   /** Line 1: "An error has occurred". */
@@ -116,6 +165,11 @@ export interface ErrorPageModel {
   readonly message: string;
   /** Line 3: "Please contact the <contact> for assistance". */
   readonly contactLine: string;
+  /**
+   * What went wrong, when it is the patron's to know ("This record is not in the catalog"): shown with
+   * the heading, as its subheading, so that the three lines stay the page's only heading and paragraphs.
+   */
+  readonly subject?: string;
 }
 
 /** What the HTTP adapter adds for the layout: the theme in use and its stylesheets, base first. */

@@ -71,7 +71,9 @@ export async function startDemo(): Promise<DemoServer> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const app = createDemoHost({ index, baseUrl: origin, featuredIds: [PAGED_WORK_ID, THESIS_ID] });
+  const app = createDemoHost({
+    index, baseUrl: origin, featuredIds: [PAGED_WORK_ID, THESIS_ID], search: (text, options) => index.searchRecords(text, options),
+  });
   server.on('request', app.callback());
   return {
     origin,
@@ -165,4 +167,76 @@ export function assertAccessible(t: ExecutionContext, what: string, violations: 
   const mild = violations.filter((v) => !severe.includes(v));
   if (mild.length > 0) t.log(`${what}: axe (minor/moderate): ${mild.map((v) => `${v.id} (${v.impact}, ${v.nodes})`).join(', ')}`);
   t.deepEqual(severe.map((v) => `${v.id} (${v.impact}): ${v.help} [${v.nodes} element(s)]`), [], `${what}: serious or critical accessibility violations`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Layout checks on element boxes (issue items 5 and 6)
+
+/** Elements that stick out of the viewport sideways (and whether the page scrolls sideways at all). */
+export async function overflowingElements(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const width = document.documentElement.clientWidth;
+    const describe = (element) => element.tagName.toLowerCase() + (element.id ? '#' + element.id : '')
+      + Array.from(element.classList).map((name) => '.' + name).join('');
+    const found = [];
+    if (document.documentElement.scrollWidth > width + 1) found.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + width);
+    for (const element of document.body.querySelectorAll('*')) {
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) continue;
+      if (box.left < -1 || box.right > width + 1) found.push(describe(element) + ' [' + Math.round(box.left) + ', ' + Math.round(box.right) + '] in ' + width);
+    }
+    return found.slice(0, 20);
+  })()`) as Promise<string[]>;
+}
+
+/**
+ * What covers the items of a list: for every item inside the viewport, the element the browser hits at
+ * its centre and near its corners (document.elementFromPoint, which sees top-layer popovers such as
+ * Chromium's XSLT notice) must belong to that item.
+ */
+export async function listItemsCovered(page: Page, itemSelector: string): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const width = document.documentElement.clientWidth;
+    const height = document.documentElement.clientHeight;
+    const describe = (element) => element === null ? 'nothing' : element.tagName.toLowerCase()
+      + Array.from(element.classList || []).map((name) => '.' + name).join('');
+    const found = [];
+    let checked = 0;
+    for (const item of document.querySelectorAll(${JSON.stringify(itemSelector)})) {
+      const box = item.getBoundingClientRect();
+      const top = Math.max(box.top + 4, 0), bottom = Math.min(box.bottom - 4, height - 1);
+      const left = Math.max(box.left + 4, 0), right = Math.min(box.right - 4, width - 1);
+      if (top >= bottom || left >= right) continue;
+      checked += 1;
+      const points = [[(left + right) / 2, (top + bottom) / 2], [left, top], [right, top], [left, bottom], [right, bottom]];
+      for (const [x, y] of points) {
+        const hit = document.elementFromPoint(x, y);
+        if (hit === null || !item.contains(hit)) found.push('item ' + (checked) + ' at ' + Math.round(x) + ',' + Math.round(y) + ' is covered by ' + describe(hit));
+      }
+    }
+    if (checked === 0) found.push('no item of ' + ${JSON.stringify(itemSelector)} + ' is in the viewport');
+    return found.slice(0, 20);
+  })()`) as Promise<string[]>;
+}
+
+/** The items of a container grouped into rows by their top edge: how many on each row. */
+export async function itemsPerRow(page: Page, itemSelector: string): Promise<number[]> {
+  return page.evaluate(`(() => {
+    const rows = new Map();
+    for (const item of document.querySelectorAll(${JSON.stringify(itemSelector)})) {
+      const box = item.getBoundingClientRect();
+      if (box.width === 0) continue;
+      const top = Math.round(box.top / 4) * 4;
+      rows.set(top, (rows.get(top) || 0) + 1);
+    }
+    return [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, count]) => count);
+  })()`) as Promise<number[]>;
+}
+
+/** A screenshot of the viewport only (a long list at 390 px is unreadable as one full page). */
+export async function viewportScreenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
 }

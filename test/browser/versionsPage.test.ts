@@ -1,14 +1,16 @@
 /**
- * The versions page in a real browser (issue item 5): Debian's Chromium shows it in the three languages
- * and both themes under its Content-Security-Policy (no violation, stylesheets applied), pages by clicking,
- * keeps a language chosen with the switch in the `language` cookie, is reached from the record page's
- * "Show all versions" link, and shows the localised error page. Every page gets an axe-core scan (no
- * serious or critical violation) and a screenshot in test-artifacts/screenshots/.
+ * The versions page in a real browser: Debian's Chromium shows it in the three languages and both themes,
+ * at 1280 and 390 px, under its Content-Security-Policy (no violation, stylesheets applied, nothing wider
+ * than the screen), pages by clicking, keeps a language chosen with the switch in the `language` cookie, is
+ * reached from the record page's "Show all versions" link, says so on a page past the end, and shows the
+ * localised error page with the site's header. The mobile theme is laid out at 320–414 px: its compact
+ * pager never leaves a lone item on a row, and the highlighted entry fits. Every page gets an axe-core scan
+ * (no serious or critical violation) and a screenshot in test-artifacts/screenshots/.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
-  assertAccessible, axeViolations, browserTest, hasChromium, launchChromium, PAGED_WORK_ID, screenshot, startDemo, THESIS_ID, watch,
-  type DemoServer, type PageWatch,
+  assertAccessible, axeViolations, browserTest, hasChromium, itemsPerRow, launchChromium, overflowingElements, PAGED_WORK_ID, screenshot,
+  startDemo, THESIS_ID, viewportScreenshot, watch, type DemoServer, type PageWatch,
 } from './support.js';
 import test from 'ava';
 
@@ -38,8 +40,8 @@ test.after.always(async () => {
 const versionsUrl = (id: string, extra = '') => `${demo!.origin}/Search/Versions?id=${encodeURIComponent(id)}&search=versions${extra}`;
 
 /** A fresh browser context (own cookies) with a watched page. */
-async function open(cookies: Array<{ name: string; value: string }> = []): Promise<{ context: BrowserContext; page: Page; seen: PageWatch }> {
-  const context = await browser!.newContext({ locale: 'en-US', viewport: { width: 1024, height: 768 } });
+async function open(cookies: Array<{ name: string; value: string }> = [], width = 1024): Promise<{ context: BrowserContext; page: Page; seen: PageWatch }> {
+  const context = await browser!.newContext({ locale: 'en-US', viewport: { width, height: width < 600 ? 800 : 768 } });
   if (cookies.length > 0) await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: demo!.origin })));
   const page = await context.newPage();
   const seen = await watch(context, page);
@@ -48,36 +50,137 @@ async function open(cookies: Array<{ name: string; value: string }> = []): Promi
 
 const texts = (page: Page, selector: string) => page.locator(selector).allTextContents().then((all) => all.map((text) => text.trim()));
 
+const SKIP = { en: 'Skip to content', 'pt-br': 'Pular para o conteúdo', es: 'Saltar al contenido' } as const;
+
 for (const lng of ['en', 'pt-br', 'es'] as const) {
   for (const theme of ['standard', 'mobile'] as const) {
-    browserTest(`the versions page in ${lng}, ${theme} theme: localised, styled, no CSP violation, accessible`, async (t) => {
-      const { context, page, seen } = await open([{ name: 'ui', value: theme }]);
-      try {
-        const response = await page.goto(versionsUrl(PAGED_WORK_ID, `&lng=${lng}`));
-        t.is(response?.status(), 200);
-        t.is(await page.getAttribute('html', 'lang'), lng);
-        t.is(await page.getAttribute('html', 'data-theme'), theme);
-        t.is((await page.locator('h1').textContent())?.trim(), `${HEADINGS[lng]} - ${WORK_TITLE}`);
-        t.true((await page.locator('body').textContent())?.includes(SHOWING_FIRST_PAGE[lng]));
-        t.is(await page.locator('ol.versions > li').count(), 20);
-        t.true(await page.locator('ol.versions > li').first().isVisible());
+    for (const width of [1280, 390]) {
+      browserTest(`the versions page in ${lng}, ${theme} theme, ${width} px: localised, styled, within the screen, no CSP violation, accessible`, async (t) => {
+        const { context, page, seen } = await open([{ name: 'ui', value: theme }], width);
+        try {
+          const response = await page.goto(versionsUrl(PAGED_WORK_ID, `&lng=${lng}`));
+          t.is(response?.status(), 200);
+          t.is(await page.getAttribute('html', 'lang'), lng);
+          t.is(await page.getAttribute('html', 'data-theme'), theme);
+          t.is((await page.locator('h1').textContent())?.trim(), `${HEADINGS[lng]} - ${WORK_TITLE}`);
+          t.true((await page.locator('body').textContent())?.includes(SHOWING_FIRST_PAGE[lng]));
+          t.is(await page.locator('ol.versions > li').count(), 20);
+          t.true(await page.locator('ol.versions > li').first().isVisible());
 
-        // Every linked stylesheet loaded and applies (a CSP refusal would leave a sheet without rules).
-        const sheets = await page.evaluate(`Array.from(document.styleSheets).map((sheet) => ({ href: sheet.href, rules: sheet.cssRules.length }))`) as Array<{ href: string; rules: number }>;
-        t.is(sheets.length, await page.locator('link[rel="stylesheet"]').count());
-        t.true(sheets.length >= (theme === 'mobile' ? 2 : 1), `stylesheets: ${JSON.stringify(sheets)}`);
-        t.true(sheets.every((sheet) => sheet.rules > 0 && sheet.href.startsWith(demo!.origin)), JSON.stringify(sheets));
+          // Every linked stylesheet loaded and applies (a CSP refusal would leave a sheet without rules).
+          const sheets = await page.evaluate(`Array.from(document.styleSheets).map((sheet) => ({ href: sheet.href, rules: sheet.cssRules.length }))`) as Array<{ href: string; rules: number }>;
+          t.is(sheets.length, await page.locator('link[rel="stylesheet"]').count());
+          t.true(sheets.length >= (theme === 'mobile' ? 2 : 1), `stylesheets: ${JSON.stringify(sheets)}`);
+          t.true(sheets.every((sheet) => sheet.rules > 0 && sheet.href.startsWith(demo!.origin)), JSON.stringify(sheets));
 
-        t.deepEqual(await seen.cspViolations(), []);
-        t.deepEqual(seen.errors, []);
-        t.log(`screenshot: ${await screenshot(page, `versions-${lng}-${theme}`)}`);
-        assertAccessible(t, `versions ${lng} ${theme}`, await axeViolations(browser!, versionsUrl(PAGED_WORK_ID, `&lng=${lng}`), [{ name: 'ui', value: theme }]));
-      } finally {
-        await context.close();
-      }
-    });
+          t.is((await page.locator('a.skip-link').textContent())?.trim(), SKIP[lng]);
+          t.deepEqual(await overflowingElements(page), [], 'nothing wider than the screen');
+
+          t.deepEqual(await seen.cspViolations(), []);
+          t.deepEqual(seen.errors, []);
+          t.log(`screenshot: ${await screenshot(page, `versions-${lng}-${theme}-${width}`)}`);
+          t.log(`screenshot: ${await viewportScreenshot(page, `versions-${lng}-${theme}-${width}-top`)}`);
+          assertAccessible(t, `versions ${lng} ${theme} ${width}`, await axeViolations(browser!, versionsUrl(PAGED_WORK_ID, `&lng=${lng}`), [{ name: 'ui', value: theme }]));
+        } finally {
+          await context.close();
+        }
+      });
+    }
   }
 }
+
+/** The compact pager's rows and the highlighted entry's box, at one width. */
+async function assertMobileLayout(t: import('ava').ExecutionContext, page: Page, what: string): Promise<void> {
+  t.deepEqual(await overflowingElements(page), [], `${what}: nothing wider than the screen`);
+  const pager = page.locator('nav.pagination');
+  if (await pager.count() > 0) {
+    t.is(await pager.getAttribute('class'), 'pagination pagination--compact', `${what}: the mobile theme's compact pager`);
+    const numberRows = await itemsPerRow(page, 'nav.pagination .pagination__pages > li');
+    t.is(numberRows.length, 1, `${what}: the page numbers hold one row (${JSON.stringify(numberRows)})`);
+    t.true(numberRows.every((count) => count >= 2), `${what}: no lone page number (${JSON.stringify(numberRows)})`);
+    t.deepEqual(await itemsPerRow(page, 'nav.pagination .pagination__step'), [2], `${what}: previous and next side by side`);
+  }
+  const requested = page.locator('ol.versions > li.version--requested');
+  if (await requested.count() > 0) {
+    const entry = await requested.boundingBox();
+    const flag = await requested.locator('.version__flag').boundingBox();
+    const width = page.viewportSize()?.width ?? 0;
+    t.truthy(entry && flag, `${what}: the highlighted entry and its label are shown`);
+    if (entry && flag) {
+      t.true(entry.x >= 0 && entry.x + entry.width <= width + 0.5, `${what}: the highlighted entry fits (${entry.x}+${entry.width} in ${width})`);
+      t.true(flag.x >= entry.x && flag.x + flag.width <= entry.x + entry.width + 0.5, `${what}: its label stays inside it`);
+    }
+  }
+}
+
+for (const width of [320, 360, 390, 414]) {
+  browserTest(`the mobile theme at ${width} px: compact pager without lone items, highlighted entry inside the screen`, async (t) => {
+    const { context, page, seen } = await open([{ name: 'ui', value: 'mobile' }], width);
+    try {
+      for (const [name, url] of [
+        ['page-1', versionsUrl(PAGED_WORK_ID, '&lng=pt-br')],
+        ['page-2', versionsUrl(PAGED_WORK_ID, '&lng=es&page=2')],
+        ['page-3', versionsUrl(PAGED_WORK_ID, '&lng=en&page=3')],
+        ['thesis', versionsUrl(THESIS_ID, '&lng=pt-br')],
+        ['past-end', versionsUrl(PAGED_WORK_ID, '&lng=es&page=99')],
+      ] as const) {
+        await page.goto(url);
+        await assertMobileLayout(t, page, `${name} at ${width}`);
+        await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
+        t.log(`screenshot: ${await viewportScreenshot(page, `mobile-${width}-${name}-end`)}`);
+        await page.evaluate('window.scrollTo(0, 0)');
+        t.log(`screenshot: ${await viewportScreenshot(page, `mobile-${width}-${name}-top`)}`);
+      }
+      // The step that does not apply keeps its place: on page 1, "previous" is there, greyed, not a link.
+      await page.goto(versionsUrl(PAGED_WORK_ID, '&lng=en'));
+      t.is(await page.locator('nav.pagination a[rel="prev"]').count(), 0);
+      t.is(await page.locator('nav.pagination .pagination__step--off').getAttribute('aria-hidden'), 'true');
+      t.is((await page.locator('nav.pagination a[rel="next"]').textContent())?.trim(), 'Next');
+      t.is(await page.locator('nav.pagination a[rel="next"]').getAttribute('aria-label'), 'Go to Next Page');
+      t.deepEqual(await seen.cspViolations(), []);
+      t.deepEqual(seen.errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+browserTest('a page past the end says so, and its links lead back to the last page', async (t) => {
+  for (const theme of ['standard', 'mobile'] as const) {
+    const { context, page, seen } = await open([{ name: 'ui', value: theme }], theme === 'mobile' ? 390 : 1280);
+    try {
+      await page.goto(versionsUrl(PAGED_WORK_ID, '&lng=pt-br&page=99'));
+      t.is((await page.locator('.past-end__message').textContent())?.trim(), 'Nenhum resultado na página 99; a última página é a 3.');
+      t.false((await page.locator('body').textContent())?.includes('Mostrando'));
+      t.log(`screenshot: ${await screenshot(page, `versions-past-end-${theme}`)}`);
+      await Promise.all([page.waitForURL(/[?&]page=3(&|$)/), page.locator('a.past-end__link').click()]);
+      t.true((await page.locator('body').textContent())?.includes('Mostrando 41 - 45 resultados de 45'));
+      await page.goto(versionsUrl(PAGED_WORK_ID, '&lng=pt-br&page=99'));
+      await Promise.all([page.waitForURL(/[?&]page=2(&|$)/), page.locator('nav.pagination a.pagination__page', { hasText: /^2$/ }).click()]);
+      t.true((await page.locator('body').textContent())?.includes('Mostrando 21 - 40 resultados de 45'));
+      t.deepEqual(await seen.cspViolations(), []);
+      assertAccessible(t, `past the end ${theme}`, await axeViolations(browser!, versionsUrl(PAGED_WORK_ID, '&lng=pt-br&page=99'), [{ name: 'ui', value: theme }]));
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+browserTest('the skip link appears on focus and leads to the content', async (t) => {
+  const { context, page } = await open();
+  try {
+    await page.goto(versionsUrl(PAGED_WORK_ID, '&lng=es'));
+    await page.keyboard.press('Tab');
+    const skip = page.locator('a.skip-link');
+    t.true(await skip.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement));
+    const box = await skip.boundingBox();
+    t.true(box !== null && box.y >= 0, 'shown inside the screen when focused');
+    await page.keyboard.press('Enter');
+    t.is(await page.evaluate('document.activeElement && document.activeElement.id'), 'main');
+  } finally {
+    await context.close();
+  }
+});
 
 browserTest('paging by clicking the page numbers and the next and previous links', async (t) => {
   const { context, page, seen } = await open();
@@ -160,22 +263,40 @@ browserTest('the record page links to the versions of its work', async (t) => {
   }
 });
 
+const RECORD_MISSING = { en: 'This record is not in the catalog', 'pt-br': 'Este registro não está no catálogo', es: 'Este registro no está en el catálogo' } as const;
+const CATALOG_HOME = { en: 'Catalog home', 'pt-br': 'Início do catálogo', es: 'Inicio del catálogo' } as const;
+
 for (const lng of ['en', 'pt-br', 'es'] as const) {
-  browserTest(`the error page in ${lng}: 404, three localised lines, no CSP violation, accessible`, async (t) => {
-    const { context, page, seen } = await open();
-    try {
-      for (const view of ['', '&view=rss']) {
-        const response = await page.goto(versionsUrl('no-such-record', `&lng=${lng}${view}`));
-        t.is(response?.status(), 404);
-        t.is(await page.getAttribute('html', 'lang'), lng);
-        t.deepEqual(await texts(page, 'main h1, main p'), [...ERROR_LINES[lng]]);
+  browserTest(`the error page in ${lng}: 404, the site's header, three localised lines, the way home, no CSP violation, accessible`, async (t) => {
+    for (const [theme, width] of [['standard', 1280], ['mobile', 390]] as const) {
+      const { context, page, seen } = await open([{ name: 'ui', value: theme }], width);
+      try {
+        for (const view of ['', '&view=rss']) {
+          const response = await page.goto(versionsUrl('no-such-record', `&lng=${lng}${view}`));
+          t.is(response?.status(), 404);
+          t.is(await page.getAttribute('html', 'lang'), lng);
+          t.deepEqual(await texts(page, 'main h1, main p'), [...ERROR_LINES[lng]]);
+          t.is((await page.locator('main h2').textContent())?.trim(), RECORD_MISSING[lng], 'the missing record is said under the heading');
+          t.is((await page.locator('header .site-title a').textContent())?.trim(), 'Library Catalog');
+          t.is((await page.locator('main a.error-page__home').textContent())?.trim(), CATALOG_HOME[lng]);
+          t.is(await page.locator('nav.language-switch a').count(), 2);
+          t.false((await page.content()).includes('no-such-record'), 'the missing id is not echoed');
+        }
+        t.deepEqual(await overflowingElements(page), [], 'nothing wider than the screen');
+        t.deepEqual(await seen.cspViolations(), []);
+        t.deepEqual(seen.errors.filter((error) => !/status of 404/.test(error)), [], 'nothing but the 404 itself in the console');
+        t.log(`screenshot: ${await screenshot(page, `error-${lng}-${theme}-${width}`)}`);
+        // The way home and the language switch lead to the host's home page, in the chosen language.
+        const other = lng === 'es' ? 'en' : 'es';
+        await Promise.all([page.waitForURL(new RegExp(`/\\?lng=${other}$`)), page.locator(`nav.language-switch a[hreflang="${other}"]`).click()]);
+        t.is(await page.getAttribute('html', 'lang'), other);
+        await page.goBack();
+        await Promise.all([page.waitForURL(/\/$/), page.locator('main a.error-page__home').click()]);
+        t.is(new URL(page.url()).pathname, '/');
+        assertAccessible(t, `error page ${lng} ${theme}`, await axeViolations(browser!, versionsUrl('no-such-record', `&lng=${lng}`), [{ name: 'ui', value: theme }]));
+      } finally {
+        await context.close();
       }
-      t.deepEqual(await seen.cspViolations(), []);
-      t.deepEqual(seen.errors.filter((error) => !/status of 404/.test(error)), [], 'nothing but the 404 itself in the console');
-      t.log(`screenshot: ${await screenshot(page, `error-${lng}`)}`);
-      assertAccessible(t, `error page ${lng}`, await axeViolations(browser!, versionsUrl('no-such-record', `&lng=${lng}`)));
-    } finally {
-      await context.close();
     }
   });
 }

@@ -1,8 +1,12 @@
 import test from 'ava';
 import { XMLParser } from 'fast-xml-parser';
-import { compileVersionsFeed, feedParts, renderVersionsFeed } from '../../src/feed/renderVersionsFeed.js';
+import { compileVersionsFeed, feedParts } from '../../src/feed/renderVersionsFeed.js';
 import { newYearPubDate, newYearPubDatesAt, type ServerTimeZone } from '../../src/feed/rfc822Date.js';
 import type { FeedItem, VersionsFeedModel } from '../../src/versions/viewModels.js';
+
+/** One request's whole feed as a string: the compiled pieces with the pubDates between them. */
+const renderVersionsFeed = (feed: Parameters<typeof compileVersionsFeed>[0], pubDateOf: (year: number) => string) =>
+  feedParts(compileVersionsFeed(feed), pubDateOf).join('');
 
 const UTC: ServerTimeZone = {
   timeOfDay: (instant) => ({ hours: instant.getUTCHours(), minutes: instant.getUTCMinutes(), seconds: instant.getUTCSeconds() }),
