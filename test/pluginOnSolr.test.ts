@@ -1,7 +1,10 @@
 /**
  * The plugin mounted on the Solr adapter, end to end: a Solr that answers (in Solr's JSON format, from a
  * local HTTP server), and Solrs that are down, silent or broken, which must give the localised 503 page
- * quickly with the cause in the log only.
+ * quickly with the cause in the log only. Then kept answers on Solr: once the adapter's background read of
+ * the index version (contentVersion) has confirmed it, feeds, pages and 304s are answered without a
+ * question to Solr; a change shows within about versionCheckMs; a Solr that cannot be asked gets kept
+ * answers for at most maxStalenessMs, then the 503 page; versionCheckMs 0 keeps nothing.
  */
 import test from 'ava';
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -75,3 +78,129 @@ for (const [name, behaviour] of faults) {
     t.true(logged.some((line) => line.level === 'error' && /INDEX_UNAVAILABLE/.test(line.message)));
   });
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Kept answers on Solr: the adapter's contentVersion() (a background read of the index version)
+
+type Doc = typeof THESIS;
+
+/**
+ * A Solr that answers the adapter's three questions from `docs` (read at each request, so a test may
+ * change them): a record by id, versions by key (newest first), and the index version read
+ * (q=*:*, sort=_version_ desc, fl=_version_). `questions` counts the first two, the reads apart.
+ */
+function versionedSolr(docs: Doc[], state: { failing: boolean; questions: number; reads: number }): RequestListener {
+  return (request, response) => {
+    const params = new URL(request.url ?? '/', 'http://x').searchParams;
+    const query = params.get('q') ?? '';
+    if (state.failing) {
+      response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ responseHeader: { status: 500 }, error: { msg: 'down', code: 500 } }));
+      return;
+    }
+    response.setHeader('content-type', 'application/json');
+    if (query === '*:*') {
+      state.reads++;
+      const top = [...docs].sort((a, b) => b._version_ - a._version_)[0];
+      response.end(solrAnswer(top === undefined ? [] : [{ _version_: top._version_ }], docs.length));
+      return;
+    }
+    state.questions++;
+    if (query.startsWith('id:')) {
+      response.end(solrAnswer(docs.filter((doc) => query === `id:"${doc.id}"`)));
+      return;
+    }
+    const key = query.replace(/^\{![^}]*\}/, '');
+    response.end(solrAnswer(docs.filter((doc) => doc.work_keys_str_mv.includes(key)).sort((a, b) => (a.last_indexed < b.last_indexed ? 1 : -1))));
+  };
+}
+
+const FEED = '/Search/Versions?id=usp%3A1&view=rss';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function solrHost(t: { teardown(fn: () => unknown): void }, docs: Doc[], options: { versionCheckMs: number; maxStalenessMs?: number }) {
+  const state = { failing: false, questions: 0, reads: 0 };
+  const { url, server } = await serve(versionedSolr(docs, state));
+  t.teardown(() => { server.closeAllConnections(); server.close(); });
+  const index = createSolrIndex({ url, timeoutMs: 2000, ...options });
+  t.teardown(() => index.close());
+  return { state, index, ...hostFor(index) };
+}
+
+/** Asks for the feed until an answer comes without a question to Solr (kept), or fails after 15 s. */
+async function untilKept(request: ReturnType<typeof hostFor>['request'], state: { questions: number }): Promise<void> {
+  for (const until = Date.now() + 15_000; Date.now() < until; await sleep(5)) {
+    const before = state.questions;
+    await request.get(FEED).expect(200);
+    if (state.questions === before) return;
+  }
+  throw new Error('answers were never kept');
+}
+
+test('on Solr, answers are kept once the index version is known: feeds, pages and 304s without a question to Solr', async (t) => {
+  const { state, request } = await solrHost(t, [THESIS, COPY], { versionCheckMs: 20 });
+  const first = await request.get(FEED).expect(200);
+  t.is(state.questions, 2, 'the first answer is built: the record, then its versions');
+  await untilKept(request, state);
+  const questions = state.questions;
+  for (let i = 0; i < 5; i++) {
+    const again = await request.get(FEED).expect(200);
+    t.is(again.headers.etag, first.headers.etag);
+    t.is(textOf(channelOf(parseFeed(again.text)), 'opensearch:totalResults'), '2');
+  }
+  await request.get(FEED).set('If-None-Match', String(first.headers.etag)).expect(304);
+  await request.get('/Search/Versions?id=usp%3A1').expect(200);
+  await request.get('/Search/Versions?id=usp%3A1').expect(200);
+  t.is(state.questions, questions + 2, 'only the page\'s first answer was built; every other answer was kept');
+  t.true(state.reads >= 2, 'the version was read in the background');
+});
+
+test('on Solr, a change shows within about versionCheckMs: kept answers are dropped and built anew', async (t) => {
+  const docs: Doc[] = [THESIS, COPY];
+  const { state, request } = await solrHost(t, docs, { versionCheckMs: 40 });
+  await untilKept(request, state);
+  docs.push({ ...THESIS, id: 'bdtd:10', last_indexed: '2025-05-01T00:00:00Z', _version_: 2 });
+  const changedAt = Date.now();
+  let total = '';
+  while (Date.now() - changedAt < 15_000) {
+    total = textOf(channelOf(parseFeed((await request.get(FEED).expect(200)).text)), 'opensearch:totalResults') ?? '';
+    if (total === '3') break;
+    await sleep(5);
+  }
+  const shownAfter = Date.now() - changedAt;
+  t.is(total, '3');
+  // The next read starts at most one interval after the change (or right after one already under way),
+  // plus the reads' own time: well under a second, unless the machine is very busy (hence the margin).
+  t.true(shownAfter < 4000, `shown after ${shownAfter} ms`);
+});
+
+test('on Solr that cannot be asked, kept answers serve for at most maxStalenessMs, then the 503 page', async (t) => {
+  const { state, request, logged } = await solrHost(t, [THESIS, COPY], { versionCheckMs: 20, maxStalenessMs: 600 });
+  await untilKept(request, state);
+  state.failing = true;
+  const failedAt = Date.now();
+  let kept = 0;
+  let status = 200;
+  while (Date.now() - failedAt < 15_000) {
+    status = (await request.get(FEED)).status;
+    if (status !== 200) break;
+    kept++;
+    await sleep(5);
+  }
+  const lapsedAfter = Date.now() - failedAt;
+  t.is(status, 503);
+  t.true(kept > 0, 'kept answers went on being served for a while');
+  // 600 ms after the start of the last good read (about one interval before the failure; wide margins
+  // for a loaded machine, where a read may take a while).
+  t.true(lapsedAfter >= 300 && lapsedAfter < 3000, `503 after ${lapsedAfter} ms`);
+  t.true(logged.some((line) => line.level === 'error' && /INDEX_UNAVAILABLE/.test(line.message)));
+});
+
+test('on Solr with versionCheckMs 0, every answer is built afresh and the version is never read', async (t) => {
+  const { state, request } = await solrHost(t, [THESIS, COPY], { versionCheckMs: 0 });
+  for (let i = 0; i < 4; i++) {
+    await request.get(FEED).expect(200);
+    await sleep(10);
+  }
+  t.is(state.questions, 8);
+  t.is(state.reads, 0);
+});

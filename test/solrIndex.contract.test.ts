@@ -3,17 +3,21 @@
  *
  * The server records every request (method, path, decoded parameters, body) and, where a test needs
  * results, acts as a small fake Solr: it parses the query shapes the adapter may send (`id:"…"`,
- * `{!terms f=… separator="…"}…`, `*:*`, and as facet queries `{!key=…}id:"…"` and
- * `{!join from=… to=… score=none key=…}id:"…"`), filters, sorts, pages and facets its documents, and
- * answers in Solr's JSON response format. So results depend on the adapter sending the right request, not on a canned body
- * echoing what the test expects. Faults (refused connections, silence, HTTP errors, garbage, proxy pages)
- * are served by dedicated handlers. Nothing here talks to a real Solr; the shared suite does that.
+ * `{!terms f=… separator="…"}…`, `*:*`, and as facet queries `{!terms f=… separator="…" key=…}…`), filters,
+ * sorts, pages, projects (`fl`) and facets its documents, and answers in Solr's JSON response format. So
+ * results depend on the adapter sending the right request, not on a canned body echoing what the test
+ * expects. It can also play a SolrCloud collection whose documents sit on several shards: results are
+ * merged, and each facet.query is counted on every shard and the counts added up under their key, as
+ * Solr's distributed faceting does; a `{!join …}` facet query (the shape countVersions sent before, still
+ * understood here) then sees only its own shard, as a join does on SolrCloud. Faults (refused connections,
+ * silence, HTTP errors, garbage, proxy pages) are served by dedicated handlers. Nothing here talks to a
+ * real Solr; the shared suite does that.
  */
 import test from 'ava';
 import http from 'node:http';
 import type net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createSolrIndex, SOLR_POST_THRESHOLD_BYTES, type SolrIndexOptions } from '../src/adapters/solr/solrIndex.js';
+import { createSolrIndex, encodeSolrParams, SOLR_POST_THRESHOLD_BYTES, type SolrIndexOptions } from '../src/adapters/solr/solrIndex.js';
 import type { CatalogIndex } from '../src/versions/catalogIndex.js';
 import { IndexUnavailableError, InvalidOptionError } from '../src/errors.js';
 
@@ -150,10 +154,17 @@ function matchPhrase(docs: readonly SolrDoc[], phrase: RegExpExecArray): SolrDoc
 }
 
 /**
- * A facet.query as Solr counts it: the documents of the main result matching it, under its `key`. Only the
- * two shapes countVersions sends are understood; `undefined` for anything else.
+ * A facet.query as one Solr core counts it: the documents of the main result matching it, under its `key`.
+ * `docs` are the core's (one shard's) documents. The terms shape countVersions sends is understood, and the
+ * phrase and join shapes it sent before; `undefined` for anything else.
  */
 function facetQueryCount(docs: readonly SolrDoc[], result: readonly SolrDoc[], facetQuery: string): { key: string; count: number } | undefined {
+  const terms = /^\{!terms f=(\w+) separator="([^"\\]*)" key=(\w+)\}([\s\S]*)$/.exec(facetQuery);
+  if (terms !== null) {
+    const [, field = '', separator = '', key = '', list = ''] = terms;
+    const wanted = new Set(list.split(separator));
+    return { key, count: result.filter((doc) => docs.includes(doc) && valuesOf(doc, field).some((v) => wanted.has(String(v)))).length };
+  }
   const keyed = /^\{!key=(\w+)\}([\s\S]*)$/.exec(facetQuery);
   if (keyed !== null) {
     const [, key = '', inner = ''] = keyed;
@@ -168,14 +179,31 @@ function facetQueryCount(docs: readonly SolrDoc[], result: readonly SolrDoc[], f
     const phrase = PHRASE.exec(inner);
     if (phrase === null) return undefined;
     const joined = new Set(matchPhrase(docs, phrase).flatMap((doc) => valuesOf(doc, from).map(String)));
-    return { key, count: result.filter((doc) => valuesOf(doc, to).some((v) => joined.has(String(v)))).length };
+    return { key, count: result.filter((doc) => docs.includes(doc) && valuesOf(doc, to).some((v) => joined.has(String(v)))).length };
   }
   return undefined;
 }
 
-/** Answers /select like Solr for the query shapes the adapter is allowed to send; anything else is a 400. */
-function fakeSolr(docs: readonly SolrDoc[]): Handler {
+/** A core's documents, or a collection's documents shard by shard. */
+type FakeIndex = readonly SolrDoc[] | { readonly shards: ReadonlyArray<readonly SolrDoc[]> };
+
+const shardsOf = (index: FakeIndex): ReadonlyArray<readonly SolrDoc[]> => ('shards' in index ? index.shards : [index]);
+
+/** Sort values as Solr compares them: numbers as numbers, anything else as text. */
+function compareSortValues(x: unknown, y: unknown): number {
+  if (x === y) return 0;
+  if (typeof x === 'number' && typeof y === 'number') return x < y ? -1 : 1;
+  return String(x) < String(y) ? -1 : 1;
+}
+
+/**
+ * Answers /select like Solr for the query shapes the adapter is allowed to send; anything else is a 400.
+ * The documents are read at each request, so a test may change them in place between requests.
+ */
+function fakeSolr(index: FakeIndex): Handler {
   return (seen, res) => {
+    const shards = shardsOf(index);
+    const docs = shards.flat();
     const params = [...seen.query, ...seen.form];
     const get = (name: string): string | undefined => params.find(([n]) => n === name)?.[1];
     if (seen.path !== '/solr/biblio/select') {
@@ -207,17 +235,25 @@ function fakeSolr(docs: readonly SolrDoc[]): Handler {
     matches = [...matches].sort((a, b) => {
       for (const [field, dir] of sort) {
         if (field === 'score') continue; // a filter-like query scores every match alike
-        const x = String(valuesOf(a, field)[0] ?? '');
-        const y = String(valuesOf(b, field)[0] ?? '');
-        if (x !== y) return (x < y ? -1 : 1) * (dir === 'desc' ? -1 : 1);
+        const x = valuesOf(a, field)[0];
+        const y = valuesOf(b, field)[0];
+        if (x === undefined || y === undefined) {
+          // Missing values sort last both ways (sortMissingLast), as the configset's types do.
+          if (x !== y) return x === undefined ? 1 : -1;
+          continue;
+        }
+        const order = compareSortValues(x, y);
+        if (order !== 0) return order * (dir === 'desc' ? -1 : 1);
       }
       return 0;
     });
     const start = Number(get('start') ?? 0);
     const rows = Number(get('rows') ?? 10);
+    const fl = get('fl')?.split(',');
+    const project = (doc: SolrDoc): SolrDoc => (fl === undefined ? doc : Object.fromEntries(fl.filter((f) => f in doc).map((f) => [f, doc[f]])));
     const body: Record<string, unknown> = {
       responseHeader: responseHeader(params),
-      response: { numFound: matches.length, start, numFoundExact: true, docs: matches.slice(start, start + rows) },
+      response: { numFound: matches.length, start, numFoundExact: true, docs: matches.slice(start, start + rows).map(project) },
     };
     if (get('facet') === 'true') {
       const limit = Number(get('facet.limit') ?? 100);
@@ -233,12 +269,15 @@ function fakeSolr(docs: readonly SolrDoc[]): Handler {
       const facetQueries: Record<string, number> = {};
       for (const [name, facetQuery] of params) {
         if (name !== 'facet.query') continue;
-        const counted = facetQueryCount(docs, matches, facetQuery);
-        if (counted === undefined) {
-          solrError(res, params, 400, `org.apache.solr.search.SyntaxError: this fake cannot parse facet.query ${facetQuery.slice(0, 60)}`);
-          return;
+        // Counted on each shard, added up under the key (Solr's FacetComponent sums facet_queries).
+        for (const shard of shards) {
+          const counted = facetQueryCount(shard, matches, facetQuery);
+          if (counted === undefined) {
+            solrError(res, params, 400, `org.apache.solr.search.SyntaxError: this fake cannot parse facet.query ${facetQuery.slice(0, 60)}`);
+            return;
+          }
+          facetQueries[counted.key] = (facetQueries[counted.key] ?? 0) + counted.count;
         }
-        facetQueries[counted.key] = counted.count;
       }
       body.facet_counts = { facet_queries: facetQueries, facet_fields: facetFields, facet_ranges: {}, facet_intervals: {}, facet_heatmaps: {} };
     }
@@ -267,7 +306,7 @@ const HOBBITS: SolrDoc[] = [
   { id: 'lotr-1', title: 'The Lord of the Rings', format: ['Book'], last_indexed: '2025-01-01T00:00:00Z', work_keys_str_mv: ['AT tolkienjrr thelordoftherings'] },
 ];
 
-async function withFake<T>(t: Teardown, docs: readonly SolrDoc[], run: (server: TestServer) => Promise<T>): Promise<T> {
+async function withFake<T>(t: Teardown, docs: FakeIndex, run: (server: TestServer) => Promise<T>): Promise<T> {
   const server = await listen(t, fakeSolr(docs));
   return run(server);
 }
@@ -596,79 +635,134 @@ test('a core URL with a trailing slash and credentials: same select path, basic 
 // ---------------------------------------------------------------------------------------------------
 // countVersions
 
-/** The parameters countVersions must send for these ids, in this order (default field names). */
-function countParams(ids: readonly string[], idField = 'id', keyField = 'work_keys_str_mv'): Array<[string, string]> {
-  const params: Array<[string, string]> = [['q', '*:*'], ['rows', '0'], ['facet', 'true']];
-  ids.forEach((id, n) => {
-    const phrase = `${idField}:"${id.replace(/[\\"]/g, '\\$&')}"`;
-    params.push(['facet.query', `{!join from=${keyField} to=${keyField} score=none key=v${n}}${phrase}`]);
-    params.push(['facet.query', `{!key=r${n}}${phrase}`]);
-  });
-  return params;
+const US = '\u001f';
+
+/** The first request countVersions must send: which of the ids name records, and their keys. */
+function recordsParams(ids: readonly string[], idField = 'id', keyField = 'work_keys_str_mv', separator = US): Array<[string, string]> {
+  return [['q', `{!terms f=${idField} separator="${separator}"}${ids.join(separator)}`], ['fl', `${idField},${keyField}`], ['rows', String(ids.length)]];
+}
+
+/** The second: one facet.query per distinct key list, keyed v0, v1, … in the order of the ids asked. */
+function countsParams(keyLists: ReadonlyArray<readonly string[]>, keyField = 'work_keys_str_mv'): Array<[string, string]> {
+  return [
+    ['q', '*:*'], ['rows', '0'], ['facet', 'true'],
+    ...keyLists.map((keys, n): [string, string] => ['facet.query', `{!terms f=${keyField} separator="${US}" key=v${n}}${keys.join(US)}`]),
+  ];
 }
 
 const KEYLESS: SolrDoc = { id: 'loner', title: 'A record without keys', format: ['Book'], last_indexed: '2024-01-01T00:00:00Z' };
 
-test('countVersions sends one request: q=*:*, rows=0, a join and an existence facet.query per id, keyed by position', async (t) => {
+/** What findVersions says each record's total is (records without keys: 1), for comparing with countVersions. */
+async function findVersionsTotals(index: CatalogIndex, ids: readonly string[]): Promise<Array<[string, number]>> {
+  const totals: Array<[string, number]> = [];
+  for (const id of ids) {
+    const record = await index.getRecord(id);
+    if (record === undefined) continue;
+    const total = record.workKeys.length === 0 ? 1 : (await index.findVersions({ workKeys: record.workKeys, order: 'relevance', offset: 0, limit: 20 })).total;
+    totals.push([id, total]);
+  }
+  return totals;
+}
+
+test('countVersions sends two requests: the records\' keys by a terms query on id, then a terms facet.query per key list', async (t) => {
   await withFake(t, [...HOBBITS, KEYLESS], async (server) => {
     const index = openIndex(t, { url: server.url });
-    const counts = await index.countVersions(['hob-1', 'hob-3', 'lotr-1', 'no-such-record', 'loner']);
-    await index.close();
-    const seen = only(server.requests);
-    t.is(seen.method, 'GET');
-    t.is(seen.path, '/solr/biblio/select');
-    t.deepEqual(solrParamsOf(t, seen), countParams(['hob-1', 'hob-3', 'lotr-1', 'no-such-record', 'loner']));
+    const ids = ['hob-1', 'hob-3', 'lotr-1', 'no-such-record', 'loner'];
+    const counts = await index.countVersions(ids);
+    t.is(server.requests.length, 2);
+    const [records, tallies] = server.requests as [SeenRequest, SeenRequest];
+    t.is(records.method, 'GET');
+    t.is(records.path, '/solr/biblio/select');
+    t.deepEqual(solrParamsOf(t, records), recordsParams(ids));
+    t.is(tallies.method, 'GET');
+    t.is(tallies.path, '/solr/biblio/select');
+    t.deepEqual(solrParamsOf(t, tallies), countsParams([[K_THE, K_NO_ARTICLE], [K_NO_ARTICLE], ['AT tolkienjrr thelordoftherings']]));
     // hob-1 carries both keys: all five Hobbits; hob-3 only the article-less key: hob-1 and itself.
     t.deepEqual([...counts], [['hob-1', 5], ['hob-3', 2], ['lotr-1', 1], ['loner', 1]]);
     t.false(counts.has('no-such-record'), 'an id naming no record is absent');
+    t.deepEqual([...counts], await findVersionsTotals(index, ids), 'the same totals as findVersions');
   });
 });
 
-test('countVersions maps a Solr answer back by key: no-key records count 1, missing ids are absent', async (t) => {
-  // A canned answer in Solr's format (as Solr 9 writes it), so the mapping is checked apart from the fake.
-  const server = await listen(t, (seen, res) => sendJson(res, 200, {
-    responseHeader: responseHeader([...seen.query, ...seen.form]),
-    response: { numFound: 812345, start: 0, numFoundExact: true, docs: [] },
-    facet_counts: {
-      facet_queries: { v0: 1234, r0: 1, v1: 0, r1: 1, v2: 0, r2: 0, v3: 1, r3: 1 },
-      facet_fields: {}, facet_ranges: {}, facet_intervals: {}, facet_heatmaps: {},
-    },
-  }));
+test('countVersions reads Solr-format answers: keys by id, counts by facet key; no-key records 1, missing ids absent', async (t) => {
+  // Canned answers in Solr's format (as Solr 9 writes them), so the mapping is checked apart from the fake.
+  const server = await listen(t, (seen, res) => {
+    const params = [...seen.query, ...seen.form];
+    if (params.some(([name, value]) => name === 'q' && value.startsWith('{!terms f=id '))) {
+      sendJson(res, 200, {
+        responseHeader: responseHeader(params),
+        response: {
+          numFound: 3, start: 0, numFoundExact: true,
+          docs: [{ id: 'single', work_keys_str_mv: ['k3'] }, { id: 'big-work', work_keys_str_mv: ['k1', 'k2', 'k1'] }, { id: 'no-keys' }],
+        },
+      });
+      return;
+    }
+    sendJson(res, 200, {
+      responseHeader: responseHeader(params),
+      response: { numFound: 812345, start: 0, numFoundExact: true, docs: [] },
+      facet_counts: { facet_queries: { v0: 1234, v1: 1 }, facet_fields: {}, facet_ranges: {}, facet_intervals: {}, facet_heatmaps: {} },
+    });
+  });
   const index = openIndex(t, { url: server.url });
-  const counts = await index.countVersions(['big-work', 'no-keys', 'gone', 'single']);
+  const ids = ['big-work', 'no-keys', 'gone', 'single'];
+  const counts = await index.countVersions(ids);
   t.deepEqual([...counts], [['big-work', 1234], ['no-keys', 1], ['single', 1]]);
-  t.deepEqual(solrParamsOf(t, only(server.requests)), countParams(['big-work', 'no-keys', 'gone', 'single']));
+  const [records, tallies] = server.requests as [SeenRequest, SeenRequest];
+  t.deepEqual(solrParamsOf(t, records), recordsParams(ids));
+  t.deepEqual(solrParamsOf(t, tallies), countsParams([['k1', 'k2'], ['k3']]), 'keys once each, in the order of the ids asked');
 });
 
-test('countVersions of no ids asks nothing; duplicate ids are asked once', async (t) => {
-  await withFake(t, HOBBITS, async (server) => {
+test('countVersions of no ids asks nothing; duplicate ids are asked once; records of one work share a facet.query; no keyed record, no second request', async (t) => {
+  await withFake(t, [...HOBBITS, KEYLESS], async (server) => {
     const index = openIndex(t, { url: server.url });
     t.deepEqual(await index.countVersions([]), new Map());
     t.is(server.requests.length, 0);
+
     const counts = await index.countVersions(['hob-2', 'hob-2', 'hob-4', 'hob-2']);
-    await index.close();
-    t.deepEqual(solrParamsOf(t, only(server.requests)), countParams(['hob-2', 'hob-4']));
+    t.deepEqual(server.requests.map((seen) => solrParamsOf(t, seen)), [recordsParams(['hob-2', 'hob-4']), countsParams([[K_THE]])]);
     t.deepEqual([...counts], [['hob-2', 4], ['hob-4', 4]]);
+
+    server.requests.length = 0;
+    const alone = await index.countVersions(['loner', 'nope']);
+    t.deepEqual(server.requests.map((seen) => solrParamsOf(t, seen)), [recordsParams(['loner', 'nope'])]);
+    t.deepEqual([...alone], [['loner', 1]]);
   });
 });
 
-test('countVersions of a 20-id result page with awkward ids is one form POST, ids escaped inside the phrases', async (t) => {
+test('countVersions of a 20-id result page with awkward ids: ids verbatim in the terms list, long requests as form POSTs', async (t) => {
   const ids = Array.from({ length: 20 }, (_, i) => `${AWKWARD_IDS[i % AWKWARD_IDS.length]}#${i} oai:repositorio.example.edu.br:123456789/${1000 + i}`);
+  const keyOf = (i: number) => `AT someone with a rather long name ${Math.floor(i / 2)} ${'and a long title '.repeat(10)}number ${Math.floor(i / 2)}`;
   const docs: SolrDoc[] = ids.map((id, i) => ({
     id, title: `Record ${i}`, last_indexed: '2024-01-01T00:00:00Z',
     // Records pair up as two versions of one work, except the last four, which have no keys.
-    ...(i < 16 ? { work_keys_str_mv: [`AT someone work${Math.floor(i / 2)}`] } : {}),
+    ...(i < 16 ? { work_keys_str_mv: [keyOf(i), `AT extra key ${i}`] } : {}),
   }));
   await withFake(t, docs, async (server) => {
     const index = openIndex(t, { url: server.url });
     const counts = await index.countVersions(ids);
-    await index.close();
-    const seen = only(server.requests);
-    t.is(seen.method, 'POST');
-    t.deepEqual(seen.query, [['wt', 'json']]);
-    t.true(Buffer.byteLength(seen.body) > SOLR_POST_THRESHOLD_BYTES);
-    t.deepEqual(seen.form, countParams(ids));
+    const [records, tallies] = server.requests as [SeenRequest, SeenRequest];
+    t.deepEqual(solrParamsOf(t, records), recordsParams(ids));
+    t.deepEqual(solrParamsOf(t, tallies), countsParams(ids.slice(0, 16).map((_, i) => [keyOf(i), `AT extra key ${i}`])));
+    for (const seen of [records, tallies]) {
+      t.is(seen.method, Buffer.byteLength(encodeSolrParams(solrParamsOf(t, seen))) > SOLR_POST_THRESHOLD_BYTES ? 'POST' : 'GET');
+    }
+    t.is(tallies.method, 'POST');
     t.deepEqual([...counts], ids.map((id, i) => [id, i < 16 ? 2 : 1]));
+  });
+});
+
+test('countVersions: an id containing U+001F makes the id query use another separator', async (t) => {
+  const odd = `odd${US}id`;
+  const docs = [
+    { id: odd, title: 'odd', last_indexed: '2024-01-01T00:00:00Z', work_keys_str_mv: [K_THE] },
+    { id: 'plain', title: 'plain', last_indexed: '2024-01-01T00:00:00Z', work_keys_str_mv: [K_THE] },
+  ];
+  await withFake(t, docs, async (server) => {
+    const index = openIndex(t, { url: server.url });
+    const counts = await index.countVersions([odd, 'plain']);
+    t.deepEqual(solrParamsOf(t, server.requests[0] as SeenRequest), recordsParams([odd, 'plain'], 'id', 'work_keys_str_mv', '\u001e'));
+    t.deepEqual([...counts], [[odd, 2], ['plain', 2]]);
   });
 });
 
@@ -680,9 +774,49 @@ test('countVersions uses the configured id and work-key field names', async (t) 
   await withFake(t, docs, async (server) => {
     const index = openIndex(t, { url: server.url, fields: { id: 'ident', work_keys_str_mv: 'keys_ss', last_indexed: 'indexed_dt', title: 'title_txt' } });
     const counts = await index.countVersions(['c-2', 'decoy']);
-    await index.close();
-    t.deepEqual(solrParamsOf(t, only(server.requests)), countParams(['c-2', 'decoy'], 'ident', 'keys_ss'));
+    t.deepEqual(server.requests.map((seen) => solrParamsOf(t, seen)), [
+      recordsParams(['c-2', 'decoy'], 'ident', 'keys_ss'),
+      countsParams([['AT assismachadode domcasmurro']], 'keys_ss'),
+    ]);
     t.deepEqual([...counts], [['c-2', 2]]);
+  });
+});
+
+test('countVersions ignores, with a warning, a record it did not ask for (a tokenised id field)', async (t) => {
+  const server = await listen(t, (seen, res) => sendJson(res, 200, {
+    responseHeader: responseHeader(seen.query),
+    response: { numFound: 2, start: 0, numFoundExact: true, docs: [{ id: 'HOB-1', work_keys_str_mv: [K_THE] }, { id: 'hob-1' }] },
+  }));
+  const warnings: string[] = [];
+  const index = openIndex(t, { url: server.url, logger: { warn: (m) => warnings.push(m) } });
+  t.deepEqual([...await index.countVersions(['hob-1'])], [['hob-1', 1]]);
+  t.is(server.requests.length, 1);
+  t.is(warnings.length, 1);
+  t.regex(warnings[0] ?? '', /"HOB-1" that was not asked for/);
+});
+
+test('countVersions on a collection of two shards: the counts of every shard, equal to findVersions totals (a join would see one shard)', async (t) => {
+  const doc = (id: string, keys: string[]): SolrDoc => ({ id, title: id, last_indexed: '2024-01-01T00:00:00Z', ...(keys.length > 0 ? { work_keys_str_mv: keys } : {}) });
+  // Records are spread over the shards by id hash on SolrCloud, so versions of one work sit on both.
+  const shards = [
+    [doc('a1', ['AT work a']), doc('b1', ['AT work b']), doc('b2', ['AT work b']), doc('c1', ['AT work c', 'AT work a'])],
+    [doc('a2', ['AT work a']), doc('a3', ['AT work a']), doc('c2', ['AT work c']), doc('solo', [])],
+  ];
+  await withFake(t, { shards }, async (server) => {
+    const index = openIndex(t, { url: server.url });
+    const ids = ['a1', 'a2', 'b1', 'c1', 'c2', 'solo', 'absent'];
+    const counts = await index.countVersions(ids);
+    t.deepEqual([...counts], [['a1', 4], ['a2', 4], ['b1', 2], ['c1', 5], ['c2', 2], ['solo', 1]]);
+    t.deepEqual([...counts], await findVersionsTotals(index, ids), 'the same totals as findVersions');
+
+    // The single-request join form countVersions sent before, on the same collection: each shard joins
+    // only its own documents, so a work spread over both shards is undercounted.
+    const joinParams = new URLSearchParams([
+      ['q', '*:*'], ['rows', '0'], ['facet', 'true'], ['wt', 'json'],
+      ...['a1', 'c1'].map((id, n): [string, string] => ['facet.query', `{!join from=work_keys_str_mv to=work_keys_str_mv score=none key=v${n}}id:"${id}"`]),
+    ]);
+    const joined = await (await fetch(`${server.url}/select?${joinParams}`)).json() as { facet_counts: { facet_queries: Record<string, number> } };
+    t.deepEqual(joined.facet_counts.facet_queries, { v0: 2, v1: 2 }, 'a join counts only the versions on the record\'s own shard');
   });
 });
 
@@ -693,26 +827,202 @@ test('countVersions faults are IndexUnavailableError: HTTP errors, refused conne
 
   const silent = await listen(t, () => { /* never answer */ });
   const slow = openIndex(t, { url: silent.url, timeoutMs: 200 });
-  await t.throwsAsync(slow.countVersions(['hob-1', 'hob-2']), { instanceOf: IndexUnavailableError, message: /countVersions\(2 ids\): no answer within 200 ms/ });
+  await t.throwsAsync(slow.countVersions(['hob-1', 'hob-2']), { instanceOf: IndexUnavailableError, message: /countVersions\(2 ids\) records: no answer within 200 ms/ });
 
-  const joinRefused = await listen(t, (seen, res) => solrError(res, [...seen.query, ...seen.form], 400, 'SolrCloud join: multiple shards not yet supported'));
-  const failing = openIndex(t, { url: joinRefused.url });
-  await t.throwsAsync(failing.countVersions(['hob-1']), { instanceOf: IndexUnavailableError, message: /HTTP 400, Solr error: SolrCloud join: multiple shards not yet supported \(code 400\)/ });
-
-  const answers: unknown[] = [
+  // The records are found, then the counting request fails or answers without usable counts.
+  const records = fakeSolr(HOBBITS);
+  const countAnswers: unknown[] = [
     { responseHeader: { status: 0 }, response: { numFound: 6, docs: [] } },
     { responseHeader: { status: 0 }, response: { numFound: 6, docs: [] }, facet_counts: { facet_queries: [] } },
-    { responseHeader: { status: 0 }, response: { numFound: 6, docs: [] }, facet_counts: { facet_queries: { v0: 5, r0: 1 } } },
-    { responseHeader: { status: 0 }, response: { numFound: 6, docs: [] }, facet_counts: { facet_queries: { v0: 5, r0: 1, v1: '2', r1: 1 } } },
-    { responseHeader: { status: 0 }, response: { numFound: 6, docs: [] }, facet_counts: { facet_queries: { v0: 5, r0: 1, v1: 2, r1: -1 } } },
-    { responseHeader: { status: 0 }, facet_counts: { facet_queries: { v0: 5, r0: 1, v1: 2, r1: 1 } } },
+    { responseHeader: { status: 0 }, response: { numFound: 6, docs: [] }, facet_counts: { facet_queries: { v0: 5 } } },
+    { responseHeader: { status: 0 }, response: { numFound: 6, docs: [] }, facet_counts: { facet_queries: { v0: 5, v1: '2' } } },
+    { responseHeader: { status: 0 }, response: { numFound: 6, docs: [] }, facet_counts: { facet_queries: { v0: 5, v1: -1 } } },
+    { responseHeader: { status: 0 }, facet_counts: { facet_queries: { v0: 5, v1: 2 } } },
   ];
   let i = 0;
-  const odd = await listen(t, (_seen, res) => sendJson(res, 200, answers[i++]));
+  let refuseCounts = true;
+  const odd = await listen(t, (seen, res) => {
+    const q = [...seen.query, ...seen.form].find(([name]) => name === 'q')?.[1] ?? '';
+    if (q !== '*:*') records(seen, res);
+    else if (refuseCounts) solrError(res, [...seen.query, ...seen.form], 400, 'too many boolean clauses');
+    else sendJson(res, 200, countAnswers[i++]);
+  });
   const index = openIndex(t, { url: odd.url });
-  for (const answer of answers) {
+  await t.throwsAsync(index.countVersions(['hob-1', 'hob-3']), { instanceOf: IndexUnavailableError, message: /counts: HTTP 400, Solr error: too many boolean clauses \(code 400\)/ });
+  refuseCounts = false;
+  for (const answer of countAnswers) {
     await t.throwsAsync(index.countVersions(['hob-1', 'hob-3']), { instanceOf: IndexUnavailableError }, JSON.stringify(answer));
   }
+});
+
+// ---------------------------------------------------------------------------------------------------
+// contentVersion: the background read of the index version
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Asks contentVersion() every few ms until it returns a value other than `before`; every answer seen. */
+async function nextVersion(index: CatalogIndex, before: string | undefined, timeoutMs = 15_000): Promise<{ version: string; seen: Array<string | undefined> }> {
+  const seen: Array<string | undefined> = [];
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const version = index.contentVersion?.();
+    seen.push(version);
+    if (version !== undefined && version !== before) return { version, seen };
+    await sleep(4);
+  }
+  throw new Error(`contentVersion() stayed ${JSON.stringify(before)} or undefined for ${timeoutMs} ms; last answers ${JSON.stringify(seen.slice(-5))}`);
+}
+
+const VERSION_READ: Array<[string, string]> = [['q', '*:*'], ['rows', '1'], ['fl', '_version_'], ['sort', '_version_ desc']];
+
+/** Asks contentVersion() every few ms, each answer checked by `check`, until `done()` (or fails after 15 s). */
+async function askUntil(index: CatalogIndex, done: () => boolean, check: (version: string | undefined) => void = () => undefined): Promise<void> {
+  for (const until = Date.now() + 15_000; !done(); await sleep(4)) {
+    if (Date.now() > until) throw new Error('the condition was not met within 15 s');
+    check(index.contentVersion?.());
+  }
+}
+
+/** The Hobbits, each with a _version_ as Solr gives them (the leader's clock in ms, shifted left 20 bits). */
+const versioned = (): SolrDoc[] => HOBBITS.map((doc, i) => ({ ...doc, _version_: 1790000000000000000 + i * 2 ** 20 }));
+
+test('contentVersion: nothing is read until it is asked for; then q=*:*, rows=1, fl=_version_, sort=_version_ desc; quiet again when nobody asks', async (t) => {
+  await withFake(t, versioned(), async (server) => {
+    const index = openIndex(t, { url: server.url, versionCheckMs: 20 });
+    await sleep(80);
+    t.is(server.requests.length, 0, 'an adapter nobody asks does not poll');
+    t.is(index.contentVersion?.(), undefined, 'nothing known yet: build afresh');
+    for (const until = Date.now() + 15_000; server.requests.length === 0 && Date.now() < until;) await sleep(2);
+    const seen = only(server.requests);
+    t.is(seen.method, 'GET');
+    t.is(seen.path, '/solr/biblio/select');
+    t.deepEqual(solrParamsOf(t, seen), VERSION_READ);
+    await sleep(120);
+    t.is(server.requests.length, 1, 'no further reads while contentVersion() is not called');
+  });
+});
+
+test('contentVersion: a value once two reads agree, at most one read per interval, and a new value for each added, replaced or deleted document', async (t) => {
+  const docs = versioned();
+  await withFake(t, docs, async (server) => {
+    const index = openIndex(t, { url: server.url, versionCheckMs: 25 });
+    const first = await nextVersion(index, undefined);
+    t.is(first.version, `6/${1790000000000000000 + 5 * 2 ** 20}`, 'numFound and the highest _version_');
+    t.true(server.requests.length >= 2, 'two reads agreed before the value was given');
+
+    // Steady: the same value, and no more than one read per interval.
+    const reads = server.requests.length;
+    const steadyStart = Date.now();
+    for (let i = 0; i < 40; i++) {
+      t.is(index.contentVersion?.(), first.version);
+      await sleep(5);
+    }
+    const steadyReads = server.requests.length - reads;
+    t.true(steadyReads <= Math.ceil((Date.now() - steadyStart) / 25) + 1, `${steadyReads} reads in ${Date.now() - steadyStart} ms`);
+
+    docs.push({ id: 'hob-6', title: 'The Hobbit', last_indexed: '2025-02-01T00:00:00Z', work_keys_str_mv: [K_THE], _version_: 1790000000000000000 + 9 * 2 ** 20 });
+    const added = await nextVersion(index, first.version);
+    t.is(added.version, `7/${1790000000000000000 + 9 * 2 ** 20}`);
+    t.true(added.seen.includes(undefined), 'no value while the change was being confirmed');
+
+    docs[0] = { ...docs[0], title: 'The Hobbit (revised)', _version_: 1790000000000000000 + 12 * 2 ** 20 };
+    const replaced = await nextVersion(index, added.version);
+    t.is(replaced.version, `7/${1790000000000000000 + 12 * 2 ** 20}`);
+
+    docs.splice(2, 1);
+    const deleted = await nextVersion(index, replaced.version);
+    t.is(deleted.version, `6/${1790000000000000000 + 12 * 2 ** 20}`);
+
+    docs.length = 0;
+    t.is((await nextVersion(index, deleted.version)).version, '0/', 'an empty index has a version too');
+  });
+});
+
+test('contentVersion reads _version_ as Solr wrote it: 64-bit values a JavaScript number cannot tell apart still differ', async (t) => {
+  // 1790000000000000001 and …002 are the same JavaScript number; only the text tells them apart.
+  let top = '1790000000000000001';
+  const server = await listen(t, (_seen, res) => {
+    const text = `{"responseHeader":{"status":0,"QTime":0,"params":{"q":"*:*","fl":"_version_","sort":"_version_ desc","rows":"1","wt":"json"}},"response":{"numFound":6,"start":0,"numFoundExact":true,"docs":[{"_version_":${top}}]}}`;
+    res.writeHead(200, { 'content-type': 'application/json;charset=utf-8' }).end(text);
+  });
+  t.is(Number('1790000000000000001'), Number('1790000000000000002'));
+  const index = openIndex(t, { url: server.url, versionCheckMs: 15 });
+  const first = await nextVersion(index, undefined);
+  t.is(first.version, '6/1790000000000000001');
+  top = '1790000000000000002';
+  t.is((await nextVersion(index, first.version)).version, '6/1790000000000000002');
+});
+
+test('contentVersion gives no value while Solr answers with partial results (a shard missing)', async (t) => {
+  const server = await listen(t, (seen, res) => sendJson(res, 200, {
+    responseHeader: { ...(responseHeader(seen.query) as object), partialResults: true },
+    response: { numFound: 3, start: 0, numFoundExact: true, docs: [{ _version_: 1790000000000000000 }] },
+  }));
+  const index = openIndex(t, { url: server.url, versionCheckMs: 10 });
+  const seen = new Set<string | undefined>();
+  await askUntil(index, () => server.requests.length >= 4, (version) => seen.add(version));
+  t.deepEqual([...seen], [undefined]);
+});
+
+test('contentVersion when Solr cannot be asked: the value lapses maxStalenessMs after the last good read, one warning, and returns when Solr answers', async (t) => {
+  const answer = fakeSolr(versioned());
+  let failing = false;
+  const server = await listen(t, (seen, res) => (failing ? solrError(res, seen.query, 500, 'java.lang.OutOfMemoryError') : answer(seen, res)));
+  const warnings: string[] = [];
+  const index = openIndex(t, { url: server.url, versionCheckMs: 20, maxStalenessMs: 600, logger: { warn: (m) => warnings.push(m) } });
+  const { version } = await nextVersion(index, undefined);
+
+  failing = true;
+  const failedAt = Date.now();
+  let lapsedAfter = Number.NaN;
+  for (let i = 0; i < 1000; i++) {
+    if (index.contentVersion?.() === undefined) {
+      lapsedAfter = Date.now() - failedAt;
+      break;
+    }
+    await sleep(4);
+  }
+  // Lapses 600 ms after the start of the last good read, which began about one interval before the failure
+  // (more on a loaded machine, where a read may take a while: hence the wide margins).
+  t.true(lapsedAfter >= 300 && lapsedAfter < 3000, `lapsed after ${lapsedAfter} ms`);
+  const readsWhileFailing = server.requests.length;
+  await sleep(60);
+  t.is(index.contentVersion?.(), undefined);
+  t.true(server.requests.length > readsWhileFailing, 'reads go on while asked');
+  t.is(warnings.length, 1, 'one warning per run of failures');
+  t.regex(warnings[0] ?? '', /reading the index version failed \(.*HTTP 500.*OutOfMemoryError.*\); kept answers are used for at most 600 ms/);
+
+  failing = false;
+  t.is((await nextVersion(index, undefined)).version, version, 'the same content, the same value: answers kept under it serve again');
+});
+
+test('contentVersion: a core whose documents carry no _version_ gives no value and one warning naming the field', async (t) => {
+  await withFake(t, HOBBITS.map(({ _version_: _dropped, ...doc }) => doc), async (server) => {
+    const warnings: string[] = [];
+    const index = openIndex(t, { url: server.url, versionCheckMs: 10, logger: { warn: (m) => warnings.push(m) } });
+    const seen = new Set<string | undefined>();
+    await askUntil(index, () => server.requests.length >= 4, (version) => seen.add(version));
+    t.deepEqual([...seen], [undefined]);
+    t.is(warnings.length, 1, 'one warning for the run of failed reads');
+    t.regex(warnings[0] ?? '', /documents carry no _version_/);
+  });
+});
+
+test('contentVersion with versionCheckMs 0 reads nothing and gives no value; close() stops the reads', async (t) => {
+  await withFake(t, versioned(), async (server) => {
+    const off = openIndex(t, { url: server.url, versionCheckMs: 0 });
+    for (let i = 0; i < 10; i++) t.is(off.contentVersion?.(), undefined);
+    await sleep(50);
+    t.is(server.requests.length, 0);
+
+    const index = openIndex(t, { url: server.url, versionCheckMs: 10 });
+    await nextVersion(index, undefined);
+    await index.close();
+    const reads = server.requests.length;
+    t.is(index.contentVersion?.(), undefined, 'a closed index vouches for nothing');
+    await sleep(60);
+    t.is(server.requests.length, reads, 'no read after close()');
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -949,6 +1259,12 @@ const BAD_OPTIONS: Array<[string, unknown, string]> = [
   ['facetFields not an array', { url: 'http://localhost:8983/solr/biblio', facetFields: 'format' }, 'facetFields'],
   ['facetFields bad name', { url: 'http://localhost:8983/solr/biblio', facetFields: ['format', 'a&b'] }, 'facetFields'],
   ['logger not an object', { url: 'http://localhost:8983/solr/biblio', logger: 'console' }, 'logger'],
+  ['versionCheckMs negative', { url: 'http://localhost:8983/solr/biblio', versionCheckMs: -1 }, 'versionCheckMs'],
+  ['versionCheckMs fraction', { url: 'http://localhost:8983/solr/biblio', versionCheckMs: 0.5 }, 'versionCheckMs'],
+  ['versionCheckMs string', { url: 'http://localhost:8983/solr/biblio', versionCheckMs: '1000' }, 'versionCheckMs'],
+  ['maxStalenessMs zero', { url: 'http://localhost:8983/solr/biblio', maxStalenessMs: 0 }, 'maxStalenessMs'],
+  ['maxStalenessMs not above the default versionCheckMs', { url: 'http://localhost:8983/solr/biblio', maxStalenessMs: 1000 }, 'maxStalenessMs'],
+  ['maxStalenessMs below versionCheckMs', { url: 'http://localhost:8983/solr/biblio', versionCheckMs: 5000, maxStalenessMs: 2000 }, 'maxStalenessMs'],
 ];
 
 for (const [label, options, option] of BAD_OPTIONS) {
@@ -961,6 +1277,10 @@ for (const [label, options, option] of BAD_OPTIONS) {
 test('good options are accepted: https, IPv6 literal, defaults', async (t) => {
   for (const url of ['https://solr.example.org/solr/biblio', 'http://[::1]:8983/solr/biblio', 'http://localhost:8983/solr/biblio/']) {
     const index = openIndex(t, { url, timeoutMs: 100, fields: { id: 'id' }, facetFields: ['format', 'building'] });
+    await index.close();
+  }
+  for (const options of [{ versionCheckMs: 0 }, { versionCheckMs: 0, maxStalenessMs: 1 }, { versionCheckMs: 250, maxStalenessMs: 251 }, { maxStalenessMs: 1001 }]) {
+    const index = openIndex(t, { url: 'http://localhost:8983/solr/biblio', ...options });
     await index.close();
   }
   t.pass();

@@ -6,6 +6,10 @@
  *   SOLR_TEST_URL=http://localhost:8983/solr/versions_test npx ava test/solrIndex.shared.test.ts
  * DESTRUCTIVE: it deletes every document of that core first. Never point it at a catalog's real core.
  * Without SOLR_TEST_URL the file registers one skipped test, so the run says what was not tested.
+ *
+ * SOLR_TEST_URL may also name a SolrCloud collection; made with numShards=2 (or more), the comparison with
+ * the embedded index checks that countVersions adds up versions stored on different shards, and the
+ * contentVersion test that the background version read sees changes on any shard.
  */
 import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,8 +19,9 @@ import type { RecordDocument } from '../src/record/catalogRecord.js';
 import type { CatalogIndex } from '../src/versions/catalogIndex.js';
 import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
 import { createSolrIndex } from '../src/adapters/solr/solrIndex.js';
-import { createSolrWriter } from '../src/adapters/solr/solrWriter.js';
-import { embeddedTarget, loadJsonLinesFile, solrTarget } from '../src/cli/loadRecords.js';
+import { createSolrWriter, solrIngestWriter } from '../src/adapters/solr/solrWriter.js';
+import { loadRecordFiles } from '../src/cli/loadRecords.js';
+import { recordFormatNamed } from '../src/ingest/recordFormats.js';
 import { indexBehaviourSuite } from './indexBehaviour/indexBehaviourSuite.js';
 
 const url = process.env.SOLR_TEST_URL?.trim();
@@ -64,8 +69,9 @@ if (url === undefined || url === '') {
     const solr = createSolrIndex({ url });
     t.teardown(() => embedded.close());
     t.teardown(() => solr.close());
-    const intoEmbedded = await loadJsonLinesFile({ file, target: embeddedTarget(embedded) });
-    const intoSolr = await loadJsonLinesFile({ file, target: solrTarget(createSolrWriter({ url }), 'Solr') });
+    const files = [{ path: file, format: recordFormatNamed('jsonl')! }];
+    const intoEmbedded = await loadRecordFiles({ files, writer: embedded.openWriter() });
+    const intoSolr = await loadRecordFiles({ files, writer: solrIngestWriter(createSolrWriter({ url }), 'Solr') });
     t.deepEqual({ ...intoSolr, seconds: 0 }, { ...intoEmbedded, seconds: 0 });
     t.like(intoSolr, { rejected: 1 });
 
@@ -90,5 +96,30 @@ if (url === undefined || url === '') {
       return out;
     };
     t.deepEqual(await answers(solr), await answers(embedded));
+  });
+
+  test('solr: contentVersion, read in the background, takes a new value after a committed add and after a committed delete', async (t) => {
+    // Own ids ("ver:"), so this runs beside the tests above; their commits may change the value too, so
+    // the test asks only for a change after each of its own commits.
+    const writer = createSolrWriter({ url, commitWithinMs: 0 });
+    const index = createSolrIndex({ url, versionCheckMs: 50 });
+    t.teardown(() => writer.close());
+    t.teardown(() => index.close());
+    const nextVersion = async (before: string | undefined): Promise<string> => {
+      for (const until = Date.now() + 15_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 10))) {
+        const version = index.contentVersion?.();
+        if (version !== undefined && version !== before) return version;
+      }
+      throw new Error(`contentVersion() gave nothing new within 15 s (before: ${String(before)})`);
+    };
+    const first = await nextVersion(undefined);
+    t.regex(first, /^\d+\/\d*$/, 'numFound/highest _version_');
+    const added = await writer.add([{ id: 'ver:1', title: 'Version probe', last_indexed: '2024-01-01T00:00:00Z', work_keys_str_mv: ['AT probe version'] }]);
+    t.is(added.rejected.length, 0);
+    await writer.commit();
+    const afterAdd = await nextVersion(first);
+    await writer.deleteByIds(['ver:1']);
+    await writer.commit();
+    t.not(await nextVersion(afterAdd), afterAdd);
   });
 }

@@ -2,7 +2,8 @@
  * The catalog index port: what the plugin needs from a search index, in domain terms. Adapters
  * (embeddedIndex.ts, solrIndex.ts) implement it; only they know engine field names and query syntax.
  * A failing engine surfaces as IndexUnavailableError; a missing record is `undefined`, not an error.
- * The embedded adapter offers contentVersion(); the Solr adapter does not (module comments say why).
+ * Both adapters offer contentVersion(): the embedded one from SQLite, the Solr one from a background read
+ * (their module comments say how, and how fresh).
  */
 import type { CatalogRecord } from '../record/catalogRecord.js';
 
@@ -37,8 +38,13 @@ export interface CatalogIndex {
    * A value that changes whenever the index's content may have changed (compared with `===`), read
    * without a round trip to the engine. The plugin reuses finished answers while it stays the same. An
    * adapter that cannot tell cheaply leaves it out, and then every request is answered afresh. A change
-   * made elsewhere may show from the next event-loop turn on (the embedded index reads it once a turn).
+   * made elsewhere may show from the next event-loop turn on (the embedded index reads it once a turn), or
+   * after the adapter's documented bound (the Solr adapter's `versionCheckMs`).
+   *
+   * `undefined` means "no version to vouch for right now" (not yet known, changing, or known too long ago
+   * because the engine could not be asked): the plugin then builds that answer afresh and keeps nothing,
+   * and answers kept earlier serve again only if a later call returns the value they were kept under.
    */
-  contentVersion?(): string;
+  contentVersion?(): string | undefined;
   close(): Promise<void>;
 }

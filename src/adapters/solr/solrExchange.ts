@@ -8,7 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { createRequire } from 'node:module';
 
-/** The parts of a checked core URL (solrIndex.ts checkSolrUrl) that solr-client wants. */
+/** The parts of a checked core URL (solrIndex.ts checkUrl) that solr-client wants. */
 export interface SolrEndpoint {
   secure: boolean;
   host: string;

@@ -1,20 +1,30 @@
 /**
- * The Solr adapter of the catalog index port (catalogIndex.ts), for a VuFind-style `biblio` core.
+ * The Solr adapter of the catalog index port (catalogIndex.ts), for a VuFind-style `biblio` core or a
+ * SolrCloud collection of it.
  *
- * It turns the questions of the port into the Solr requests of reference-behaviour.md section 8 (and,
- * for countVersions, one faceted join request; see there for its design and its SolrCloud limit),
- * sends them with the `solr-client` package (GET, or a form POST to /select when the query is long),
- * puts a deadline on every request, and maps the Solr documents back through the configured field names
- * into record documents (catalogRecord.ts validates them). Every fault of the engine or of the way to it
+ * It turns the questions of the port into the Solr requests of docs/solr.md (and, for
+ * countVersions, two requests whose counts are right on a collection of several shards; see there), sends
+ * them with the `solr-client` package (GET, or a form POST to /select when the query is long), puts a
+ * deadline on every request, and maps the Solr documents back through the configured field names into
+ * record documents (catalogRecord.ts validates them). Every fault of the engine or of the way to it
  * becomes an IndexUnavailableError whose message is meant for the log.
  *
- * It offers no contentVersion(): Solr can tell its index version only through a request of its own, one
- * more round trip per answer, so with Solr every answer is built afresh (Solr's own caches hold the
- * query results).
+ * contentVersion() lets the plugin keep finished answers on Solr too. It never asks Solr itself: a
+ * background probe (solrVersionWatch.ts), at most once per `versionCheckMs` and only while requests come
+ * in, reads how many documents the index holds and the highest `_version_` among them. Solr gives every
+ * added or replaced document a new `_version_` above those before it (from the shard leader's clock), and
+ * a deletion lowers the count, so the pair changes with every committed change; both are summed up over
+ * all shards by an ordinary distributed query, so a collection's shards all count. (Lucene's own index
+ * version, from /admin/luke or /replication, is one core's: on a collection it would name one replica of
+ * one shard, and NRT replicas of a shard do not even share it.) Limits: a change shows after up to one
+ * interval and the read's own time (only once Solr has committed it, of course); a shard leader whose
+ * clock lags another's by more than the time between two changes can replace a document without raising
+ * the highest `_version_`, and the replacement then shows with the next change; NRT replicas may lag one
+ * another (solrVersionWatch.ts says how far that is covered).
  *
  * Left to others: computing work keys (workKeys.ts), deciding that a record without keys lists itself
  * (the versions service), turning IndexUnavailableError into a 503 page and logging it (the HTTP layer),
- * and loading documents into Solr (not this plugin's job at all).
+ * keeping answers (answerCache.ts), and loading documents into Solr (solrWriter.ts).
  */
 import http from 'node:http';
 import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../versions/catalogIndex.js';
@@ -23,6 +33,7 @@ import { RECORD_FIELD_NAMES, SINGLE_VALUED_FIELDS, type RecordFieldName } from '
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
 import { exchangeWithSolr, openSolrClient, type SolrAnswer, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
 import { describeNetworkError, isObject, snippet, solrErrorOf } from './solrFaults.js';
+import { VersionWatch } from './solrVersionWatch.js';
 
 /** Record field (the record document's name, recordFields.ts) → Solr field name. */
 export type SolrFieldMap = Record<RecordFieldName, string>;
@@ -34,6 +45,10 @@ export const DEFAULT_SOLR_FIELDS: Readonly<SolrFieldMap> = Object.freeze(
 
 export const DEFAULT_SOLR_TIMEOUT_MS = 5000;
 export const DEFAULT_SOLR_FACET_FIELDS: readonly string[] = Object.freeze(['format']);
+/** Least time between two background reads of the index's version (contentVersion); 0: none, no kept answers. */
+export const DEFAULT_SOLR_VERSION_CHECK_MS = 1000;
+/** Solr's own field, the same name in every schema that has an update log (SolrCloud requires one). */
+export const SOLR_VERSION_FIELD = '_version_';
 /** Above this many bytes of form-encoded parameters the query goes as a POST body: Jetty's default
  * request-header limit is 8 KB, and proxies in front of Solr are often stricter. */
 export const SOLR_POST_THRESHOLD_BYTES = 4096;
@@ -56,6 +71,18 @@ export interface SolrIndexOptions {
   fields?: Partial<SolrFieldMap>;
   /** Facet fields requested with every versions query (default `['format']`); `[]` requests no facets. */
   facetFields?: readonly string[];
+  /**
+   * Least time in ms between two background reads of the index's version, which let the plugin keep
+   * finished answers (default 1000; 0 reads nothing and keeps no answers). A change committed in Solr
+   * shows in answers within about this time plus the read's own.
+   */
+  versionCheckMs?: number;
+  /**
+   * Kept answers are used for at most this many ms after the start of the last read that confirmed the
+   * version (default versionCheckMs + timeoutMs); past it, while Solr cannot be asked, every answer is
+   * built afresh. More than versionCheckMs.
+   */
+  maxStalenessMs?: number;
   logger?: SolrIndexLogger;
 }
 
@@ -77,6 +104,9 @@ export interface SolrIndexSettings {
   timeoutMs: number;
   fields: Readonly<SolrFieldMap>;
   facetFields: readonly string[];
+  /** 0: no version reads, contentVersion() always `undefined`. */
+  versionCheckMs: number;
+  maxStalenessMs: number;
   logger: SolrIndexLogger | undefined;
 }
 
@@ -131,11 +161,28 @@ export function checkSolrIndexOptions(options: SolrIndexOptions): SolrIndexSetti
     facetFields = Object.freeze([...new Set(given as string[])]);
   }
 
+  const versionCheckMs = options.versionCheckMs === undefined
+    ? DEFAULT_SOLR_VERSION_CHECK_MS
+    : wholeMilliseconds('versionCheckMs', options.versionCheckMs, 0);
+  const maxStalenessMs = options.maxStalenessMs === undefined
+    ? Math.min(MAX_TIMEOUT_MS, versionCheckMs + timeoutMs)
+    : wholeMilliseconds('maxStalenessMs', options.maxStalenessMs, 1);
+  if (versionCheckMs > 0 && maxStalenessMs <= versionCheckMs) {
+    throw new InvalidOptionError('maxStalenessMs', `must be more than versionCheckMs (${versionCheckMs}), or kept answers would lapse between two reads; got ${maxStalenessMs}`);
+  }
+
   const logger = options.logger;
   if (logger !== undefined && (typeof logger !== 'object' || logger === null)) {
     throw new InvalidOptionError('logger', 'must be an object with optional debug() and warn() methods');
   }
-  return { endpoint, timeoutMs, fields: Object.freeze(fields), facetFields, logger };
+  return { endpoint, timeoutMs, fields: Object.freeze(fields), facetFields, versionCheckMs, maxStalenessMs, logger };
+}
+
+function wholeMilliseconds(option: string, value: unknown, least: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < least || value > MAX_TIMEOUT_MS) {
+    throw new InvalidOptionError(option, `must be a whole number of milliseconds from ${least} to ${MAX_TIMEOUT_MS}, not ${String(value)}`);
+  }
+  return value;
 }
 
 function checkUrl(value: unknown): SolrEndpoint {
@@ -188,11 +235,31 @@ class SolrIndex implements CatalogIndex {
   private readonly settings: SolrIndexSettings;
   private readonly agent: http.Agent;
   private readonly client: SolrClient;
+  private readonly versionWatch: VersionWatch | undefined;
   private closed = false;
 
   constructor(settings: SolrIndexSettings) {
     this.settings = settings;
     ({ agent: this.agent, client: this.client } = openSolrClient<SolrClient>(settings.endpoint));
+    const { versionCheckMs, maxStalenessMs, endpoint, logger } = settings;
+    this.versionWatch = versionCheckMs === 0 ? undefined : new VersionWatch({
+      intervalMs: versionCheckMs,
+      maxStalenessMs,
+      probe: () => this.readIndexVersion(),
+      onFailure: (error) => logger?.warn?.(
+        `Solr ${endpoint.display}: reading the index version failed (${error instanceof Error ? error.message : String(error)}); `
+        + `kept answers are used for at most ${maxStalenessMs} ms after the last good read, then every answer is built afresh`,
+      ),
+      onRecovery: (failures) => logger?.debug?.(`Solr ${endpoint.display}: index version read again after ${failures} failed attempt${failures === 1 ? '' : 's'}`),
+    });
+  }
+
+  /**
+   * The version a background read found and a second one confirmed, or `undefined` (build afresh): see
+   * solrVersionWatch.ts for when. Never a request of its own; the first call starts the reads.
+   */
+  contentVersion(): string | undefined {
+    return this.versionWatch?.current();
   }
 
   async getRecord(id: string): Promise<CatalogRecord | undefined> {
@@ -214,14 +281,9 @@ class SolrIndex implements CatalogIndex {
   }
 
   async findVersions(query: VersionsQuery): Promise<VersionsPage> {
-    const { fields, facetFields, logger, endpoint } = this.settings;
+    const { fields, facetFields } = this.settings;
     checkWindow(query);
-    const keys = [...new Set(query.workKeys)].filter((key) => {
-      if (!key.includes(WORK_KEY_SEPARATOR)) return true;
-      // The terms parser would split such a key in two and match records sharing either half.
-      logger?.warn?.(`Solr ${endpoint.display}: work key ${JSON.stringify(key)} contains U+001F and cannot be queried; skipped`);
-      return false;
-    });
+    const keys = queryableKeys(query.workKeys, this.settings);
     if (keys.length === 0) return { total: 0, records: [] };
 
     const sort = query.order === 'last-indexed'
@@ -246,63 +308,113 @@ class SolrIndex implements CatalogIndex {
   }
 
   /**
-   * Version counts for a result list in ONE /select request, whatever the number of ids:
+   * Version counts for a result list in at most two /select requests, whatever the number of ids:
    *
-   *   q=*:*  rows=0  facet=true
-   *   facet.query={!join from=K to=K score=none key=vN}id:"<id N>"   (records sharing a key with record N)
-   *   facet.query={!key=rN}id:"<id N>"                               (1 when record N exists, else 0)
+   *   1. q={!terms f=id separator="␟"}<id 1>␟<id 2>…  fl=id,work_keys_str_mv  rows=<number of ids>
+   *      (which of the ids name records, and their work keys);
+   *   2. q=*:*  rows=0  facet=true, and per distinct key list of those records
+   *      facet.query={!terms f=work_keys_str_mv separator="␟" key=vN}<key 1>␟<key 2>…
+   *      (how many records carry any of those keys: the same query as findVersions, so the same total).
    *
-   * A facet.query counts the documents of the main result (here every document) that match it, so the
-   * join facet is "how many records carry a key that record N carries", itself included when it has keys,
-   * and 0 when it has none; the second facet tells a key-less record (count 1) from a missing one (absent).
-   * `key` names each count in facet_counts.facet_queries, so answers are matched by position in the list,
-   * not by echoing query text. `score=none` picks Solr's docValues join (Lucene's JoinUtil): its cost grows
-   * with the values of the one matching record, whereas the default `index` method walks every term of the
-   * key field, which in a catalog of millions of keys costs far more per facet.
-   *
-   * Limit: a join sees only the shard it runs on. On a SolrCloud collection with several shards, versions
-   * stored on other shards are not counted (the count is a lower bound); the core must be a single shard
-   * (or a standalone core), as `fromIndex` joins require too.
+   * A facet.query counts the documents of the main result (here every document) matching it, and on a
+   * SolrCloud collection the counts of every shard are added up under their `key`, so the counts are
+   * right however the records are spread over shards (the single-request `{!join}` form this replaces saw
+   * only the versions on the shard of the record itself). `key` names each count in
+   * facet_counts.facet_queries, so answers are matched by name, not by echoed query text. Records with
+   * the same key list (versions of one work on one result page) share one facet.query. Records without
+   * keys count 1, ids naming no record are absent, and when no record has keys the second request is not
+   * sent. Work keys containing the separator are left out, as findVersions leaves them out; ids pick a
+   * separator they do not contain.
    */
   async countVersions(ids: readonly string[]): Promise<Map<string, number>> {
-    const { fields } = this.settings;
+    const { fields, logger, endpoint } = this.settings;
     const unique = [...new Set(ids)];
     const counts = new Map<string, number>();
     if (unique.length === 0) return counts;
     const keyField = fields.work_keys_str_mv;
-    const params: Array<readonly [string, string]> = [
-      ['q', '*:*'],
-      ['rows', '0'],
-      ['facet', 'true'],
-    ];
-    unique.forEach((id, n) => {
-      const record = solrPhrase(fields.id, id);
-      params.push(['facet.query', `{!join from=${keyField} to=${keyField} score=none key=v${n}}${record}`]);
-      params.push(['facet.query', `{!key=r${n}}${record}`]);
-    });
     const what = `countVersions(${unique.length} id${unique.length === 1 ? '' : 's'})`;
-    const response = await this.select(params, what);
-    const prefix = `Solr ${this.settings.endpoint.display}: ${what}`;
-    const facetCounts = response.data.facet_counts;
-    const queries = isObject(facetCounts) ? facetCounts.facet_queries : undefined;
-    if (!isObject(queries)) throw new IndexUnavailableError(`${prefix}: Solr answer has no facet_counts.facet_queries`);
-    const countOf = (key: string): number => {
-      const value = queries[key];
-      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-        throw new IndexUnavailableError(`${prefix}: Solr answer has no usable facet_queries count "${key}" (${JSON.stringify(value)})`);
+
+    const idSeparator = separatorFor(unique);
+    const found = await this.select([
+      ['q', `{!terms f=${fields.id} separator="${idSeparator}"}${unique.join(idSeparator)}`],
+      ['fl', `${fields.id},${keyField}`],
+      ['rows', String(unique.length)],
+    ], `${what} records`);
+    const asked = new Set(unique);
+    const keysOf = new Map<string, string[]>();
+    for (const doc of found.docs) {
+      const id = firstText(doc[fields.id]);
+      if (id === undefined || !asked.has(id)) {
+        // Only a tokenised id field could do this; a different record must never lend its count.
+        logger?.warn?.(`Solr ${endpoint.display}: ${what} returned a record ${id === undefined ? 'without a usable id' : describeId(id)} that was not asked for; ignored`);
+        continue;
       }
-      return value;
-    };
-    unique.forEach((id, n) => {
-      // A missing or odd count fails the whole call: a partial map would show patrons wrong numbers.
-      const versions = countOf(`v${n}`);
-      if (countOf(`r${n}`) > 0) counts.set(id, Math.max(1, versions));
-    });
+      keysOf.set(id, queryableKeys(textsOf(doc[keyField]), this.settings));
+    }
+
+    const facetKeyOf = new Map<string, string>();
+    const params: Array<readonly [string, string]> = [['q', '*:*'], ['rows', '0'], ['facet', 'true']];
+    for (const id of unique) {
+      const keys = keysOf.get(id);
+      if (keys === undefined || keys.length === 0) continue;
+      const list = keys.join(WORK_KEY_SEPARATOR);
+      if (facetKeyOf.has(list)) continue;
+      const key = `v${facetKeyOf.size}`;
+      facetKeyOf.set(list, key);
+      params.push(['facet.query', `{!terms f=${keyField} separator="${WORK_KEY_SEPARATOR}" key=${key}}${list}`]);
+    }
+    const countOf = new Map<string, number>();
+    if (facetKeyOf.size > 0) {
+      const response = await this.select(params, `${what} counts`);
+      const prefix = `Solr ${endpoint.display}: ${what} counts`;
+      const facetCounts = response.data.facet_counts;
+      const queries = isObject(facetCounts) ? facetCounts.facet_queries : undefined;
+      if (!isObject(queries)) throw new IndexUnavailableError(`${prefix}: Solr answer has no facet_counts.facet_queries`);
+      // Every count must be there and usable: a partial map would show patrons wrong numbers.
+      for (const key of facetKeyOf.values()) {
+        const value = queries[key];
+        if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+          throw new IndexUnavailableError(`${prefix}: Solr answer has no usable facet_queries count "${key}" (${JSON.stringify(value)})`);
+        }
+        countOf.set(key, value);
+      }
+    }
+    for (const id of unique) {
+      const keys = keysOf.get(id);
+      if (keys === undefined) continue;
+      const facetKey = keys.length === 0 ? undefined : facetKeyOf.get(keys.join(WORK_KEY_SEPARATOR));
+      // A record carries its own keys, so it counts itself (a replica lagging the first answer could say 0).
+      counts.set(id, facetKey === undefined ? 1 : Math.max(1, countOf.get(facetKey) ?? 0));
+    }
     return counts;
+  }
+
+  /**
+   * The background read behind contentVersion(): `q=*:*`, `rows=1`, `fl=_version_`, `sort=_version_ desc`,
+   * giving `<numFound>/<highest _version_>` over every shard, or `undefined` when Solr answers with partial
+   * results (a shard missing) and cannot vouch for the whole index.
+   */
+  private async readIndexVersion(): Promise<string | undefined> {
+    const response = await this.select([
+      ['q', '*:*'],
+      ['rows', '1'],
+      ['fl', SOLR_VERSION_FIELD],
+      ['sort', `${SOLR_VERSION_FIELD} desc`],
+    ], 'indexVersion');
+    const header = response.data.responseHeader;
+    if (isObject(header) && header.partialResults === true) return undefined;
+    const top = response.docs[0];
+    if (top === undefined) return `${response.numFound}/`;
+    const parsed = top[SOLR_VERSION_FIELD];
+    if (typeof parsed !== 'number' || !Number.isFinite(parsed)) {
+      throw new IndexUnavailableError(`Solr ${this.settings.endpoint.display}: indexVersion: the documents carry no ${SOLR_VERSION_FIELD} (${JSON.stringify(parsed)}); the core needs an update log and that field for answers to be kept`);
+    }
+    return `${response.numFound}/${exactLongOf(response.body, parsed)}`;
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.versionWatch?.stop();
     this.agent.destroy();
   }
 
@@ -353,6 +465,8 @@ interface SolrResultList {
   docs: Array<Record<string, unknown>>;
   /** The whole parsed answer, for the parts beyond `response` (facet counts). */
   data: Record<string, unknown>;
+  /** The answer's text as received (its first 16 KB or more), for numbers JSON.parse would round. */
+  body: string;
 }
 
 function checkWindow(query: VersionsQuery): void {
@@ -389,7 +503,7 @@ function readSelectResponse(outcome: SolrAnswer, prefix: string): SolrResultList
   if (!Array.isArray(docs) || !docs.every(isObject)) {
     throw new IndexUnavailableError(`${prefix}: Solr answer has no usable response.docs list`);
   }
-  return { numFound, docs, data };
+  return { numFound, docs, data, body };
 }
 
 
@@ -397,6 +511,51 @@ function readSelectResponse(outcome: SolrAnswer, prefix: string): SolrResultList
 
 function describeId(id: string): string {
   return JSON.stringify(id.length > 120 ? `${id.slice(0, 120)}…` : id);
+}
+
+/**
+ * A separator for a terms query over these values: U+001F unless one of them contains it, then the next
+ * control character down that none contains. (Ids are any non-blank text; 31 control characters all in
+ * one result page's ids would be a catalog beyond help, and get U+001F, splitting those ids.)
+ */
+function separatorFor(values: readonly string[]): string {
+  for (let code = WORK_KEY_SEPARATOR.charCodeAt(0); code > 0; code--) {
+    const candidate = String.fromCharCode(code);
+    if (!values.some((value) => value.includes(candidate))) return candidate;
+  }
+  return WORK_KEY_SEPARATOR;
+}
+
+/** The keys a versions query asks for: each once, in order, none containing the separator. */
+function queryableKeys(keys: readonly string[], settings: SolrIndexSettings): string[] {
+  return [...new Set(keys)].filter((key) => {
+    if (!key.includes(WORK_KEY_SEPARATOR)) return true;
+    // The terms parser would split such a key in two and match records sharing either half.
+    settings.logger?.warn?.(`Solr ${settings.endpoint.display}: work key ${JSON.stringify(key)} contains U+001F and cannot be queried; skipped`);
+    return false;
+  });
+}
+
+function textsOf(value: unknown): string[] {
+  const list = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
+  return list.map(scalarText).filter((item): item is string => typeof item === 'string');
+}
+
+function firstText(value: unknown): string | undefined {
+  return textsOf(value)[0];
+}
+
+/**
+ * The highest `_version_` as Solr wrote it. Versions are 64-bit integers (about 1.8e18), beyond the 2^53
+ * a JavaScript number holds exactly, so JSON.parse rounds them (to multiples of 256): two versions given
+ * within one millisecond could read the same. The digits are taken from the answer's text instead, after
+ * `"docs"` (the echoed `fl` and `sort` parameters come before it), checked against the parsed number.
+ */
+function exactLongOf(body: string, parsed: number): string {
+  const docsAt = body.indexOf('"docs"');
+  const match = docsAt < 0 ? null : /"_version_"\s*:\s*(-?\d+)/.exec(body.slice(docsAt));
+  const digits = match?.[1];
+  return digits !== undefined && Number(digits) === parsed ? digits : String(parsed);
 }
 
 
