@@ -2,7 +2,12 @@
  * `npm run bench`: the benchmark of the embedded index and the versions plugin, in one run.
  *
  * 1. Builds an embedded index of N generated records (catalogGenerator.ts) in a child process, through the
- *    real load path, measuring records per second and that process's peak memory.
+ *    real load path, measuring records per second, that process's peak memory and the file's bytes per
+ *    record; then, in another child, the load ceiling: a bare better-sqlite3 insert of the same rows into
+ *    the same tables of an empty file (insertCeiling.ts), so the load is judged against what the storage
+ *    design can take on this machine, measured in the same run.
+ * 1b. Writes the catalog as MARC (ISO 2709, UTF-8 and MARC-8 records mixed; and a smaller MARCXML file) and
+ *    loads each into an empty embedded index through the real loader (marcLoad.ts), end to end.
  * 2. Measures findVersions latency on the index (read-only, as a server opens it) for typical and for very
  *    large works, in another child process.
  * 3. Starts the server under test (versionsServer.ts) and the ceiling, a bare Koa app serving a fixed feed
@@ -12,13 +17,16 @@
  *    the two views at 50 connections over records never asked for before (every answer built from the
  *    index), and a feed reader polling at 50 connections with the ETag each feed had (If-None-Match,
  *    answered 304); app and ceiling alternate in rounds so machine noise falls on both alike.
- * 4. Reads the server's resident memory after the load, prints a table with each target as PASS or MISS,
- *    and with --json ends its output with one line of JSON.
+ * 3b. The plugin on the Solr adapter over a stand-in answering from memory in Solr's format, against the
+ *    same ceiling (solrAdapterCost.ts): the plugin's own cost on Solr, not a measurement of Solr.
+ * 4. Fills the server's kept answers past their budget (more never-asked answers, in other languages),
+ *    reads its resident memory, prints a table with each target as PASS or MISS (HTTP targets are ratios
+ *    to the ceiling of the same run), and with --json ends its output with one line of JSON.
  *
  * Only loopback traffic; every load case is bounded by --duration; the children are stopped at the end.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +34,12 @@ import autocannon from 'autocannon';
 import { PACKAGE_ROOT } from '../../src/packageFiles.js';
 import type { BuildReport } from './buildIndex.js';
 import { DEFAULT_SEED, GENERATOR_VERSION, planCatalog, sampleCatalog, SeededRandom, type CatalogSample } from './catalogGenerator.js';
+import type { InsertCeilingReport } from './insertCeiling.js';
 import type { LookupReport, LookupRequest } from './lookupLatency.js';
+import { MARC_CATALOG_VERSION } from './marcCatalog.js';
+import type { MarcLoadReport, MarcWriteReport } from './marcLoad.js';
 import { memoryOf, percentile, sortedCopy, type ListeningReport } from './processStats.js';
+import { measureSolrAdapterCost, solrAdapterCostJson, solrAdapterCostLines } from './solrAdapterCost.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Options
@@ -40,7 +52,16 @@ interface BenchOptions {
   keep: boolean;
   profile: boolean;
   seed: number;
+  /** Records in the generated ISO 2709 file (0: no MARC phase). */
+  marcRecords: number | undefined;
+  /** Records in the generated MARCXML file (0: none). */
+  marcXmlRecords: number | undefined;
 }
+
+/** Share of the ISO 2709 records written in MARC-8 (the rest UTF-8), as a union catalog of old and new sources. */
+const MARC8_SHARE = 0.3;
+/** MARCXML is ~850 bytes a record: a tenth of the default catalog is plenty for a records/s figure. */
+const DEFAULT_MARCXML_RECORDS = 100_000;
 
 const USAGE = `usage: npm run bench -- [--records N] [--duration S] [--json] [--keep] [--profile]
   --records N    records in the generated catalog (default 1000000)
@@ -48,22 +69,26 @@ const USAGE = `usage: npm run bench -- [--records N] [--duration S] [--json] [--
   --json         end the output with one line of JSON
   --keep         reuse the index built by an earlier run with the same N (its load figures are reported)
   --profile      run the server and the loader with --cpu-prof (profiles in .bench/profiles/)
-  --seed N       generator seed (default ${DEFAULT_SEED})`;
+  --seed N       generator seed (default ${DEFAULT_SEED})
+  --marc N       records in the generated ISO 2709 file loaded in the MARC phase (default: --records; 0 skips)
+  --marcxml N    records in the generated MARCXML file (default: the smaller of --records and ${DEFAULT_MARCXML_RECORDS}; 0 skips)`;
 
 function parseOptions(argv: readonly string[]): BenchOptions {
-  const options: BenchOptions = { records: 1_000_000, duration: 10, json: false, keep: false, profile: false, seed: DEFAULT_SEED };
+  const options: BenchOptions = { records: 1_000_000, duration: 10, json: false, keep: false, profile: false, seed: DEFAULT_SEED, marcRecords: undefined, marcXmlRecords: undefined };
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = (argv[i] ?? '').split('=', 2) as [string, string | undefined];
-    const value = (): number => {
+    const value = (allowZero = false): number => {
       const text = inline ?? argv[++i];
       const number = Number(text);
-      if (text === undefined || text === '' || !Number.isFinite(number) || number <= 0) throw new Error(`${name} needs a positive number, not ${JSON.stringify(text)}\n${USAGE}`);
+      if (text === undefined || text === '' || !Number.isFinite(number) || number < 0 || (number === 0 && !allowZero)) throw new Error(`${name} needs a positive number, not ${JSON.stringify(text)}\n${USAGE}`);
       return number;
     };
     switch (name) {
       case '--records': options.records = Math.round(value()); break;
       case '--duration': options.duration = value(); break;
       case '--seed': options.seed = Math.round(value()); break;
+      case '--marc': options.marcRecords = Math.round(value(true)); break;
+      case '--marcxml': options.marcXmlRecords = Math.round(value(true)); break;
       case '--json': options.json = true; break;
       case '--keep': options.keep = true; break;
       case '--profile': options.profile = true; break;
@@ -174,6 +199,89 @@ async function measureLookups(indexPath: string, sample: CatalogSample): Promise
   return messageFrom<LookupReport>(child, 'lookups', 30 * 60_000);
 }
 
+interface InsertCeilingFigures extends InsertCeilingReport {
+  readonly reused: boolean;
+}
+
+/**
+ * The load ceiling of this run (insertCeiling.ts). With --keep it is kept beside a kept index, so a run
+ * that reuses the load figures compares them with the ceiling measured in the run that made them.
+ */
+async function measureInsertCeiling(options: BenchOptions, load: LoadFigures): Promise<InsertCeilingFigures> {
+  const path = join(BENCH_DIRECTORY, `insert-ceiling-${options.records}-${options.seed}.sqlite`);
+  const manifestPath = `${path}.json`;
+  if (options.keep && load.reused && existsSync(manifestPath)) {
+    const kept = JSON.parse(readFileSync(manifestPath, 'utf8')) as InsertCeilingReport & { generatorVersion: number };
+    if (kept.generatorVersion === GENERATOR_VERSION && kept.records === options.records) {
+      progress(`reusing the load ceiling measured with the kept index (${fmt(kept.records / kept.seconds)} records/s)`);
+      return { ...kept, reused: true };
+    }
+  }
+  progress(`load ceiling: bare inserts of the same ${options.records.toLocaleString('en')} records into an empty file`);
+  const child = startChild('insertCeiling', [path, String(options.records), String(options.seed)], false);
+  const report = await messageFrom<InsertCeilingReport>(child, 'insert-ceiling', 60 * 60_000);
+  await new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+  writeFileSync(manifestPath, `${JSON.stringify({ ...report, generatorVersion: GENERATOR_VERSION }, null, 2)}\n`);
+  // The file itself is of no further use and is as large as the index: only its figures are kept.
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+  return { ...report, reused: false };
+}
+
+interface MarcFigures {
+  readonly written: MarcWriteReport;
+  readonly iso2709: MarcLoadReport | undefined;
+  readonly marcXml: MarcLoadReport | undefined;
+  /** Why a part did not run, for the report. */
+  readonly notes: readonly string[];
+}
+
+/**
+ * The MARC phase: the catalog written as ISO 2709 (and a smaller MARCXML file), each loaded into an empty
+ * embedded index through the real loader in a child process of its own. The files are kept in .bench and
+ * reused while generator, writer and sizes stay the same: writing them is not what is measured.
+ */
+async function measureMarcLoads(options: BenchOptions): Promise<MarcFigures | undefined> {
+  const isoRecords = options.marcRecords ?? options.records;
+  const xmlRecords = options.marcXmlRecords ?? Math.min(options.records, DEFAULT_MARCXML_RECORDS);
+  if (isoRecords === 0 && xmlRecords === 0) return undefined;
+  const stem = join(BENCH_DIRECTORY, `marc-g${GENERATOR_VERSION}m${MARC_CATALOG_VERSION}-${options.seed}`);
+  const isoPath = `${stem}-${isoRecords}.mrc`;
+  const xmlPath = `${stem}-${xmlRecords}.xml`;
+  const writtenPath = `${stem}-${isoRecords}-${xmlRecords}.json`;
+  let written: MarcWriteReport;
+  if (existsSync(isoPath) && existsSync(xmlPath) && existsSync(writtenPath)) {
+    written = JSON.parse(readFileSync(writtenPath, 'utf8')) as MarcWriteReport;
+    progress(`reusing the MARC files ${isoPath} and ${xmlPath}`);
+  } else {
+    progress(`writing ${isoRecords.toLocaleString('en')} records as ISO 2709 (${MARC8_SHARE * 100}% MARC-8) and ${xmlRecords.toLocaleString('en')} as MARCXML`);
+    const child = startChild('marcLoad', ['write', isoPath, String(isoRecords), xmlPath, String(xmlRecords), String(options.seed), String(MARC8_SHARE)], false);
+    written = await messageFrom<MarcWriteReport>(child, 'marc-written', 60 * 60_000);
+    writeFileSync(writtenPath, `${JSON.stringify(written, null, 2)}\n`);
+  }
+  const notes: string[] = [];
+  const loadOne = async (format: 'iso2709' | 'marcxml', file: string, records: number): Promise<MarcLoadReport | undefined> => {
+    if (records === 0) return undefined;
+    const indexPath = join(BENCH_DIRECTORY, `marc-load-${format}.sqlite`);
+    progress(`loading ${records.toLocaleString('en')} ${format} records into an empty embedded index (loadRecordFiles, index.openWriter())`);
+    const child = startChild('marcLoad', ['load', format, file, indexPath, String(records), String(options.seed)], options.profile);
+    try {
+      const report = await messageFrom<MarcLoadReport>(child, 'marc-loaded', 60 * 60_000);
+      if (report.mismatches > 0) progress(`warning: ${report.mismatches} of ${report.checked} sampled ${format} records have a version total other than planned, e.g. ${report.mismatchExamples.join('; ')}`);
+      if (report.rejected > 0) progress(`warning: ${report.rejected} ${format} records rejected, e.g. ${report.rejectionExamples.join('; ')}`);
+      return report;
+    } catch (error) {
+      // A reader another engineer is still finishing must not take the HTTP figures down with it.
+      notes.push(`${format} load failed: ${error instanceof Error ? error.message : String(error)} (see the log above)`);
+      return undefined;
+    } finally {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${indexPath}${suffix}`, { force: true });
+    }
+  };
+  const iso2709 = await loadOne('iso2709', isoPath, written.iso2709.records);
+  const marcXml = await loadOne('marcxml', xmlPath, written.marcXml.records);
+  return { written, iso2709, marcXml, notes };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Phase 3: HTTP
 
@@ -201,6 +309,8 @@ interface CaseResult {
   latenciesMs: number[];
   /** Requests sent so far (eachPathOnce cases continue from here). */
   sent: number;
+  /** Bytes of the good responses (headers included): how much the server had to build and keep. */
+  bytes: number;
 }
 
 /** One timed autocannon run; latencies are taken per response so rounds can be merged exactly. */
@@ -238,9 +348,10 @@ function runLoad(port: number, loadCase: LoadCase, seconds: number, into?: CaseR
       resolve();
     });
     if (into !== undefined) {
-      instance.on('response', (_client, status, _bytes, responseTime) => {
+      instance.on('response', (_client, status, bytes, responseTime) => {
         if (loadCase.expectedStatus !== undefined ? status === loadCase.expectedStatus : status >= 200 && status < 300) {
           into.responses++;
+          into.bytes += bytes;
           into.latenciesMs.push(responseTime);
         } else {
           into.failures++;
@@ -353,11 +464,44 @@ function neverRequestedIds(plan: ReturnType<typeof planCatalog>, requested: Read
   return requestIds(fresh, seed + 1);
 }
 
+/** The plugin's default budget for kept answers (answerCacheMegabytes), which versionsServer.ts keeps. */
+const ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Brings the server's kept answers to their budget before its memory is read, so the memory target holds
+ * for a server whose cache is full, not for one that happened to be asked little. `alreadyBytes` is what
+ * the run's cases have made it build and keep so far; more answers are asked for, the never-asked records
+ * in the other languages (each language is an answer of its own), a few at a time, until the bytes sent
+ * reach 1.5 times the budget, so that the least recently used answers have been dropped at least once.
+ */
+async function fillKeptAnswers(port: number, ids: readonly string[], alreadyBytes: number, htmlHeaders: Record<string, string>): Promise<number> {
+  const wanted = ANSWER_CACHE_BYTES * 1.5;
+  let bytes = alreadyBytes;
+  const paths: Array<[string, Record<string, string>]> = [];
+  for (const lng of ['pt-br', 'es']) {
+    for (const id of ids) {
+      paths.push([`${versionsPath(id, 'rss')}&lng=${lng}`, {}], [`${versionsPath(id, 'html')}&lng=${lng}`, htmlHeaders]);
+    }
+  }
+  let next = 0;
+  const worker = async () => {
+    while (bytes < wanted && next < paths.length) {
+      const [path, headers] = paths[next++] as [string, Record<string, string>];
+      const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
+      const body = await response.arrayBuffer();
+      if (response.ok) bytes += body.byteLength;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return bytes;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Report
 
 const MB = 1024 * 1024;
-const LOAD_TARGET_PER_SECOND = 1_000_000 / 60;
+/** The MARC load's target: a million ISO 2709 records in 40 s, end to end. */
+const MARC_LOAD_TARGET_PER_SECOND = 25_000;
 
 interface Target {
   readonly name: string;
@@ -392,12 +536,19 @@ async function main(): Promise<void> {
   // 1. Loading
   const load = await buildOrReuseIndex(options, indexPath);
   const loadRate = options.records / load.seconds;
+  // After close() the log is checkpointed into the file; a log left over would still be part of the index.
+  const indexBytes = statSync(indexPath).size + (existsSync(`${indexPath}-wal`) ? statSync(`${indexPath}-wal`).size : 0);
+  const insertCeiling = await measureInsertCeiling(options, load);
+  const loadCeilingRate = insertCeiling.records / insertCeiling.seconds;
 
   // 2. Lookups
   const lookups = await measureLookups(indexPath, sample);
   if (lookups.mismatches > 0) {
     progress(`warning: ${lookups.mismatches} sampled records have a version total other than their planned work size, e.g. ${lookups.mismatchExamples.join('; ')}`);
   }
+
+  // 2b. MARC loads (before the server starts: nothing else competes for the CPUs)
+  const marc = await measureMarcLoads(options);
 
   // 3. HTTP
   const baseUrl = 'https://catalog.example.edu';
@@ -434,7 +585,7 @@ async function main(): Promise<void> {
   );
   cases.push({ label: 'rss-conditional-50', target: 'app', connections: 50, paths: rssPaths, headers: {}, pathHeaders: feedEtags.map((etag) => ({ 'if-none-match': etag })), expectedStatus: 304 });
   const portOf = (loadCase: LoadCase) => (loadCase.target === 'app' ? serverPort : ceilingPort);
-  const results = new Map<string, CaseResult>(cases.map((c) => [c.label, { responses: 0, failures: 0, seconds: 0, latenciesMs: [], sent: 0 }]));
+  const results = new Map<string, CaseResult>(cases.map((c) => [c.label, { responses: 0, failures: 0, seconds: 0, latenciesMs: [], sent: 0, bytes: 0 }]));
 
   const warmUp = Math.min(3, Math.max(1, options.duration / 5));
   progress(`warming up (${warmUp} s per view)`);
@@ -458,8 +609,18 @@ async function main(): Promise<void> {
     progress(`${loadCase.label} for ${options.duration} s`);
     await runLoad(portOf(loadCase), loadCase, options.duration, results.get(loadCase.label));
   }
+  // Only the never-asked cases built an answer per response; the other cases mostly re-sent kept ones.
+  const keptSoFar = cases.filter((c) => c.eachPathOnce === true).reduce((sum, c) => sum + (results.get(c.label)?.bytes ?? 0), 0);
+  progress('filling the kept answers to their budget before reading the server\'s memory');
+  const keptAnswerBytes = await fillKeptAnswers(serverPort, [...coldIds, ...ids], keptSoFar, htmlHeaders);
   const serverMemory = memoryOf(server.pid ?? 0);
-  await Promise.all([stopChild(server), stopChild(ceiling)]);
+  await stopChild(server);
+  // The plugin on the Solr adapter over a stand-in answering from memory (not Solr), against the same ceiling.
+  const solrCost = await measureSolrAdapterCost({
+    indexPath, baseUrl, keptIds: ids, coldIds, htmlHeaders, duration: options.duration, ceilingPort,
+    children: { start: startChild, message: messageFrom, stop: stopChild },
+  });
+  await stopChild(ceiling);
 
   const http = (label: string): HttpFigures => figuresOf(results.get(label) as CaseResult);
   const [rss50, rss1, html50, html1, ceiling50, ceiling1] = ['rss-50', 'rss-1', 'html-50', 'html-1', 'ceiling-50', 'ceiling-1'].map(http) as [HttpFigures, HttpFigures, HttpFigures, HttpFigures, HttpFigures, HttpFigures];
@@ -475,15 +636,39 @@ async function main(): Promise<void> {
 
   // 4. Report
   const ratio50 = rss50.rps / ceiling50.rps;
+  // HTTP targets are ratios to the bare-Koa ceiling at 50 connections of this same run: what Koa and
+  // Node's HTTP stack do on this machine at all, so the targets hold on a slower or busier machine too.
+  const throughputTarget = (view: string, f: HttpFigures, share: number): Target => {
+    const ratio = f.rps / ceiling50.rps;
+    return { name: `${view}: req/s / ceiling`, measured: `${fmt(ratio * 100, 1)}% (${fmt(f.rps)} of ${fmt(ceiling50.rps)})`, goal: `>= ${fmt(share * 100)}%`, pass: ratio >= share };
+  };
+  const p99Target = (view: string, f: HttpFigures, times: number): Target => {
+    const ratio = f.p99Ms / ceiling50.p99Ms;
+    return { name: `${view}: p99 / ceiling p99`, measured: `${fmt(ratio, 2)}x (${fmt(f.p99Ms, 2)} vs ${fmt(ceiling50.p99Ms, 2)} ms)`, goal: `<= ${times}x`, pass: ratio <= times };
+  };
+  const loadRatio = loadRate / loadCeilingRate;
+  const bytesPerRecord = indexBytes / options.records;
   const targets: Target[] = [
-    { name: 'load rate (1M records in <= 60 s)', measured: `${fmt(loadRate)}/s = ${fmt(loadRate / LOAD_TARGET_PER_SECOND, 2)}x target`, goal: `>= ${fmt(LOAD_TARGET_PER_SECOND)}/s`, pass: loadRate >= LOAD_TARGET_PER_SECOND },
-    { name: 'RSS view req/s at 50 conns / ceiling', measured: `${fmt(ratio50 * 100, 1)}%`, goal: '>= 50%', pass: ratio50 >= 0.5 },
-    { name: 'RSS view p99 at 50 conns', measured: `${fmt(rss50.p99Ms, 2)} ms`, goal: '<= 10 ms', pass: rss50.p99Ms <= 10 },
-    { name: 'HTML view p99 at 50 conns', measured: `${fmt(html50.p99Ms, 2)} ms`, goal: '<= 10 ms', pass: html50.p99Ms <= 10 },
-    { name: 'RSS view p99, records never asked before', measured: `${fmt(rssCold50.p99Ms, 2)} ms`, goal: '<= 10 ms', pass: rssCold50.p99Ms <= 10 },
-    { name: 'HTML view p99, records never asked before', measured: `${fmt(htmlCold50.p99Ms, 2)} ms`, goal: '<= 10 ms', pass: htmlCold50.p99Ms <= 10 },
-    { name: 'server RSS after load', measured: `${fmt(serverMemory.rss / MB)} MB`, goal: '<= 300 MB', pass: serverMemory.rss / MB <= 300 },
+    throughputTarget('RSS, never asked before, 50 conns', rssCold50, 0.25),
+    p99Target('RSS, never asked before, 50 conns', rssCold50, 3),
+    throughputTarget('HTML, never asked before, 50 conns', htmlCold50, 0.25),
+    p99Target('HTML, never asked before, 50 conns', htmlCold50, 3),
+    throughputTarget('RSS, kept answers, 50 conns', rss50, 0.6),
+    p99Target('RSS, kept answers, 50 conns', rss50, 2),
+    { name: 'load / bare-insert ceiling', measured: `${fmt(loadRatio * 100, 1)}% (${fmt(loadRate)} of ${fmt(loadCeilingRate)}/s)`, goal: '>= 50%', pass: loadRatio >= 0.5 },
+    { name: 'load: peak RSS of the loading process', measured: `${fmt(load.peakRssBytes / MB)} MB`, goal: '<= 500 MB', pass: load.peakRssBytes / MB <= 500 },
+    { name: 'index size', measured: `${fmt(bytesPerRecord)} B/record`, goal: '<= 700 B/record', pass: bytesPerRecord <= 700 },
+    { name: 'server RSS with full kept answers', measured: `${fmt(serverMemory.rss / MB)} MB`, goal: '<= 300 MB', pass: serverMemory.rss / MB <= 300 },
   ];
+  if (marc !== undefined && marc.written.iso2709.records > 0) {
+    const iso = marc.iso2709;
+    const isoRate = iso === undefined ? Number.NaN : iso.loaded / iso.seconds;
+    const label = `MARC ISO 2709 load, ${fmt(marc.written.iso2709.records)} records`;
+    targets.push(
+      { name: `${label}: records/s`, measured: iso === undefined ? 'failed' : `${fmt(isoRate)}/s`, goal: `>= ${fmt(MARC_LOAD_TARGET_PER_SECOND)}/s`, pass: isoRate >= MARC_LOAD_TARGET_PER_SECOND },
+      { name: `${label}: peak RSS`, measured: iso === undefined ? 'failed' : `${fmt(iso.peakRssBytes / MB)} MB`, goal: '<= 500 MB', pass: iso !== undefined && iso.peakRssBytes / MB <= 500 },
+    );
+  }
 
   const out: string[] = [];
   out.push(`koa-catalog-versions benchmark, ${started.toISOString()}`);
@@ -495,8 +680,28 @@ async function main(): Promise<void> {
     [`records/s${load.reused ? ' (index kept from an earlier run)' : ''}`, fmt(loadRate)],
     ['seconds', fmt(load.seconds, 1)],
     ['peak RSS of the loading process', `${fmt(load.peakRssBytes / MB)} MB`],
+    ['index file, bytes per record', fmt(bytesPerRecord)],
+    [`ceiling: bare inserts into an empty file, records/s${insertCeiling.reused ? ' (kept with the index)' : ''}`, fmt(loadCeilingRate)],
+    ['ceiling: seconds inside the insert transactions and close', fmt(insertCeiling.seconds, 1)],
+    ['ceiling: file bytes per record', fmt(insertCeiling.fileBytes / insertCeiling.records)],
+    ['load / ceiling', `${fmt(loadRatio * 100, 1)}%`],
   ]));
+  // Bare inserts in arrival order put each row at a random place of the B-trees; once those outgrow
+  // SQLite's page cache that is slower than the loader's staged, sorted inserts, and the "ceiling" is none.
+  if (loadRatio > 1) out.push('  the load beat the bare inserts: in arrival order they land at random places of B-trees larger than the page cache, which the staged load sorts away');
   out.push('');
+  if (marc !== undefined) {
+    const marcRow = (label: string, written: { records: number; bytes: number }, r: MarcLoadReport | undefined) => (r === undefined
+      ? [label, fmt(written.records), written.records === 0 ? 'skipped' : 'failed', '', '', '', '']
+      : [label, fmt(written.records), fmt(r.loaded / r.seconds), fmt(r.seconds, 1), `${fmt(r.peakRssBytes / MB)} MB`, fmt(r.rejected), `${r.mismatches}/${r.checked}`]);
+    out.push(table([
+      ['MARC load (loadRecordFiles into an empty embedded index)', 'records', 'records/s', 'seconds', 'peak RSS', 'rejected', 'version totals off'],
+      marcRow(`ISO 2709, ${fmt(marc.written.iso2709.marc8Records)} of them MARC-8, ${fmt(marc.written.iso2709.bytes / MB)} MB`, marc.written.iso2709, marc.iso2709),
+      marcRow(`MARCXML, ${fmt(marc.written.marcXml.bytes / MB)} MB`, marc.written.marcXml, marc.marcXml),
+    ]));
+    for (const note of marc.notes) out.push(`  ${note}`);
+    out.push('');
+  }
   const lookupRow = (label: string, s: LookupReport['typicalFeed']) => [label, fmt(s.count), fmt(s.p50Us), fmt(s.p99Us), fmt(s.maxUs)];
   out.push(table([
     ['findVersions (embedded, read-only)', 'samples', 'p50 us', 'p99 us', 'max us'],
@@ -524,8 +729,9 @@ async function main(): Promise<void> {
   out.push(`  feeds: ${fmt(bodies.feedMeanBytes)} B mean, ${fmt(bodies.feedMedianBytes)} B median (the ceiling sends ${fmt(feedBytes)} B: a sampled feed padded to the mean); pages ${fmt(bodies.htmlMedianBytes)} B median`);
   out.push(`  requests: ${fmt(ids.length)} record ids asked for again and again (95% uniform over the catalog, 5% from the largest works): after its first request an answer is kept until the index changes;`);
   out.push(`  "never asked before": ${fmt(coldIds.length)} other records of the same mix, each requested once${coldRepeats > 0 ? ` (${fmt(coldRepeats)} requests came round again)` : ''}, so every answer is built from the index; failed responses: ${failures}`);
-  out.push(`  server resident memory after the load: ${fmt(serverMemory.rss / MB)} MB (${fmt(serverMemory.anonymous / MB)} MB anonymous, ${fmt(serverMemory.files / MB)} MB mapped files; peak ${fmt(serverMemory.peakRss / MB)} MB)`);
+  out.push(`  server resident memory with ${keptAnswerBytes >= ANSWER_CACHE_BYTES ? 'full' : 'NOT full (too few records to fill them)'} kept answers (${fmt(keptAnswerBytes / MB)} MB of answers built against a ${fmt(ANSWER_CACHE_BYTES / MB)} MB budget): ${fmt(serverMemory.rss / MB)} MB (${fmt(serverMemory.anonymous / MB)} MB anonymous, ${fmt(serverMemory.files / MB)} MB mapped files; peak ${fmt(serverMemory.peakRss / MB)} MB)`);
   out.push('');
+  out.push(...solrAdapterCostLines(solrCost));
   out.push(table([['target', 'measured', 'goal', 'result'], ...targets.map((t) => [t.name, t.measured, t.goal, t.pass ? 'PASS' : 'MISS'])]));
   process.stdout.write(`${out.join('\n')}\n`);
 
@@ -537,6 +743,23 @@ async function main(): Promise<void> {
       load_records_per_s: Math.round(loadRate),
       load_peak_rss_mb: round2(load.peakRssBytes / MB),
       load_reused: load.reused,
+      load_ceiling_records_per_s: Math.round(loadCeilingRate),
+      load_ceiling_seconds: round2(insertCeiling.seconds),
+      load_ceiling_reused: insertCeiling.reused,
+      load_ceiling_ratio: Math.round(loadRatio * 1000) / 1000,
+      index_bytes: indexBytes,
+      index_bytes_per_record: Math.round(bytesPerRecord),
+      marc_records: marc?.written.iso2709.records ?? 0,
+      marc_marc8_records: marc?.written.iso2709.marc8Records ?? 0,
+      marc_records_per_s: marc?.iso2709 === undefined ? null : Math.round(marc.iso2709.loaded / marc.iso2709.seconds),
+      marc_seconds: marc?.iso2709 === undefined ? null : round2(marc.iso2709.seconds),
+      marc_peak_rss_mb: marc?.iso2709 === undefined ? null : round2(marc.iso2709.peakRssBytes / MB),
+      marc_rejected: marc?.iso2709?.rejected ?? null,
+      marc_version_mismatches: marc?.iso2709?.mismatches ?? null,
+      marcxml_records: marc?.written.marcXml.records ?? 0,
+      marcxml_records_per_s: marc?.marcXml === undefined ? null : Math.round(marc.marcXml.loaded / marc.marcXml.seconds),
+      marcxml_peak_rss_mb: marc?.marcXml === undefined ? null : round2(marc.marcXml.peakRssBytes / MB),
+      marcxml_rejected: marc?.marcXml?.rejected ?? null,
       lookup_p50_us: round2(lookups.typicalFeed.p50Us),
       lookup_p99_us: round2(lookups.typicalFeed.p99Us),
       lookup_large_p50_us: round2(lookups.largeFeed.p50Us),
@@ -556,6 +779,8 @@ async function main(): Promise<void> {
       html_p50_ms_50: round2(html50.p50Ms),
       html_p99_ms_50: round2(html50.p99Ms),
       rss_cold_rps_50: Math.round(rssCold50.rps),
+      rss_cold_ceiling_ratio_50: Math.round((rssCold50.rps / ceiling50.rps) * 1000) / 1000,
+      html_cold_ceiling_ratio_50: Math.round((htmlCold50.rps / ceiling50.rps) * 1000) / 1000,
       rss_cold_p99_ms_50: round2(rssCold50.p99Ms),
       html_cold_rps_50: Math.round(htmlCold50.rps),
       html_cold_p99_ms_50: round2(htmlCold50.p99Ms),
@@ -567,6 +792,7 @@ async function main(): Promise<void> {
       ceiling_p99_ms_50: round2(ceiling50.p99Ms),
       rss_ceiling_ratio_50: Math.round(ratio50 * 1000) / 1000,
       server_rss_mb: round2(serverMemory.rss / MB),
+      server_kept_answer_mb: round2(keptAnswerBytes / MB),
       server_peak_rss_mb: round2(serverMemory.peakRss / MB),
       server_rss_anon_mb: round2(serverMemory.anonymous / MB),
       server_rss_file_mb: round2(serverMemory.files / MB),
@@ -579,6 +805,7 @@ async function main(): Promise<void> {
       node: process.version,
       cpus: cpus().length,
       date: started.toISOString(),
+      ...solrAdapterCostJson(solrCost),
       targets: Object.fromEntries(targets.map((t) => [t.name, t.pass ? 'PASS' : 'MISS'])),
     };
     process.stdout.write(`${JSON.stringify(json)}\n`);
