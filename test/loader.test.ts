@@ -535,7 +535,7 @@ test('Solr broken: HTTP errors and answers that are not Solr\'s stop the load wi
     [(_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h2>HTTP ERROR 404 Not Found</h2></body></html>'),
       /HTTP 404 \(text\/html\), not a Solr answer: HTTP ERROR 404 Not Found/],
     [(_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy login</html>'),
-      /HTTP 200 with a body that is not a Solr JSON answer \(text\/html\): proxy login/],
+      /HTTP 200 with a body that is not JSON \(text\/html\): proxy login/],
     [(_req, res) => res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable'),
       /HTTP 503 \(text\/plain\), not a Solr answer: Service Unavailable/],
     [(req, res) => { req.socket.destroy(); res.end(); }, /socket hang up|ECONNRESET/],

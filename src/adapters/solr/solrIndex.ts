@@ -31,8 +31,9 @@ import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../versions/c
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
 import { RECORD_FIELD_NAMES, SINGLE_VALUED_FIELDS, type RecordFieldName } from '../../record/recordFields.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
-import { exchangeWithSolr, openSolrClient, type SolrAnswer, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
-import { describeNetworkError, isObject, snippet, solrErrorOf } from './solrFaults.js';
+import { solrResultList, type SolrResultList } from './solrAnswers.js';
+import { exchangeWithSolr, openSolrClient, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
+import { describeNetworkError, isObject } from './solrFaults.js';
 import { VersionWatch } from './solrVersionWatch.js';
 
 /** Record field (the record document's name, recordFields.ts) → Solr field name. */
@@ -441,7 +442,7 @@ class SolrIndex implements CatalogIndex {
     let outcome = await exchangeWithSolr(send, deadline);
     // A keep-alive socket that Solr (or a proxy) closed while idle fails the first write; a select is
     // read-only, so asking once more on a fresh socket is safe.
-    if (outcome.kind === 'failed' && outcome.staleSocket && Date.now() < deadline) {
+    if (outcome.kind === 'failed' && outcome.staleSocket && !this.closed && Date.now() < deadline) {
       outcome = await exchangeWithSolr(send, deadline);
     }
     const elapsed = Date.now() - started;
@@ -454,20 +455,12 @@ class SolrIndex implements CatalogIndex {
       case 'failed':
         throw new IndexUnavailableError(`Solr ${where} ${what}: ${describeNetworkError(outcome.error)}`, { cause: outcome.error });
       case 'answered':
-        return readSelectResponse(outcome, `Solr ${where} ${what}`);
+        return solrResultList(outcome, `Solr ${where} ${what}`);
     }
   }
 
 }
 
-interface SolrResultList {
-  numFound: number;
-  docs: Array<Record<string, unknown>>;
-  /** The whole parsed answer, for the parts beyond `response` (facet counts). */
-  data: Record<string, unknown>;
-  /** The answer's text as received (its first 16 KB or more), for numbers JSON.parse would round. */
-  body: string;
-}
 
 function checkWindow(query: VersionsQuery): void {
   // A bad window is a bug in the caller, not an index fault, so it is not an IndexUnavailableError.
@@ -475,39 +468,6 @@ function checkWindow(query: VersionsQuery): void {
   if (!Number.isSafeInteger(query.limit) || query.limit < 0) throw new RangeError(`limit must be a whole number >= 0, not ${query.limit}`);
   if (query.order !== 'last-indexed' && query.order !== 'relevance') throw new RangeError(`unknown order ${JSON.stringify(query.order)}`);
 }
-
-function readSelectResponse(outcome: SolrAnswer, prefix: string): SolrResultList {
-  const { status, contentType, body } = outcome;
-  if (status < 200 || status > 299) {
-    const solrError = solrErrorOf(body);
-    if (solrError !== undefined) throw new IndexUnavailableError(`${prefix}: HTTP ${status}, Solr error: ${solrError}`);
-    throw new IndexUnavailableError(`${prefix}: HTTP ${status} (${contentType || 'no content type'}), not a Solr answer: ${snippet(body)}`);
-  }
-  if (!outcome.parsed) {
-    throw new IndexUnavailableError(`${prefix}: HTTP ${status} with a body that is not JSON (${contentType || 'no content type'}): ${snippet(body)}`);
-  }
-  const data = outcome.data;
-  if (!isObject(data)) throw new IndexUnavailableError(`${prefix}: HTTP ${status} with JSON that is not a Solr answer: ${snippet(body)}`);
-  const solrError = solrErrorOf(data);
-  if (solrError !== undefined) throw new IndexUnavailableError(`${prefix}: Solr error: ${solrError}`);
-  const header = data.responseHeader;
-  if (isObject(header) && typeof header.status === 'number' && header.status !== 0) {
-    throw new IndexUnavailableError(`${prefix}: Solr responseHeader.status ${header.status}`);
-  }
-  const response = data.response;
-  if (!isObject(response)) throw new IndexUnavailableError(`${prefix}: Solr answer has no "response": ${snippet(body)}`);
-  const { numFound, docs } = response;
-  if (typeof numFound !== 'number' || !Number.isSafeInteger(numFound) || numFound < 0) {
-    throw new IndexUnavailableError(`${prefix}: Solr answer has no usable response.numFound (${JSON.stringify(numFound)})`);
-  }
-  if (!Array.isArray(docs) || !docs.every(isObject)) {
-    throw new IndexUnavailableError(`${prefix}: Solr answer has no usable response.docs list`);
-  }
-  return { numFound, docs, data, body };
-}
-
-
-
 
 function describeId(id: string): string {
   return JSON.stringify(id.length > 120 ? `${id.slice(0, 120)}…` : id);

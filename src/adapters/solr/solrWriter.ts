@@ -28,8 +28,9 @@ import {
   checkSolrIndexOptions, encodeSolrParams, toRecordDocument, WORK_KEY_SEPARATOR,
   type SolrFieldMap, type SolrIndexLogger,
 } from './solrIndex.js';
+import { solrAnswerData, solrResultList } from './solrAnswers.js';
 import { exchangeWithSolr, openSolrClient, type SolrAnswer, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
-import { describeNetworkError, isObject, snippet, solrErrorOf } from './solrFaults.js';
+import { describeNetworkError, snippet, solrErrorOf } from './solrFaults.js';
 
 export interface SolrWriterOptions {
   /** URL of the core, e.g. `http://localhost:8983/solr/biblio`; user info becomes HTTP basic auth. */
@@ -184,7 +185,7 @@ class Writer implements SolrWriter {
     // Always a form POST: a batch of ids is far longer than a URL should be.
     const what = `lookup of ${asked.length} stored document${asked.length === 1 ? '' : 's'}`;
     const outcome = await this.send('select', what, (callback) => this.client.post('select', params, callback));
-    for (const doc of readSelectDocs(outcome, this.describe('select', what))) {
+    for (const doc of solrResultList(outcome, this.describe('select', what)).docs) {
       try {
         // Read back as the adapter reads it, so the fingerprint is of the same fields and spellings.
         const record = recordFromDocument(toRecordDocument(doc, this.fields));
@@ -226,7 +227,7 @@ class Writer implements SolrWriter {
     if (outcome.status === 400 || outcome.status === 413) {
       return { ok: false, refused: solrErrorOf(outcome.body) ?? `HTTP ${outcome.status}: ${snippet(outcome.body)}` };
     }
-    checkAnswer(outcome, this.describe('update', what));
+    solrAnswerData(outcome, this.describe('update', what));
     return { ok: true };
   }
 
@@ -238,7 +239,7 @@ class Writer implements SolrWriter {
     const started = Date.now();
     const deadline = started + this.timeoutMs;
     let outcome = await exchangeWithSolr(start, deadline);
-    if (outcome.kind === 'failed' && outcome.staleSocket && Date.now() < deadline) outcome = await exchangeWithSolr(start, deadline);
+    if (outcome.kind === 'failed' && outcome.staleSocket && !this.closed && Date.now() < deadline) outcome = await exchangeWithSolr(start, deadline);
     this.logger?.debug?.(`${prefix}: ${outcome.kind === 'answered' ? `HTTP ${outcome.status}` : outcome.kind} in ${Date.now() - started} ms`);
     if (outcome.kind === 'timeout') throw new IndexUnavailableError(`${prefix}: no answer within ${this.timeoutMs} ms`);
     if (outcome.kind === 'failed') throw new IndexUnavailableError(`${prefix}: ${describeNetworkError(outcome.error)}`, { cause: outcome.error });
@@ -277,33 +278,6 @@ export function toSolrDocument(document: Readonly<RecordDocument>, fields: Reado
 function isPlain(value: unknown): boolean {
   const scalar = (item: unknown) => typeof item === 'string' || typeof item === 'boolean' || (typeof item === 'number' && Number.isFinite(item));
   return scalar(value) || (Array.isArray(value) && value.length > 0 && value.every(scalar));
-}
-
-/** Throws unless the answer is a successful Solr JSON answer. */
-function checkAnswer(outcome: Answer, prefix: string): void {
-  const { status, contentType, body } = outcome;
-  if (status < 200 || status > 299) {
-    const solrError = solrErrorOf(body);
-    throw new IndexUnavailableError(solrError !== undefined
-      ? `${prefix}: HTTP ${status}, Solr error: ${solrError}`
-      : `${prefix}: HTTP ${status} (${contentType || 'no content type'}), not a Solr answer: ${snippet(body)}`);
-  }
-  if (!outcome.parsed || !isObject(outcome.data)) {
-    throw new IndexUnavailableError(`${prefix}: HTTP ${status} with a body that is not a Solr JSON answer (${contentType || 'no content type'}): ${snippet(body)}`);
-  }
-  const header = outcome.data.responseHeader;
-  if (isObject(header) && typeof header.status === 'number' && header.status !== 0) {
-    throw new IndexUnavailableError(`${prefix}: Solr responseHeader.status ${header.status}${solrErrorOf(body) !== undefined ? `: ${solrErrorOf(body)}` : ''}`);
-  }
-}
-
-function readSelectDocs(outcome: Answer, prefix: string): Array<Record<string, unknown>> {
-  checkAnswer(outcome, prefix);
-  const response = (outcome.data as Record<string, unknown>).response;
-  if (!isObject(response) || !Array.isArray(response.docs) || !response.docs.every(isObject)) {
-    throw new IndexUnavailableError(`${prefix}: Solr answer has no usable response.docs list`);
-  }
-  return response.docs;
 }
 
 /**
