@@ -32,9 +32,3 @@ export type RecordField = (typeof RECORD_FIELDS)[number];
 export const RECORD_FIELD_NAMES: readonly RecordFieldName[] = RECORD_FIELDS.map((field) => field.name);
 export const SINGLE_VALUED_FIELDS: ReadonlySet<string> = new Set(RECORD_FIELDS.filter((f) => !f.multiValued).map((f) => f.name));
 export const MULTI_VALUED_FIELDS: ReadonlySet<string> = new Set(RECORD_FIELDS.filter((f) => f.multiValued).map((f) => f.name));
-
-const RECORD_FIELD_NAME_SET: ReadonlySet<string> = new Set(RECORD_FIELD_NAMES);
-
-export function isRecordField(name: string): name is RecordFieldName {
-  return RECORD_FIELD_NAME_SET.has(name);
-}

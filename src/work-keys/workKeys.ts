@@ -41,7 +41,9 @@ export function normaliseForWorkKey(s: string): string {
   }
   const lettersAndDigits = transliterateToLatin(s.normalize('NFD').toLowerCase()).replace(NOT_LETTER_OR_DIGIT, '');
   const folded = lettersAndDigits.normalize('NFKC').toLowerCase();
-  // Count code points, not UTF-16 units, so an astral character is never cut in half.
+  // Count code points, not UTF-16 units, so an astral character is never cut in half (a string of at
+  // most 255 units has at most 255 code points, so most need no counting).
+  if (folded.length <= MAX_KEY_PART_LENGTH) return folded;
   const codePoints = Array.from(folded);
   return codePoints.length > MAX_KEY_PART_LENGTH ? codePoints.slice(0, MAX_KEY_PART_LENGTH).join('') : folded;
 }

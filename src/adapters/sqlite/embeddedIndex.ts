@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
 import { contentFingerprintOf } from '../../record/recordContent.js';
-import { isRecordField } from '../../record/recordFields.js';
+import { RECORD_FIELD_NAMES } from '../../record/recordFields.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
 import { IngestStoppedError, runIngest, type IngestWriter, type StoredContent } from '../../ingest/pipeline.js';
 import type { SourceItem } from '../../ingest/sourceRecord.js';
@@ -128,18 +128,18 @@ const MIGRATE_FROM_SCHEMA_0 = `
 `;
 
 /**
- * The stored JSON of a document: the record fields the plugin reads (recordFields.ts), with `last_indexed`
- * as the last member whatever its place in the document (the order the files of earlier versions have).
+ * The stored JSON of a document: the record fields the plugin reads (recordFields.ts), in the table's order,
+ * with `last_indexed` as the last member (the order the files of earlier versions have).
  * Other fields (a MARC record's `author_role`, a host's own) are not stored: the embedded index answers
  * with CatalogRecords, which never carry them, so they would be bytes read for nothing.
  */
 function serialise(document: RecordDocument): string {
-  const content: Record<string, unknown> = {};
-  for (const name of Object.keys(document)) if (name !== 'last_indexed' && isRecordField(name)) content[name] = document[name];
-  const contentJson = JSON.stringify(content);
+  // An array replacer keeps just these members (JSON.stringify's own filter, in table order).
+  const contentJson = JSON.stringify(document, STORED_FIELDS);
   const lastIndexed = document.last_indexed;
   return lastIndexed === undefined ? contentJson : `${contentJson.slice(0, -1)}${contentJson === '{}' ? '' : ','}"last_indexed":${JSON.stringify(lastIndexed)}}`;
 }
+const STORED_FIELDS: string[] = RECORD_FIELD_NAMES.filter((name) => name !== 'last_indexed');
 
 // Loaded on first open, so that a host importing the package without the embedded index never loads the
 // native module.

@@ -45,25 +45,33 @@ function splitTables(source: string): ReadonlyMap<string, string[]> {
   return tables;
 }
 
+/**
+ * The code points of a `value<TAB>keys` line, each given to `visit`: the keys after the tab, where the
+ * range mark between two code points stands for every code point between them.
+ */
+function forEachKeyOf(line: string, tab: number, visit: (codePoint: number) => void): void {
+  let previous = -1;
+  for (let i = tab + 1; i < line.length; ) {
+    const cp = line.codePointAt(i)!;
+    i += cp > 0xffff ? 2 : 1;
+    if (cp === RANGE_MARK_CODE) {
+      const last = line.codePointAt(i)!;
+      i += last > 0xffff ? 2 : 1;
+      for (let c = previous + 1; c <= last; c += 1) visit(c);
+    } else {
+      visit(cp);
+      previous = cp;
+    }
+  }
+}
+
 /** `value<TAB>keys` lines into code point → value. */
 function decodeGroups(lines: readonly string[] | undefined): Map<number, string> {
   const map = new Map<number, string>();
   for (const line of lines ?? []) {
     const tab = line.indexOf('\t');
     const value = line.slice(0, tab);
-    let previous = -1;
-    for (let i = tab + 1; i < line.length; ) {
-      const cp = line.codePointAt(i)!;
-      i += cp > 0xffff ? 2 : 1;
-      if (cp === RANGE_MARK_CODE) {
-        const last = line.codePointAt(i)!;
-        i += last > 0xffff ? 2 : 1;
-        for (let c = previous + 1; c <= last; c += 1) map.set(c, value);
-      } else {
-        map.set(cp, value);
-        previous = cp;
-      }
-    }
+    forEachKeyOf(line, tab, (cp) => map.set(cp, value));
   }
   return map;
 }
@@ -149,19 +157,7 @@ class HanReadings {
     for (const line of lines) {
       const tab = line.indexOf('\t');
       const index = this.readings.push(line.slice(0, tab)) - 1;
-      let previous = -1;
-      for (let i = tab + 1; i < line.length; ) {
-        const cp = line.codePointAt(i)!;
-        i += cp > 0xffff ? 2 : 1;
-        if (cp === RANGE_MARK_CODE) {
-          const last = line.codePointAt(i)!;
-          i += last > 0xffff ? 2 : 1;
-          for (let c = previous + 1; c <= last; c += 1) this.set(c, index);
-        } else {
-          this.set(cp, index);
-          previous = cp;
-        }
-      }
+      forEachKeyOf(line, tab, (cp) => this.set(cp, index));
     }
   }
 
