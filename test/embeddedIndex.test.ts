@@ -222,7 +222,7 @@ test('a bad document stopping a load into an empty index keeps the documents bef
   t.deepEqual(page, { total: 3, records: page.records });
   t.deepEqual(ids(page), ['a1', 'a2', 'a3']);
   await index.close();
-  t.deepEqual(schemaOf(path), { version: 1, keyColumns: ['key', 'record_id', 'last_indexed'], indexes: ['work_keys_by_record'] });
+  t.deepEqual(schemaOf(path), { version: 1, keyColumns: ['key', 'record_id', 'last_indexed'], indexes: [] });
 });
 
 test('a failing source stopping a load into an empty index keeps its committed batches', async (t) => {
@@ -315,7 +315,7 @@ test('a writable open migrates a schema 0 file in place; a read-only open serves
   t.is(schemaOf(path).version, 0, 'a read-only open changes nothing');
 
   const writer = openEmbeddedIndex({ path });
-  t.deepEqual(schemaOf(path), { version: 1, keyColumns: ['key', 'record_id', 'last_indexed'], indexes: ['work_keys_by_record'] });
+  t.deepEqual(schemaOf(path), { version: 1, keyColumns: ['key', 'record_id', 'last_indexed'], indexes: [] });
   t.deepEqual(await feed(writer), before);
   // The reader opened before the migration goes on answering, with the statements of schema 0.
   t.deepEqual(await feed(reader), before);
@@ -371,4 +371,33 @@ test('the content version stays while the index is only read, and changes with e
   t.not(writer.contentVersion!(), afterLoad, 'a load stopped by a bad document has still committed its first batch');
   await reader.close();
   t.throws(() => reader.contentVersion!(), { message: /after close/ });
+});
+
+test('a file made with the key table\'s record index loses it at a writable open, and records are still replaced and deleted whole', async (t) => {
+  const path = newFile('with-record-index');
+  const before = openEmbeddedIndex({ path });
+  await before.load([
+    { id: 'r1', title: 'Work', author: 'A', last_indexed: '2025-01-01T00:00:00Z' },
+    { id: 'r2', title: 'Work', author: 'A', last_indexed: '2025-01-02T00:00:00Z' },
+  ]);
+  await before.close();
+  // As 0.1.0 left its files: the same tables, and an index of the key table by record.
+  const db = new Database(path);
+  db.exec('CREATE INDEX work_keys_by_record ON work_keys (record_id)');
+  db.close();
+  t.deepEqual(schemaOf(path).indexes, ['work_keys_by_record']);
+
+  const index = openEmbeddedIndex({ path });
+  t.deepEqual(schemaOf(path).indexes, []);
+  await index.load([{ id: 'r1', title: 'Another work', author: 'A', last_indexed: '2025-02-01T00:00:00Z' }]);
+  const writer = index.openWriter();
+  await writer.delete(['r2']);
+  await writer.close();
+  const keyRows = new Database(path, { readonly: true });
+  t.deepEqual(keyRows.prepare('SELECT key, record_id FROM work_keys ORDER BY key').all(), [
+    { key: 'AT a anotherwork', record_id: 'r1' },
+  ], 'the replaced record\'s old keys and the deleted record\'s keys are gone');
+  keyRows.close();
+  t.deepEqual(Object.fromEntries(await index.countVersions(['r1', 'r2'])), { r1: 1 });
+  await index.close();
 });

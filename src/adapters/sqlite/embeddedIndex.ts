@@ -86,7 +86,10 @@ export interface EmbeddedIndex extends CatalogIndex {
 const SCHEMA_VERSION = 1;
 
 // work_keys.last_indexed is a copy of the record's, written with it: a versions page is sorted and cut from
-// the key rows, and only its documents are read from records.
+// the key rows, and only its documents are read from records. A record's own keys are found through its
+// stored document (work_keys_str_mv), not through an index of the key table by record: that index was a
+// fifth of the file's bytes and a third sort at the end of every bulk load, for the rare replacement or
+// deletion of a record. Files of earlier versions lose it at their first writable open.
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS records (
     id TEXT PRIMARY KEY NOT NULL,
@@ -100,7 +103,7 @@ const SCHEMA = `
     last_indexed TEXT NOT NULL,
     PRIMARY KEY (key, record_id)
   ) WITHOUT ROWID;
-  CREATE INDEX IF NOT EXISTS work_keys_by_record ON work_keys (record_id);
+  DROP INDEX IF EXISTS work_keys_by_record;
   CREATE TABLE IF NOT EXISTS harvests (
     key TEXT PRIMARY KEY NOT NULL,
     response_date TEXT NOT NULL
@@ -345,8 +348,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, keysCarryLast
   const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
     SELECT r.id AS id,
            (SELECT COUNT(DISTINCT other.record_id)
-              FROM work_keys own JOIN work_keys other ON other.key = own.key
-             WHERE own.record_id = r.id) AS versions
+              FROM json_each(r.document, '$.work_keys_str_mv') AS own JOIN work_keys other ON other.key = own.value) AS versions
       FROM records r
      WHERE r.id IN (SELECT value FROM json_each(?))`);
 
@@ -543,10 +545,10 @@ function openTableWriter(db: Database.Database, markWritten: () => void): TableW
   );
   const dropRecords = db.transaction((ids: readonly string[]) => {
     const dropRecord = db.prepare('DELETE FROM records WHERE id = ?');
-    const dropKeys = db.prepare('DELETE FROM work_keys WHERE record_id = ?');
+    const dropKeys = keysOfStoredRecordDropper(db);
     for (const id of ids) {
-      dropRecord.run(id);
       dropKeys.run(id);
+      dropRecord.run(id);
     }
   });
   return {
@@ -629,16 +631,29 @@ async function loadDocuments(writer: IngestWriter, documents: Iterable<unknown> 
   return { read: summary.read, loaded: summary.loaded, rejected: summary.rejected };
 }
 
+/**
+ * Deletes the key rows of a stored record (before the record itself is replaced or deleted): its keys are
+ * those of its stored document, each row found by the key table's primary key.
+ */
+function keysOfStoredRecordDropper(db: Database.Database): { run(id: string): unknown } {
+  const statement = db.prepare<[{ id: string }]>(`
+    DELETE FROM work_keys
+     WHERE record_id = @id
+       AND key IN (SELECT value FROM json_each((SELECT document FROM records WHERE id = @id), '$.work_keys_str_mv'))`);
+  return { run: (id) => statement.run({ id }) };
+}
+
 /** Into an index holding records: each document replaces its record and that record's keys. */
 function upsertingWriter(db: Database.Database): BatchWriter {
   const upsert = db.prepare('INSERT OR REPLACE INTO records (id, last_indexed, content_hash, document) VALUES (?, ?, ?, ?)');
-  const dropKeys = db.prepare('DELETE FROM work_keys WHERE record_id = ?');
+  const dropKeys = keysOfStoredRecordDropper(db);
   const addKey = db.prepare('INSERT OR IGNORE INTO work_keys (key, record_id, last_indexed) VALUES (?, ?, ?)');
   return db.transaction((batch: readonly RecordDocument[]) => {
     for (const document of batch) {
       const id = document.id;
-      upsert.run(id, document.last_indexed, '', serialise(document));
+      // The old record's keys first, while its document is still there to name them.
       dropKeys.run(id);
+      upsert.run(id, document.last_indexed, '', serialise(document));
       for (const key of document.work_keys_str_mv ?? []) addKey.run(key, id, document.last_indexed);
     }
   });
@@ -648,8 +663,8 @@ function upsertingWriter(db: Database.Database): BatchWriter {
  * Into an empty index. Inserting records and keys as they come puts each row at a random place of the
  * B-trees, which for 1M records was 83% of a 190–250 s load. So batches are appended to unindexed staging
  * tables (temporary ones: they never reach the index file or its log), and finish() moves them in one
- * transaction with sorted inserts, which append to each B-tree, and builds the secondary index once at the
- * end: ~45 s for 1M records. Readers see no record until then, and then all of them.
+ * transaction with sorted inserts, which append to each B-tree: ~45 s for 1M records. Readers see no record
+ * until then, and then all of them.
  */
 function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; finish: () => void } {
   // stage_keys has one row per staged document (its keys as a JSON array), with the rowid of its
@@ -692,8 +707,8 @@ function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; finish: (
     finish() {
       // A connection closed during the load has lost its staging tables already.
       if (!db.open) return;
-      // SQLite's sorter may use helper threads: the move's three sorts took ~13 s for 1M records on one
-      // thread, ~9 s with two CPUs.
+      // SQLite's sorter may use helper threads: the move's sorts took ~13 s for 1M records on one thread
+      // (when a third built the key table's record index), ~9 s with two CPUs.
       const threads = db.pragma('threads', { simple: true }) as number;
       try {
         db.pragma(`threads = ${availableParallelism()}`);
