@@ -10,8 +10,8 @@
  * SQLite's page cache: at a million records that was slower than the real, staged and sorted, load, so no
  * ceiling at all.) Only the writing is timed (the transactions and the close that
  * checkpoints the log into the file): generating, preparing and sorting the rows is the loader's work, not
- * the storage's. The tables come from openEmbeddedIndex itself, so their shape (primary keys, secondary
- * index, WITHOUT ROWID, journal mode) cannot drift from the index's.
+ * the storage's. The tables come from openEmbeddedIndex itself, so their shape (primary keys, WITHOUT
+ * ROWID, journal mode) cannot drift from the index's.
  *
  * Usage (from runBench): node insertCeiling.js <file path> <records> <seed>
  */
