@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { readIso2709, readIso2709Stream } from '../../src/ingest/marc/iso2709Reader.js';
 import type { MarcDataField, MarcRecord } from '../../src/ingest/marc/marcRecord.js';
 import type { SourceItem } from '../../src/ingest/sourceRecord.js';
+import { chunksOf } from '../support/byteChunks.js';
 import { encodeIso2709, encodeIso2709Raw, rawControlField, rawDataField } from '../../tools/marc/writeIso2709.js';
 
 const SOURCE = 'catalog.mrc';
@@ -18,14 +19,6 @@ const ESC = '\x1b';
 
 type Item = SourceItem<MarcRecord>;
 
-async function* chunksOf(bytes: Uint8Array, cuts: readonly number[] = []): AsyncGenerator<Uint8Array> {
-  let from = 0;
-  for (const cut of cuts) {
-    yield bytes.subarray(from, cut);
-    from = cut;
-  }
-  yield bytes.subarray(from);
-}
 
 async function readAll(bytes: Uint8Array, cuts: readonly number[] = []): Promise<Item[]> {
   const items: Item[] = [];

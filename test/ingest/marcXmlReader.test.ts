@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
 import { parseMarcXml, readMarcXml, readMarcXmlStream } from '../../src/ingest/marc/marcXmlReader.js';
 import type { SourceItem } from '../../src/ingest/sourceRecord.js';
+import { chunksOf } from '../support/byteChunks.js';
 
 const SOURCE = 'catalog.xml';
 const SLIM = 'http://www.loc.gov/MARC21/slim';
@@ -19,14 +20,6 @@ const LEADER = '01121nam a2200265 a 4500';
 
 type Item = SourceItem<MarcRecord>;
 
-async function* chunksOf(bytes: Uint8Array, cuts: readonly number[] = []): AsyncGenerator<Uint8Array> {
-  let from = 0;
-  for (const cut of cuts) {
-    yield bytes.subarray(from, cut);
-    from = cut;
-  }
-  yield bytes.subarray(from);
-}
 
 async function readAll(xml: string | Uint8Array, cuts: readonly number[] = []): Promise<Item[]> {
   const bytes = typeof xml === 'string' ? Buffer.from(xml, 'utf8') : xml;
