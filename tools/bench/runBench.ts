@@ -30,7 +30,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { PACKAGE_ROOT } from '../../src/packageFiles.js';
 import type { BuildReport } from './buildIndex.js';
 import { DEFAULT_SEED, GENERATOR_VERSION, planCatalog, sampleCatalog, SeededRandom, type CatalogSample } from './catalogGenerator.js';
@@ -38,6 +37,7 @@ import type { InsertCeilingReport } from './insertCeiling.js';
 import type { LookupReport, LookupRequest } from './lookupLatency.js';
 import { MARC_CATALOG_VERSION } from './marcCatalog.js';
 import type { MarcLoadReport, MarcWriteReport } from './marcLoad.js';
+import { figuresOf, fmt, newCaseResult, runLoad, type CaseResult, type DrivenCase, type HttpFigures } from './loadDriver.js';
 import { memoryOf, percentile, sortedCopy, type ListeningReport } from './processStats.js';
 import { measureSolrAdapterCost, solrAdapterCostJson, solrAdapterCostLines } from './solrAdapterCost.js';
 
@@ -285,97 +285,9 @@ async function measureMarcLoads(options: BenchOptions): Promise<MarcFigures | un
 // ---------------------------------------------------------------------------------------------------
 // Phase 3: HTTP
 
-interface LoadCase {
+interface LoadCase extends DrivenCase {
   readonly label: string;
   readonly target: 'app' | 'ceiling';
-  readonly connections: number;
-  readonly paths: readonly string[];
-  readonly headers: Readonly<Record<string, string>>;
-  /** Per-path extra headers (same order as `paths`), e.g. a feed reader's If-None-Match. */
-  readonly pathHeaders?: ReadonlyArray<Readonly<Record<string, string>>>;
-  /** The status a good answer has; default any 2xx. */
-  readonly expectedStatus?: number;
-  /**
-   * Walk the paths in order across rounds, each once (records never asked for before: no kept answer
-   * can serve them); otherwise each run starts at a random place and the paths repeat.
-   */
-  readonly eachPathOnce?: boolean;
-}
-
-interface CaseResult {
-  responses: number;
-  failures: number;
-  seconds: number;
-  latenciesMs: number[];
-  /** Requests sent so far (eachPathOnce cases continue from here). */
-  sent: number;
-  /** Bytes of the good responses (headers included): how much the server had to build and keep. */
-  bytes: number;
-}
-
-/** One timed autocannon run; latencies are taken per response so rounds can be merged exactly. */
-function runLoad(port: number, loadCase: LoadCase, seconds: number, into?: CaseResult): Promise<void> {
-  return new Promise((resolve, reject) => {
-    // Each run starts at a different place of the shuffled list, so rounds do not repeat one sequence;
-    // an eachPathOnce case goes on where its last run stopped.
-    let cursor = loadCase.eachPathOnce === true ? into?.sent ?? 0 : Math.floor(Math.random() * loadCase.paths.length);
-    const paths = loadCase.paths;
-    const instance = autocannon({
-      url: `http://127.0.0.1:${port}`,
-      connections: loadCase.connections,
-      duration: seconds,
-      pipelining: 1,
-      timeout: 10,
-      headers: { ...loadCase.headers },
-      requests: [{
-        method: 'GET',
-        setupRequest: (request) => {
-          const at = cursor++ % paths.length;
-          if (into !== undefined) into.sent++;
-          const extra = loadCase.pathHeaders?.[at];
-          return { ...request, path: paths[at] as string, ...(extra ? { headers: { ...request.headers, ...extra } } : {}) };
-        },
-      }],
-    }, (error: unknown, result) => {
-      if (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-        return;
-      }
-      if (into !== undefined) {
-        into.seconds += result.duration;
-        into.failures += result.errors + result.timeouts;
-      }
-      resolve();
-    });
-    if (into !== undefined) {
-      instance.on('response', (_client, status, bytes, responseTime) => {
-        if (loadCase.expectedStatus !== undefined ? status === loadCase.expectedStatus : status >= 200 && status < 300) {
-          into.responses++;
-          into.bytes += bytes;
-          into.latenciesMs.push(responseTime);
-        } else {
-          into.failures++;
-        }
-      });
-    }
-  });
-}
-
-interface HttpFigures {
-  readonly rps: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly failures: number;
-}
-
-function figuresOf(result: CaseResult): HttpFigures {
-  const sorted = sortedCopy(result.latenciesMs);
-  return {
-    rps: result.seconds > 0 ? result.responses / result.seconds : 0,
-    p50Ms: percentile(sorted, 0.5),
-    p99Ms: percentile(sorted, 0.99),
-    failures: result.failures,
-  };
 }
 
 /** The ETag of each path's answer, fetched once, a few at a time. */
@@ -510,11 +422,6 @@ interface Target {
   readonly pass: boolean;
 }
 
-function fmt(value: number, digits = 0): string {
-  if (!Number.isFinite(value)) return 'n/a';
-  return value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
 function table(rows: ReadonlyArray<readonly string[]>): string {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
   return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd()).join('\n');
@@ -585,7 +492,7 @@ async function main(): Promise<void> {
   );
   cases.push({ label: 'rss-conditional-50', target: 'app', connections: 50, paths: rssPaths, headers: {}, pathHeaders: feedEtags.map((etag) => ({ 'if-none-match': etag })), expectedStatus: 304 });
   const portOf = (loadCase: LoadCase) => (loadCase.target === 'app' ? serverPort : ceilingPort);
-  const results = new Map<string, CaseResult>(cases.map((c) => [c.label, { responses: 0, failures: 0, seconds: 0, latenciesMs: [], sent: 0, bytes: 0 }]));
+  const results = new Map<string, CaseResult>(cases.map((c) => [c.label, newCaseResult()]));
 
   const warmUp = Math.min(3, Math.max(1, options.duration / 5));
   progress(`warming up (${warmUp} s per view)`);

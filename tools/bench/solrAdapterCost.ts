@@ -25,14 +25,14 @@ import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import Koa from 'koa';
 import { openEmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
 import { createSolrIndex } from '../../src/adapters/solr/solrIndex.js';
 import { createVersionsPlugin } from '../../src/http/createVersionsPlugin.js';
 import type { CatalogRecord } from '../../src/record/catalogRecord.js';
 import { RECORD_FIELDS } from '../../src/record/recordFields.js';
-import { percentile, reportToParent, serveForParent, sortedCopy, type ListeningReport } from './processStats.js';
+import { figuresOf, fmt, newCaseResult, runLoad, type CaseResult, type HttpFigures } from './loadDriver.js';
+import { reportToParent, serveForParent, type ListeningReport } from './processStats.js';
 
 // ---------------------------------------------------------------------------------------------------
 // The driver (runs in runBench's process)
@@ -59,12 +59,7 @@ export interface SolrAdapterCostSettings {
   readonly children: BenchChildren;
 }
 
-export interface CaseFigures {
-  readonly rps: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly failures: number;
-}
+export type CaseFigures = HttpFigures;
 
 export type SolrAdapterCost =
   | {
@@ -107,14 +102,6 @@ interface FakeSolrStats {
   readonly unknown: number;
 }
 
-interface Tally {
-  responses: number;
-  failures: number;
-  seconds: number;
-  latenciesMs: number[];
-  sent: number;
-}
-
 const CHILD = 'solrAdapterCost';
 const CONNECTIONS = 50;
 /** Never-asked records prepared per view and second of load: more than this machine answers cold. */
@@ -151,7 +138,7 @@ export async function measureSolrAdapterCost(settings: SolrAdapterCostSettings):
     const path = (id: string, view: 'rss' | 'html') => `/Search/Versions?${new URLSearchParams({ id, search: 'versions', ...(view === 'rss' ? { view: 'rss' } : {}) })}`;
     const keptRss = settings.keptIds.map((id) => path(id, 'rss'));
     const keptHtml = settings.keptIds.map((id) => path(id, 'html'));
-    const tallies = { ceiling: tally(), rssKept: tally(), htmlKept: tally(), rssCold: tally(), htmlCold: tally() };
+    const tallies = { ceiling: newCaseResult(), rssKept: newCaseResult(), htmlKept: newCaseResult(), rssCold: newCaseResult(), htmlCold: newCaseResult() };
     const kept = [
       { port: settings.ceilingPort, paths: keptRss, headers: {}, into: tallies.ceiling },
       { port, paths: keptRss, headers: {}, into: tallies.rssKept },
@@ -233,64 +220,17 @@ async function fetchAll(port: number, paths: readonly string[], headers: Readonl
   await Promise.all(Array.from({ length: 16 }, worker));
 }
 
-function tally(): Tally {
-  return { responses: 0, failures: 0, seconds: 0, latenciesMs: [], sent: 0 };
-}
-
-function figuresOf(result: Tally): CaseFigures {
-  const sorted = sortedCopy(result.latenciesMs);
-  return { rps: result.seconds > 0 ? result.responses / result.seconds : 0, p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), failures: result.failures };
-}
-
 /**
- * One timed autocannon run at 50 connections. With `eachOnce` the paths are walked in order, each once
- * (a path asked again would be a kept answer); otherwise from a random place, round and round.
+ * One timed run at 50 connections. With `eachOnce` the paths are walked in order, each once (a path asked
+ * again would be a kept answer); otherwise from a random place, round and round.
  */
-function drive(port: number, paths: readonly string[], headers: Readonly<Record<string, string>>, seconds: number, into?: Tally, eachOnce = false): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let cursor = eachOnce ? 0 : Math.floor(Math.random() * paths.length);
-    const instance = autocannon({
-      url: `http://127.0.0.1:${port}`,
-      connections: CONNECTIONS,
-      duration: seconds,
-      pipelining: 1,
-      timeout: 10,
-      headers: { ...headers },
-      requests: [{
-        method: 'GET',
-        setupRequest: (request) => {
-          if (into !== undefined) into.sent++;
-          return { ...request, path: paths[cursor++ % paths.length] as string };
-        },
-      }],
-    }, (error: unknown, result) => {
-      if (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-        return;
-      }
-      if (into !== undefined) {
-        into.seconds += result.duration;
-        into.failures += result.errors + result.timeouts;
-      }
-      resolve();
-    });
-    if (into !== undefined) {
-      instance.on('response', (_client, status, _bytes, responseTime) => {
-        if (status >= 200 && status < 300) {
-          into.responses++;
-          into.latenciesMs.push(responseTime);
-        } else {
-          into.failures++;
-        }
-      });
-    }
-  });
+function drive(port: number, paths: readonly string[], headers: Readonly<Record<string, string>>, seconds: number, into?: CaseResult, eachOnce = false): Promise<void> {
+  return runLoad(port, { connections: CONNECTIONS, paths, headers, eachPathOnce: eachOnce }, seconds, into);
 }
 
 // ---------------------------------------------------------------------------------------------------
 // The report (rows for runBench's output and fields for its JSON line)
 
-const fmt = (value: number, digits = 0): string => (Number.isFinite(value) ? value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a');
 
 export function solrAdapterCostLines(cost: SolrAdapterCost): string[] {
   const title = 'Plugin on the Solr adapter, 50 conns. NOT A MEASUREMENT OF SOLR: a local stand-in answers in Solr\'s JSON format from memory';
