@@ -12,11 +12,11 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import * as cheerio from 'cheerio';
 import supertest from 'supertest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { createDemoHost } from '../../demo/demoHost.js';
 import { fixture, openLoadedIndex } from '../support/testHost.js';
 import {
-  assertAccessible, axeViolations, browserTest, hasChromium, launchChromium, overflowingElements, screenshot, startDemo, THESIS_ID, watch, type DemoServer, type PageWatch,
+  assertAccessible, axeViolations, browserTest, overflowingElements, screenshot, demoAndChromium, THESIS_ID, watch, type PageWatch,
 } from './support.js';
 
 const DEMO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'demo');
@@ -65,23 +65,11 @@ test('the demo’s pages keep markup in record data as text', async (t) => {
 // ---------------------------------------------------------------------------------------------------------
 // In Chromium
 
-let demo: DemoServer | undefined;
-let browser: Browser | undefined;
-
-test.before(async () => {
-  if (!hasChromium) return;
-  demo = await startDemo();
-  browser = await launchChromium();
-});
-
-test.after.always(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+const running = demoAndChromium();
 
 async function open(width = 1280, cookies: Array<{ name: string; value: string }> = []): Promise<{ context: BrowserContext; page: Page; seen: PageWatch }> {
-  const context = await browser!.newContext({ locale: 'en-US', viewport: { width, height: 800 } });
-  if (cookies.length > 0) await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: demo!.origin })));
+  const context = await running.browser!.newContext({ locale: 'en-US', viewport: { width, height: 800 } });
+  if (cookies.length > 0) await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: running.demo!.origin })));
   const page = await context.newPage();
   const seen = await watch(context, page);
   return { context, page, seen };
@@ -99,7 +87,7 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
       for (const width of [1280, 390]) {
         const { context, page, seen } = await open(width, [{ name: 'ui', value: theme }]);
         try {
-          await page.goto(`${demo!.origin}/?lng=${lng}`);
+          await page.goto(`${running.demo!.origin}/?lng=${lng}`);
           t.is(await page.getAttribute('html', 'lang'), lng);
           t.is(await page.title(), `${HOME[lng].heading} :: Library Catalog`);
           t.is((await page.locator('header .site-title a').textContent())?.trim(), 'Library Catalog');
@@ -114,7 +102,7 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
           await context.close();
         }
       }
-      assertAccessible(t, `demo home ${lng} ${theme}`, await axeViolations(browser!, `${demo!.origin}/?lng=${lng}`, [{ name: 'ui', value: theme }]));
+      assertAccessible(t, `demo home ${lng} ${theme}`, await axeViolations(running.browser!, `${running.demo!.origin}/?lng=${lng}`, [{ name: 'ui', value: theme }]));
     });
   }
 }
@@ -122,7 +110,7 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
 browserTest('searching titles and authors lists records with "Show all versions (N)", in pages', async (t) => {
   const { context, page, seen } = await open(390, [{ name: 'ui', value: 'mobile' }]);
   try {
-    await page.goto(`${demo!.origin}/?lng=en`);
+    await page.goto(`${running.demo!.origin}/?lng=en`);
     await page.locator('input[name="lookfor"]').fill('brás cubas');
     await Promise.all([page.waitForURL(/\/Search\/Results\?lookfor=/), page.locator('button[type="submit"]').click()]);
     t.is((await page.locator('h1').textContent())?.trim(), 'Results for “brás cubas”');
@@ -136,11 +124,11 @@ browserTest('searching titles and authors lists records with "Show all versions 
     await page.locator('input[name="lookfor"]').fill('Assis, Machado');
     await Promise.all([page.waitForURL(/lookfor=Assis/), page.locator('button[type="submit"]').click()]);
     t.is((await page.locator('p.showing').textContent())?.trim(), 'Showing 1 - 20 of 105', 'an author’s name finds the works of both');
-    await page.goto(`${demo!.origin}/Search/Results?lookfor=nothing+like+this`);
+    await page.goto(`${running.demo!.origin}/Search/Results?lookfor=nothing+like+this`);
     t.regex((await page.locator('main').textContent()) ?? '', /No records match “nothing like this”/);
     t.deepEqual(await overflowingElements(page), []);
     t.deepEqual(await seen.cspViolations(), []);
-    assertAccessible(t, 'demo results', await axeViolations(browser!, `${demo!.origin}/Search/Results?lookfor=dom+casmurro&lng=pt-br`));
+    assertAccessible(t, 'demo results', await axeViolations(running.browser!, `${running.demo!.origin}/Search/Results?lookfor=dom+casmurro&lng=pt-br`));
   } finally {
     await context.close();
   }
@@ -150,7 +138,7 @@ browserTest('the demo and the plugin share the language and the layout, both way
   const { context, page, seen } = await open(1280);
   try {
     // Chosen on the host's home page: the versions page follows (its link carries no lng).
-    await page.goto(`${demo!.origin}/`);
+    await page.goto(`${running.demo!.origin}/`);
     t.is(await page.getAttribute('html', 'lang'), 'en', 'Accept-Language en-US');
     await Promise.all([page.waitForURL(/lng=es/), page.locator('nav.language-switch a[hreflang="es"]').click()]);
     const versionsLink = page.locator('ol.demo-results a.show-versions').first();
@@ -164,7 +152,7 @@ browserTest('the demo and the plugin share the language and the layout, both way
     await Promise.all([page.waitForURL(/\/$/), page.locator('header .site-title a').click()]);
     t.is(await page.getAttribute('html', 'lang'), 'pt-br');
     t.is((await page.locator('h1').textContent())?.trim(), 'Bem-vindo ao catálogo');
-    await page.goto(`${demo!.origin}/Record/${encodeURIComponent(THESIS_ID)}`);
+    await page.goto(`${running.demo!.origin}/Record/${encodeURIComponent(THESIS_ID)}`);
     t.is(await page.getAttribute('html', 'lang'), 'pt-br');
     t.is((await page.locator('a.show-versions').textContent())?.trim(), 'Mostrar todas as versões (2)');
 
@@ -192,13 +180,13 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
     for (const [theme, width] of [['standard', 1280], ['mobile', 390]] as const) {
       const { context, page, seen } = await open(width, [{ name: 'ui', value: theme }]);
       try {
-        const response = await page.goto(`${demo!.origin}/Record/${encodeURIComponent(THESIS_ID)}?lng=${lng}`);
+        const response = await page.goto(`${running.demo!.origin}/Record/${encodeURIComponent(THESIS_ID)}?lng=${lng}`);
         t.is(response?.status(), 200);
         t.is(await page.title(), 'O ensino de ciências na educação básica: práticas e desafios :: Library Catalog');
         t.deepEqual((await page.locator('dl.demo-fields dt').allTextContents()).map((text) => text.trim()), [...RECORD[lng]]);
         t.deepEqual(await overflowingElements(page), [], `record ${lng} ${theme} ${width}`);
         t.log(`screenshot: ${await screenshot(page, `demo-record-${lng}-${theme}-${width}`)}`);
-        const missing = await page.goto(`${demo!.origin}/Record/no-such-record?lng=${lng}`);
+        const missing = await page.goto(`${running.demo!.origin}/Record/no-such-record?lng=${lng}`);
         t.is(missing?.status(), 404);
         t.is(await page.locator('main a[href="/"]').count(), 1);
         t.deepEqual(seen.errors.filter((error) => !/status of 404/.test(error)), []);
@@ -206,7 +194,7 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
       } finally {
         await context.close();
       }
-      assertAccessible(t, `demo record ${lng} ${theme}`, await axeViolations(browser!, `${demo!.origin}/Record/${encodeURIComponent(THESIS_ID)}?lng=${lng}`, [{ name: 'ui', value: theme }]));
+      assertAccessible(t, `demo record ${lng} ${theme}`, await axeViolations(running.browser!, `${running.demo!.origin}/Record/${encodeURIComponent(THESIS_ID)}?lng=${lng}`, [{ name: 'ui', value: theme }]));
     }
   });
 }

@@ -13,30 +13,20 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
 import * as cheerio from 'cheerio';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { channelOf, itemsOf, parseFeed, textOf } from '../support/parseFeed.js';
 import { fixture, testHost } from '../support/testHost.js';
 import {
-  ARTIFACTS, assertAccessible, axeViolations, browserTest, FEED_PAGED_WORK_ID, hasChromium, HOSTILE_TITLE, HOSTILE_TITLE_ID, launchChromium,
-  listItemsCovered, overflowingElements, PAGED_WORK_ID, screenshot, startDemo, THESIS_ID, viewportScreenshot, watch, XSLTPROC,
-  type DemoServer, type PageWatch,
+  ARTIFACTS, assertAccessible, axeViolations, browserTest, FEED_PAGED_WORK_ID, HOSTILE_TITLE, HOSTILE_TITLE_ID,
+  listItemsCovered, overflowingElements, PAGED_WORK_ID, screenshot, demoAndChromium, THESIS_ID, viewportScreenshot, watch, XSLTPROC,
+  type PageWatch,
 } from './support.js';
 
 const run = promisify(execFile);
 const hasXsltproc = existsSync(XSLTPROC);
 
-let demo: DemoServer | undefined;
-let browser: Browser | undefined;
-
-test.before(async () => {
-  if (hasChromium || hasXsltproc) demo = await startDemo();
-  if (hasChromium) browser = await launchChromium();
-});
-
-test.after.always(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+// The demo serves xsltproc's test too, even without Chromium.
+const running = demoAndChromium(hasXsltproc);
 
 /**
  * No CSP violation at all: not by the XSL output, which has no inline style or handlers of its own (the
@@ -72,10 +62,10 @@ async function assertNoticeLegibleAndAside(t: ExecutionContext, page: Page, what
   if (notice && header) t.true(notice.y + notice.height <= header.y + 0.5, `${what}: the notice ends (${notice.y + notice.height}) above the site header (${header.y})`);
 }
 
-const feedUrl = (id: string, extra = '') => `${demo!.origin}/Search/Versions?id=${encodeURIComponent(id)}&search=versions&view=rss${extra}`;
+const feedUrl = (id: string, extra = '') => `${running.demo!.origin}/Search/Versions?id=${encodeURIComponent(id)}&search=versions&view=rss${extra}`;
 
 browserTest('Chromium shows the feed through its XSL stylesheet, every item visible, no CSP violation', async (t) => {
-  const context = await browser!.newContext({ locale: 'en-US' });
+  const context = await running.browser!.newContext({ locale: 'en-US' });
   try {
     const page = await context.newPage();
     const seen = await watch(context, page);
@@ -103,14 +93,14 @@ browserTest('Chromium shows the feed through its XSL stylesheet, every item visi
     await assertNoCspViolation(t, page, seen);
     t.log(`screenshot: ${await screenshot(page, 'feed-xsl-view')}`);
     // Chromium's own deprecation banner is not part of the view (and the CSP keeps it hidden outside this scan).
-    assertAccessible(t, 'feed XSL view', await axeViolations(browser!, feedUrl(PAGED_WORK_ID, '&lng=en'), [], ['xslt-warning-banner']));
+    assertAccessible(t, 'feed XSL view', await axeViolations(running.browser!, feedUrl(PAGED_WORK_ID, '&lng=en'), [], ['xslt-warning-banner']));
   } finally {
     await context.close();
   }
 });
 
 browserTest('the XSL view of a second feed page numbers from 51 and links the other pages', async (t) => {
-  const context = await browser!.newContext({ locale: 'en-US' });
+  const context = await running.browser!.newContext({ locale: 'en-US' });
   try {
     const page = await context.newPage();
     const seen = await watch(context, page);
@@ -149,7 +139,7 @@ const VERSIONS = { en: 'Versions', 'pt-br': 'Versões', es: 'Versiones' } as con
 for (const lng of ['en', 'pt-br', 'es'] as const) {
   browserTest(`the XSL view in ${lng} at 1280, 390 and 320 px: the HTML page's look, nothing over the list, the notice legible`, async (t) => {
     for (const width of [1280, 390, 320]) {
-      const context = await browser!.newContext({ locale: 'en-US', viewport: { width, height: 800 } });
+      const context = await running.browser!.newContext({ locale: 'en-US', viewport: { width, height: 800 } });
       try {
         const page = await context.newPage();
         const seen = await watch(context, page);
@@ -182,7 +172,7 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
 }
 
 browserTest('Chromium’s notice closes with its own button, and the page closes up', async (t) => {
-  const context = await browser!.newContext({ locale: 'en-US', viewport: { width: 390, height: 800 } });
+  const context = await running.browser!.newContext({ locale: 'en-US', viewport: { width: 390, height: 800 } });
   try {
     const page = await context.newPage();
     const seen = await watch(context, page);
@@ -203,7 +193,7 @@ browserTest('Chromium’s notice closes with its own button, and the page closes
 });
 
 browserTest('the XSL view of a feed page past the end says so and links to the last page', async (t) => {
-  const context = await browser!.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const context = await running.browser!.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
     const seen = await watch(context, page);
@@ -225,7 +215,7 @@ async function transformWithXsltproc(name: string, url: string): Promise<{ feed:
   const directory = join(ARTIFACTS, 'xslt');
   mkdirSync(directory, { recursive: true });
   const feed = await (await fetch(url)).text();
-  const stylesheet = await (await fetch(`${demo!.origin}/themes/root/assets/xsl/rss.xsl`)).text();
+  const stylesheet = await (await fetch(`${running.demo!.origin}/themes/root/assets/xsl/rss.xsl`)).text();
   // One stylesheet copy per feed: the tests run concurrently and must not rewrite a file xsltproc is reading.
   writeFileSync(join(directory, `${name}.xml`), feed);
   writeFileSync(join(directory, `${name}.xsl`), stylesheet);

@@ -60,6 +60,29 @@ export interface DemoServer {
  * The demo host app (demo/demoHost.ts) on an in-memory index with test fixtures, listening on
  * 127.0.0.1 port 0. The port is known only after listening, so the app is built then, with baseUrl = origin.
  */
+/** The demo server and Chromium a browser test file shares, once its `before` hook has run. */
+export interface RunningDemo {
+  demo: DemoServer | undefined;
+  browser: Browser | undefined;
+}
+
+/**
+ * Starts the demo and Chromium before a test file's tests (when Chromium is installed; the demo also when
+ * `demoWithoutChromium` says so) and stops both after them.
+ */
+export function demoAndChromium(demoWithoutChromium = false): RunningDemo {
+  const running: RunningDemo = { demo: undefined, browser: undefined };
+  test.before(async () => {
+    if (hasChromium || demoWithoutChromium) running.demo = await startDemo();
+    if (hasChromium) running.browser = await launchChromium();
+  });
+  test.after.always(async () => {
+    await running.browser?.close();
+    await running.demo?.close();
+  });
+  return running;
+}
+
 export async function startDemo(): Promise<DemoServer> {
   const index = await openLoadedIndex([
     ...fixture('thesis-in-two-repositories'),

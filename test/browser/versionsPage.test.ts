@@ -7,10 +7,10 @@
  * pager never leaves a lone item on a row, and the highlighted entry fits. Every page gets an axe-core scan
  * (no serious or critical violation) and a screenshot in test-artifacts/screenshots/.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import {
-  assertAccessible, axeViolations, browserTest, hasChromium, itemsPerRow, launchChromium, overflowingElements, PAGED_WORK_ID, screenshot,
-  startDemo, THESIS_ID, viewportScreenshot, watch, type DemoServer, type PageWatch,
+  assertAccessible, axeViolations, browserTest, itemsPerRow, overflowingElements, PAGED_WORK_ID, screenshot,
+  demoAndChromium, THESIS_ID, viewportScreenshot, watch, type PageWatch,
 } from './support.js';
 import test from 'ava';
 
@@ -23,26 +23,14 @@ const ERROR_LINES = {
 } as const;
 const WORK_TITLE = 'Memórias póstumas de Brás Cubas';
 
-let demo: DemoServer | undefined;
-let browser: Browser | undefined;
+const running = demoAndChromium();
 
-test.before(async () => {
-  if (!hasChromium) return;
-  demo = await startDemo();
-  browser = await launchChromium();
-});
-
-test.after.always(async () => {
-  await browser?.close();
-  await demo?.close();
-});
-
-const versionsUrl = (id: string, extra = '') => `${demo!.origin}/Search/Versions?id=${encodeURIComponent(id)}&search=versions${extra}`;
+const versionsUrl = (id: string, extra = '') => `${running.demo!.origin}/Search/Versions?id=${encodeURIComponent(id)}&search=versions${extra}`;
 
 /** A fresh browser context (own cookies) with a watched page. */
 async function open(cookies: Array<{ name: string; value: string }> = [], width = 1024): Promise<{ context: BrowserContext; page: Page; seen: PageWatch }> {
-  const context = await browser!.newContext({ locale: 'en-US', viewport: { width, height: width < 600 ? 800 : 768 } });
-  if (cookies.length > 0) await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: demo!.origin })));
+  const context = await running.browser!.newContext({ locale: 'en-US', viewport: { width, height: width < 600 ? 800 : 768 } });
+  if (cookies.length > 0) await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: running.demo!.origin })));
   const page = await context.newPage();
   const seen = await watch(context, page);
   return { context, page, seen };
@@ -71,7 +59,7 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
           const sheets = await page.evaluate(`Array.from(document.styleSheets).map((sheet) => ({ href: sheet.href, rules: sheet.cssRules.length }))`) as Array<{ href: string; rules: number }>;
           t.is(sheets.length, await page.locator('link[rel="stylesheet"]').count());
           t.true(sheets.length >= (theme === 'mobile' ? 2 : 1), `stylesheets: ${JSON.stringify(sheets)}`);
-          t.true(sheets.every((sheet) => sheet.rules > 0 && sheet.href.startsWith(demo!.origin)), JSON.stringify(sheets));
+          t.true(sheets.every((sheet) => sheet.rules > 0 && sheet.href.startsWith(running.demo!.origin)), JSON.stringify(sheets));
 
           t.is((await page.locator('a.skip-link').textContent())?.trim(), SKIP[lng]);
           t.deepEqual(await overflowingElements(page), [], 'nothing wider than the screen');
@@ -80,7 +68,7 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
           t.deepEqual(seen.errors, []);
           t.log(`screenshot: ${await screenshot(page, `versions-${lng}-${theme}-${width}`)}`);
           t.log(`screenshot: ${await viewportScreenshot(page, `versions-${lng}-${theme}-${width}-top`)}`);
-          assertAccessible(t, `versions ${lng} ${theme} ${width}`, await axeViolations(browser!, versionsUrl(PAGED_WORK_ID, `&lng=${lng}`), [{ name: 'ui', value: theme }]));
+          assertAccessible(t, `versions ${lng} ${theme} ${width}`, await axeViolations(running.browser!, versionsUrl(PAGED_WORK_ID, `&lng=${lng}`), [{ name: 'ui', value: theme }]));
         } finally {
           await context.close();
         }
@@ -159,7 +147,7 @@ browserTest('a page past the end says so, and its links lead back to the last pa
       await Promise.all([page.waitForURL(/[?&]page=2(&|$)/), page.locator('nav.pagination a.pagination__page', { hasText: /^2$/ }).click()]);
       t.true((await page.locator('body').textContent())?.includes('Mostrando 21 - 40 resultados de 45'));
       t.deepEqual(await seen.cspViolations(), []);
-      assertAccessible(t, `past the end ${theme}`, await axeViolations(browser!, versionsUrl(PAGED_WORK_ID, '&lng=pt-br&page=99'), [{ name: 'ui', value: theme }]));
+      assertAccessible(t, `past the end ${theme}`, await axeViolations(running.browser!, versionsUrl(PAGED_WORK_ID, '&lng=pt-br&page=99'), [{ name: 'ui', value: theme }]));
     } finally {
       await context.close();
     }
@@ -218,7 +206,7 @@ browserTest('the language switch changes the language and the language cookie ke
     await Promise.all([page.waitForURL(/lng=pt-br/), page.locator('nav.language-switch a[hreflang="pt-br"]').click()]);
     t.is(await page.getAttribute('html', 'lang'), 'pt-br');
     t.is((await page.locator('h1').textContent())?.trim(), `${HEADINGS['pt-br']} - ${WORK_TITLE}`);
-    const cookie = (await context.cookies(demo!.origin)).find((c) => c.name === 'language');
+    const cookie = (await context.cookies(running.demo!.origin)).find((c) => c.name === 'language');
     t.is(cookie?.value, 'pt-br');
     t.true(cookie?.httpOnly);
     t.is(cookie?.sameSite, 'Lax');
@@ -234,7 +222,7 @@ browserTest('the language switch changes the language and the language cookie ke
     await page.goto(versionsUrl(PAGED_WORK_ID));
     await Promise.all([page.waitForURL(/lng=es/), page.locator('nav.language-switch a[hreflang="es"]').click()]);
     t.is(await page.getAttribute('html', 'lang'), 'es');
-    t.is((await context.cookies(demo!.origin)).find((c) => c.name === 'language')?.value, 'es');
+    t.is((await context.cookies(running.demo!.origin)).find((c) => c.name === 'language')?.value, 'es');
     t.deepEqual(await seen.cspViolations(), []);
   } finally {
     await context.close();
@@ -244,12 +232,12 @@ browserTest('the language switch changes the language and the language cookie ke
 browserTest('the record page links to the versions of its work', async (t) => {
   const { context, page, seen } = await open();
   try {
-    const record = await page.goto(`${demo!.origin}/Record/${encodeURIComponent(THESIS_ID)}`);
+    const record = await page.goto(`${running.demo!.origin}/Record/${encodeURIComponent(THESIS_ID)}`);
     t.is(record?.status(), 200);
     const link = page.locator('a.show-versions');
     t.is((await link.textContent())?.trim(), 'Show all versions (2)');
     t.log(`screenshot: ${await screenshot(page, 'record-page')}`);
-    assertAccessible(t, 'record page (the demo host’s)', await axeViolations(browser!, page.url()));
+    assertAccessible(t, 'record page (the demo host’s)', await axeViolations(running.browser!, page.url()));
 
     await Promise.all([page.waitForURL(/\/Search\/Versions\?/), link.click()]);
     t.is(new URL(page.url()).searchParams.get('id'), THESIS_ID);
@@ -293,7 +281,7 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
         await page.goBack();
         await Promise.all([page.waitForURL(/\/$/), page.locator('main a.error-page__home').click()]);
         t.is(new URL(page.url()).pathname, '/');
-        assertAccessible(t, `error page ${lng} ${theme}`, await axeViolations(browser!, versionsUrl('no-such-record', `&lng=${lng}`), [{ name: 'ui', value: theme }]));
+        assertAccessible(t, `error page ${lng} ${theme}`, await axeViolations(running.browser!, versionsUrl('no-such-record', `&lng=${lng}`), [{ name: 'ui', value: theme }]));
       } finally {
         await context.close();
       }
