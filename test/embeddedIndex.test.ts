@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidOptionError, InvalidRecordDocumentError } from '../src/errors.js';
+import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../src/errors.js';
 import type { CatalogIndex } from '../src/versions/catalogIndex.js';
 import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
 import { indexBehaviourSuite, suiteDocuments } from './indexBehaviour/indexBehaviourSuite.js';
@@ -34,12 +34,12 @@ function writeSchema0File(path: string, documents: readonly Record<string, unkno
   db.close();
 }
 
-function schemaOf(path: string): { version: unknown; keyColumns: string[]; indexes: string[] } {
+function schemaOf(path: string): { version: unknown; tables: string[]; indexes: string[] } {
   const db = new Database(path, { readonly: true });
   try {
     return {
       version: db.pragma('user_version', { simple: true }),
-      keyColumns: db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('work_keys')").all().map((c) => c.name),
+      tables: db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => r.name),
       indexes: db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").all().map((r) => r.name),
     };
   } finally {
@@ -222,7 +222,7 @@ test('a bad document stopping a load into an empty index keeps the documents bef
   t.deepEqual(page, { total: 3, records: page.records });
   t.deepEqual(ids(page), ['a1', 'a2', 'a3']);
   await index.close();
-  t.deepEqual(schemaOf(path), { version: 1, keyColumns: ['key', 'record_id', 'last_indexed'], indexes: [] });
+  t.deepEqual(schemaOf(path), { version: 2, tables: ['harvests', 'records', 'records_by_key', 'work_keys'], indexes: [] });
 });
 
 test('a failing source stopping a load into an empty index keeps its committed batches', async (t) => {
@@ -299,11 +299,11 @@ test('a page carries its total; an empty page (past the end, limit 0) still repo
   await index.close();
 });
 
-test('a writable open migrates a schema 0 file in place; a read-only open serves it as it is', async (t) => {
+test('a writable open rebuilds a schema 0 file in the current layout; a read-only open serves it as it is', async (t) => {
   const path = newFile('schema0-migration');
   const documents = suiteDocuments();
   writeSchema0File(path, documents);
-  t.deepEqual(schemaOf(path), { version: 0, keyColumns: ['key', 'record_id'], indexes: ['records_by_last_indexed', 'work_keys_by_record'] });
+  t.deepEqual(schemaOf(path), { version: 0, tables: ['records', 'work_keys'], indexes: ['records_by_last_indexed', 'work_keys_by_record'] });
 
   const hobbitKeys = (documents.find((d) => d.id === 'hobbit-2')!.work_keys_str_mv as string[]);
   const feed = (index: CatalogIndex) => index.findVersions({ workKeys: hobbitKeys, order: 'last-indexed', offset: 0, limit: 50 });
@@ -315,11 +315,15 @@ test('a writable open migrates a schema 0 file in place; a read-only open serves
   t.is(schemaOf(path).version, 0, 'a read-only open changes nothing');
 
   const writer = openEmbeddedIndex({ path });
-  t.deepEqual(schemaOf(path), { version: 1, keyColumns: ['key', 'record_id', 'last_indexed'], indexes: [] });
+  t.deepEqual(schemaOf(path), { version: 2, tables: ['harvests', 'records', 'records_by_key', 'work_keys'], indexes: [] });
   t.deepEqual(await feed(writer), before);
-  // The reader opened before the migration goes on answering, with the statements of schema 0.
-  t.deepEqual(await feed(reader), before);
+  // The reader opened before the migration has lost its tables: it fails as an unavailable index (503),
+  // never with answers from half a layout, and a new open reads the rebuilt file.
+  await t.throwsAsync(feed(reader), { instanceOf: IndexUnavailableError });
   await reader.close();
+  const newReader = openEmbeddedIndex({ path, readOnly: true });
+  t.deepEqual(await feed(newReader), before);
+  await newReader.close();
   // Content loaded again unchanged keeps its last_indexed: the stored content hashes are still valid.
   const { last_indexed: _ignored, ...hobbit2 } = documents.find((d) => d.id === 'hobbit-2')!;
   await writer.load([hobbit2, { id: 'hobbit-4', title: 'The Hobbit', author: 'Tolkien, J. R. R.', last_indexed: '2025-01-02T12:00:00Z' }], at('2026-01-01T00:00:00Z'));
@@ -329,7 +333,7 @@ test('a writable open migrates a schema 0 file in place; a read-only open serves
   await writer.close();
 
   const again = openEmbeddedIndex({ path });
-  t.is((await feed(again)).total, 6, 'a second writable open finds schema 1 and leaves it');
+  t.is((await feed(again)).total, 6, 'a second writable open finds the current layout and leaves it');
   await again.close();
 });
 
@@ -373,31 +377,24 @@ test('the content version stays while the index is only read, and changes with e
   t.throws(() => reader.contentVersion!(), { message: /after close/ });
 });
 
-test('a file made with the key table\'s record index loses it at a writable open, and records are still replaced and deleted whole', async (t) => {
-  const path = newFile('with-record-index');
-  const before = openEmbeddedIndex({ path });
-  await before.load([
+test('replaced and deleted records take their key rows with them, and keys no record has any more', async (t) => {
+  const path = newFile('replace-delete');
+  const index = openEmbeddedIndex({ path });
+  await index.load([
     { id: 'r1', title: 'Work', author: 'A', last_indexed: '2025-01-01T00:00:00Z' },
     { id: 'r2', title: 'Work', author: 'A', last_indexed: '2025-01-02T00:00:00Z' },
+    { id: 'r3', title: 'Other', author: 'B', last_indexed: '2025-01-03T00:00:00Z' },
   ]);
-  await before.close();
-  // As 0.1.0 left its files: the same tables, and an index of the key table by record.
-  const db = new Database(path);
-  db.exec('CREATE INDEX work_keys_by_record ON work_keys (record_id)');
-  db.close();
-  t.deepEqual(schemaOf(path).indexes, ['work_keys_by_record']);
-
-  const index = openEmbeddedIndex({ path });
-  t.deepEqual(schemaOf(path).indexes, []);
   await index.load([{ id: 'r1', title: 'Another work', author: 'A', last_indexed: '2025-02-01T00:00:00Z' }]);
   const writer = index.openWriter();
-  await writer.delete(['r2']);
+  await writer.delete(['r2', 'r3']);
   await writer.close();
-  const keyRows = new Database(path, { readonly: true });
-  t.deepEqual(keyRows.prepare('SELECT key, record_id FROM work_keys ORDER BY key').all(), [
-    { key: 'AT a anotherwork', record_id: 'r1' },
-  ], 'the replaced record\'s old keys and the deleted record\'s keys are gone');
-  keyRows.close();
+  const tables = new Database(path, { readonly: true });
+  t.deepEqual(tables.prepare('SELECT w.key, k.record_id, k.last_indexed FROM records_by_key AS k JOIN work_keys AS w USING (key_id)').all(), [
+    { key: 'AT a anotherwork', record_id: 'r1', last_indexed: Date.parse('2025-02-01T00:00:00Z') },
+  ], 'the replaced record\'s old keys and the deleted records\' keys are gone');
+  t.deepEqual(tables.prepare('SELECT key FROM work_keys').all(), [{ key: 'AT a anotherwork' }], 'keys of no record are dropped');
+  tables.close();
   t.deepEqual(Object.fromEntries(await index.countVersions(['r1', 'r2'])), { r1: 1 });
   await index.close();
 });

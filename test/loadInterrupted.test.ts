@@ -27,16 +27,21 @@ function catalogFile(dir: string, records = RECORDS): string {
   return file;
 }
 
-/** Records, and key rows whose record is missing or records of this catalog without their two keys. */
+/**
+ * Records, key rows whose record or key is missing, and records of this catalog without their one key row
+ * each (every record here has one key: its author and title).
+ */
 function integrityOf(path: string): { records: number; orphanKeys: number; recordsMissingKeys: number } {
   const db = new Database(path, { readonly: true });
   try {
-    const records = (db.prepare('SELECT COUNT(*) AS n FROM records').get() as { n: number }).n;
-    const orphanKeys = (db.prepare('SELECT COUNT(*) AS n FROM work_keys k WHERE NOT EXISTS (SELECT 1 FROM records r WHERE r.id = k.record_id)').get() as { n: number }).n;
-    // The key table has no index by record: count its rows per record in one pass.
-    const recordsMissingKeys = (db.prepare(`SELECT COUNT(*) AS n FROM records r
-      LEFT JOIN (SELECT record_id, COUNT(*) AS c FROM work_keys GROUP BY record_id) k ON k.record_id = r.id
-      WHERE r.id LIKE 'r%' AND IFNULL(k.c, 0) <> 1`).get() as { n: number }).n;
+    const count = (sql: string) => (db.prepare(sql).pluck().get() as number);
+    const records = count('SELECT COUNT(*) FROM records');
+    const orphanKeys = count(`SELECT COUNT(*) FROM records_by_key k
+      WHERE NOT EXISTS (SELECT 1 FROM records r WHERE r.id = k.record_id) OR NOT EXISTS (SELECT 1 FROM work_keys w WHERE w.key_id = k.key_id)`);
+    // The key rows have no index by record: count them per record in one pass.
+    const recordsMissingKeys = count(`SELECT COUNT(*) FROM records r
+      LEFT JOIN (SELECT record_id, COUNT(*) AS c FROM records_by_key GROUP BY record_id) k ON k.record_id = r.id
+      WHERE r.id LIKE 'r%' AND (IFNULL(k.c, 0) <> 1 OR json_array_length(r.key_ids) <> 1)`);
     return { records, orphanKeys, recordsMissingKeys };
   } finally {
     db.close();

@@ -1,12 +1,12 @@
 /**
  * Benchmark child process: the load ceiling. A bare better-sqlite3 bulk insert of the rows the real load
  * writes (the same generated documents, prepared and keyed as the pipeline prepares them) into the same
- * records and work_keys tables of an empty file, with prepared statements and one transaction per batch,
+ * tables of an empty file (records, work_keys, records_by_key), with prepared statements and one transaction per batch,
  * and nothing else: no pipeline, no staging, no checks. It is what this storage design can take on this
  * machine at all, so the real load is judged as a ratio of it, measured in the same run.
  *
  * The best case of that design: the rows are prepared in memory first and inserted in each B-tree's own
- * order (records by id, key rows by key and record), so every insert appends. (Inserting in arrival order puts each row at a random place of trees larger than
+ * order (records by id, keys by id, key rows by key and record), so every insert appends. (Inserting in arrival order puts each row at a random place of trees larger than
  * SQLite's page cache: at a million records that was slower than the real, staged and sorted, load, so no
  * ceiling at all.) Only the writing is timed (the transactions and the close that
  * checkpoints the log into the file): generating, preparing and sorting the rows is the loader's work, not
@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { openEmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
 import { prepareRecordDocument } from '../../src/ingest/prepareRecordDocument.js';
+import { documentColumnOf, KEYS_PER_HASH, storedInstantOf, workKeyHash } from '../../src/adapters/sqlite/indexTables.js';
 import { generateRecords, planCatalog } from './catalogGenerator.js';
 import { memoryOf, reportToParent } from './processStats.js';
 
@@ -52,35 +53,51 @@ async function main(): Promise<void> {
   const db = new BetterSqlite3(path);
   // What the index's writable connections set: the journal mode is in the file already, this is not.
   db.pragma('synchronous = NORMAL');
-  const insertRecord = db.prepare('INSERT INTO records (id, last_indexed, content_hash, document) VALUES (?, ?, ?, ?)');
-  const insertKey = db.prepare('INSERT OR IGNORE INTO work_keys (key, record_id, last_indexed) VALUES (?, ?, ?)');
-  type Row = readonly [id: string, lastIndexed: string, document: string, keys: readonly string[]];
-  type KeyRow = readonly [key: string, id: string, lastIndexed: string];
-  const writeRecords = db.transaction((batch: readonly Row[]) => {
-    for (const [id, lastIndexed, document] of batch) insertRecord.run(id, lastIndexed, '', document);
-  });
-  const writeKeys = db.transaction((batch: readonly KeyRow[]) => {
-    for (const [key, id, lastIndexed] of batch) insertKey.run(key, id, lastIndexed);
-  });
+  const insertRecord = db.prepare('INSERT INTO records (id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?)');
+  const insertKey = db.prepare('INSERT INTO work_keys (key_id, key) VALUES (?, ?)');
+  const insertKeyRow = db.prepare('INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed) VALUES (?, ?, ?)');
+  type Row = readonly [id: string, lastIndexed: number, document: string, keys: readonly string[]];
+  type KeyRow = readonly [keyId: number, id: string, lastIndexed: number];
+  const inBatches = <T>(write: (batch: readonly T[]) => void, all: readonly T[]) => {
+    for (let i = 0; i < all.length; i += BATCH) write(all.slice(i, i + BATCH));
+  };
 
   const now = new Date('2025-07-01T00:00:00Z');
   const rows: Row[] = [];
-  const keyRows: KeyRow[] = [];
   for (const generated of generateRecords(planCatalog(records, Number(seedText)))) {
     const { document } = prepareRecordDocument(generated, now);
-    const workKeys = document.work_keys_str_mv ?? [];
-    rows.push([document.id, document.last_indexed as string, JSON.stringify(document), workKeys]);
-    for (const key of workKeys) keyRows.push([key, document.id, document.last_indexed as string]);
+    rows.push([document.id, storedInstantOf(document), documentColumnOf(document), document.work_keys_str_mv ?? []]);
   }
+  // Key ids as the index gives them (indexTables.ts): hash * 256, plus a number within a hash in key order.
   const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const keyTexts = [...new Set(rows.flatMap((row) => row[3]))]
+    .map((key) => [workKeyHash(key), key] as const)
+    .sort((a, b) => a[0] - b[0] || byText(a[1], b[1]));
+  const keyIds = new Map<string, number>();
+  let previousHash = -1;
+  let number = 0;
+  for (const [hash, key] of keyTexts) {
+    number = hash === previousHash ? number + 1 : 0;
+    previousHash = hash;
+    keyIds.set(key, hash * KEYS_PER_HASH + number);
+  }
+  const keyRows: KeyRow[] = rows.flatMap(([id, lastIndexed, , keys]) => keys.map((key) => [keyIds.get(key) as number, id, lastIndexed] as const));
   rows.sort((a, b) => byText(a[0], b[0]));
-  keyRows.sort((a, b) => byText(a[0], b[0]) || byText(a[1], b[1]));
+  keyRows.sort((a, b) => a[0] - b[0] || byText(a[1], b[1]));
+  const keyList = [...keyIds].sort((a, b) => a[1] - b[1]);
+  const recordRows = rows.map(([id, lastIndexed, document, rowKeys]) => [id, lastIndexed, JSON.stringify(rowKeys.map((key) => keyIds.get(key))), document] as const);
   const keys = keyRows.length;
 
   const started = process.hrtime.bigint();
-  db.exec('DROP INDEX IF EXISTS work_keys_by_record');
-  for (let i = 0; i < rows.length; i += BATCH) writeRecords(rows.slice(i, i + BATCH));
-  for (let i = 0; i < keyRows.length; i += BATCH) writeKeys(keyRows.slice(i, i + BATCH));
+  inBatches(db.transaction((batch: readonly (typeof recordRows)[number][]) => {
+    for (const [id, lastIndexed, keyIdList, document] of batch) insertRecord.run(id, lastIndexed, keyIdList, document);
+  }), recordRows);
+  inBatches(db.transaction((batch: ReadonlyArray<readonly [string, number]>) => {
+    for (const [key, keyId] of batch) insertKey.run(keyId, key);
+  }), keyList);
+  inBatches(db.transaction((batch: readonly KeyRow[]) => {
+    for (const [keyId, id, lastIndexed] of batch) insertKeyRow.run(keyId, id, lastIndexed);
+  }), keyRows);
   db.close();
   const timedNs = process.hrtime.bigint() - started;
 

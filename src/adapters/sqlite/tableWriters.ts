@@ -1,0 +1,220 @@
+/**
+ * Writing prepared record documents into the embedded index's tables (indexTables.ts): the bulk load into
+ * an empty index (staged, moved into place in key order at its end), the replacing writer for an index
+ * holding records, and deletions. What a writer turn is, and when kept answers are dropped, is
+ * embeddedIndex.ts's business.
+ */
+import { availableParallelism } from 'node:os';
+import type Database from 'better-sqlite3';
+import type { RecordDocument } from '../../record/catalogRecord.js';
+import { contentFingerprintOf } from '../../record/recordContent.js';
+import type { StoredContent } from '../../ingest/pipeline.js';
+import { IndexUnavailableError } from '../../errors.js';
+import { documentColumnOf, documentFromRow, firstKeyIdOf, KEYS_PER_HASH, SCHEMA, storedInstantOf, workKeyHash } from './indexTables.js';
+
+type BatchWriter = (batch: readonly RecordDocument[]) => void;
+
+/** What a writer of the embedded index does once its turn has come. */
+export interface TableWriter {
+  storedContentOf(ids: readonly string[]): Map<string, StoredContent>;
+  put(batch: readonly RecordDocument[]): void;
+  delete(ids: readonly string[]): void;
+  close(): void;
+}
+
+/** The text of each key id of a record (a JSON array of ids), in the record's order. */
+export const KEYS_OF_RECORD = `(SELECT json_group_array(w.key ORDER BY j.key) FROM json_each(%s) AS j JOIN work_keys AS w ON w.key_id = j.value)`;
+
+/** The same JSON array of keys for the `key_ids` column of `records` row `r`. */
+export const KEYS_OF_ROW = KEYS_OF_RECORD.replace('%s', 'r.key_ids');
+
+/**
+ * Into an empty index the writer stages (stagedLoad); into one holding records it replaces by id, one
+ * transaction per batch.
+ */
+export function openTableWriter(db: Database.Database): TableWriter {
+  let bulk = db.prepare('SELECT 1 FROM records LIMIT 1').get() === undefined ? stagedLoad(db) : undefined;
+  let writeBatch = bulk?.writeBatch ?? replacingWriter(db);
+  const stored = db.prepare<[string], { id: string; last_indexed: number; keys: string; document: string }>(
+    `SELECT r.id, r.last_indexed, ${KEYS_OF_ROW} AS keys, r.document FROM records AS r WHERE r.id IN (SELECT value FROM json_each(?))`,
+  );
+  const dropRecords = db.transaction((ids: readonly string[]) => {
+    const drop = recordDropper(db);
+    for (const id of ids) drop(id);
+  });
+  return {
+    storedContentOf(ids) {
+      const held = new Map<string, StoredContent>();
+      // An empty index being filled holds nothing to compare with.
+      if (bulk !== undefined) return held;
+      for (const row of stored.all(JSON.stringify(ids))) {
+        const document = documentFromRow(row.id, row.last_indexed, JSON.parse(row.keys) as string[], row.document);
+        held.set(row.id, { fingerprint: contentFingerprintOf(document), lastIndexed: document.last_indexed as string });
+      }
+      return held;
+    },
+    put(batch) {
+      writeBatch(batch);
+    },
+    delete(ids) {
+      // Staged documents are not in the tables yet: a deletion must apply after them, so the staged part
+      // of the load is moved into place first and the rest of the load replaces record by record.
+      if (bulk !== undefined) {
+        bulk.finish();
+        bulk = undefined;
+        writeBatch = replacingWriter(db);
+      }
+      dropRecords(ids);
+    },
+    close() {
+      bulk?.finish();
+    },
+  };
+}
+
+/**
+ * Deletes a stored record: its key rows (found through the key ids its row names), the keys no other
+ * record has any more, and its row.
+ */
+function recordDropper(db: Database.Database): (id: string) => void {
+  const keyIds = db.prepare<[string], string>('SELECT key_ids FROM records WHERE id = ?').pluck();
+  const dropKeyRows = db.prepare<[string, string]>('DELETE FROM records_by_key WHERE key_id IN (SELECT value FROM json_each(?)) AND record_id = ?');
+  const dropUnusedKeys = db.prepare<[string]>(`
+    DELETE FROM work_keys WHERE key_id IN (SELECT value FROM json_each(?))
+       AND NOT EXISTS (SELECT 1 FROM records_by_key AS k WHERE k.key_id = work_keys.key_id)`);
+  const dropRecord = db.prepare<[string]>('DELETE FROM records WHERE id = ?');
+  return (id) => {
+    const ids = keyIds.get(id);
+    if (ids === undefined) return;
+    dropKeyRows.run(ids, id);
+    dropUnusedKeys.run(ids);
+    dropRecord.run(id);
+  };
+}
+
+/**
+ * The id of each key of a document, adding the keys the index does not have yet: the first free number of
+ * the key's hash (indexTables.ts).
+ */
+function keyIdsFinder(db: Database.Database): (keys: readonly string[]) => number[] {
+  const ofHash = db.prepare<[number, number], [number, string]>('SELECT key_id, key FROM work_keys WHERE key_id BETWEEN ? AND ?').raw();
+  const add = db.prepare<[number, string]>('INSERT INTO work_keys (key_id, key) VALUES (?, ?)');
+  return (keys) => keys.map((key) => {
+    const first = firstKeyIdOf(key);
+    const taken = ofHash.all(first, first + KEYS_PER_HASH - 1);
+    const found = taken.find(([, text]) => text === key);
+    if (found !== undefined) return found[0];
+    const id = taken.length === 0 ? first : Math.max(...taken.map(([keyId]) => keyId)) + 1;
+    if (id >= first + KEYS_PER_HASH) {
+      throw new IndexUnavailableError(`Embedded index: more than ${KEYS_PER_HASH} different work keys share the hash of ${JSON.stringify(key)}`);
+    }
+    add.run(id, key);
+    return id;
+  });
+}
+
+/** Into an index holding records: each document replaces its record and that record's keys. */
+function replacingWriter(db: Database.Database): BatchWriter {
+  const drop = recordDropper(db);
+  const keyIdsOf = keyIdsFinder(db);
+  const insertRecord = db.prepare('INSERT INTO records (id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?)');
+  const addKeyRow = db.prepare('INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed) VALUES (?, ?, ?)');
+  return db.transaction((batch: readonly RecordDocument[]) => {
+    for (const document of batch) {
+      const id = document.id;
+      drop(id);
+      const lastIndexed = storedInstantOf(document);
+      const keyIds = keyIdsOf(document.work_keys_str_mv ?? []);
+      insertRecord.run(id, lastIndexed, JSON.stringify(keyIds), documentColumnOf(document));
+      for (const keyId of keyIds) addKeyRow.run(keyId, id, lastIndexed);
+    }
+  });
+}
+
+/**
+ * Into an empty index. Inserting records and keys as they come puts each row at a random place of the
+ * B-trees, which for 1M records was 83% of a 190–250 s load. So batches are appended to unindexed staging
+ * tables (temporary ones: they never reach the index file or its log), and finish() moves them in one
+ * transaction with sorted inserts, which append to each B-tree. Readers see no record until then, and
+ * then all of them.
+ *
+ * Key ids are given in the move: the staged rows name each key by its first id (hash * 256), and the rare
+ * key whose hash an earlier key has taken gets the next number, its records' rows corrected after.
+ */
+export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; finish: () => void } {
+  // stage_keys has one row per staged document (its keys as a JSON array), with the rowid of its
+  // stage_records row: the last copy of an id is then found without reading the documents again.
+  db.exec(`
+    DROP TABLE IF EXISTS temp.stage_records;
+    DROP TABLE IF EXISTS temp.stage_keys;
+    DROP TABLE IF EXISTS temp.stage_key_rows;
+    CREATE TEMP TABLE stage_records (id TEXT NOT NULL, last_indexed INTEGER NOT NULL, key_ids TEXT NOT NULL, document TEXT NOT NULL);
+    CREATE TEMP TABLE stage_keys (stage_rowid INTEGER PRIMARY KEY, record_id TEXT NOT NULL, last_indexed INTEGER NOT NULL, keys TEXT NOT NULL);`);
+  const stageRecord = db.prepare('INSERT INTO temp.stage_records (id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?)');
+  const stageKeys = db.prepare('INSERT INTO temp.stage_keys (stage_rowid, record_id, last_indexed, keys) VALUES (?, ?, ?, ?)');
+  let staged = 0;
+  const writeBatch = db.transaction((batch: readonly RecordDocument[]) => {
+    for (const document of batch) {
+      const id = document.id;
+      const keys = document.work_keys_str_mv ?? [];
+      const lastIndexed = storedInstantOf(document);
+      const { lastInsertRowid } = stageRecord.run(id, lastIndexed, JSON.stringify(keys.map(firstKeyIdOf)), documentColumnOf(document));
+      stageKeys.run(lastInsertRowid, id, lastIndexed, JSON.stringify(keys));
+    }
+    staged += batch.length;
+  });
+
+  const move = db.transaction(() => {
+    // Each id's last copy comes first in its run and the earlier copies are ignored: a later document
+    // replaces an earlier one, as it would have replaced it in the index. Fewer records than staged
+    // documents means there were such copies, and then only the keys of each id's last copy go in.
+    const records = db.prepare(`
+      INSERT OR IGNORE INTO records (id, last_indexed, key_ids, document)
+        SELECT id, last_indexed, key_ids, document FROM temp.stage_records ORDER BY id, rowid DESC`).run().changes;
+    const lastCopiesOnly = records < staged ? 'WHERE k.stage_rowid IN (SELECT MAX(stage_rowid) FROM temp.stage_keys GROUP BY record_id)' : '';
+    // Every (key, record) pair with its key's id: keys sorted by hash, then text, numbered within a hash.
+    db.prepare(`
+      CREATE TEMP TABLE stage_key_rows AS
+        SELECT hash * ${KEYS_PER_HASH} + dense_rank() OVER (PARTITION BY hash ORDER BY key) - 1 AS key_id, key, record_id, last_indexed
+          FROM (SELECT work_key_hash(j.value) AS hash, j.value AS key, k.record_id, k.last_indexed
+                  FROM temp.stage_keys AS k, json_each(k.keys) AS j ${lastCopiesOnly})
+         ORDER BY 1, 3`).run();
+    db.prepare('INSERT OR IGNORE INTO work_keys (key_id, key) SELECT key_id, key FROM temp.stage_key_rows ORDER BY rowid').run();
+    db.prepare(`
+      INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed)
+        SELECT key_id, record_id, last_indexed FROM temp.stage_key_rows ORDER BY rowid`).run();
+    // Records with a key that did not get its first id (two keys of one hash: ~200 in a million records):
+    // their key ids again, from the keys' texts of their last copy.
+    const keyIdsOf = keyIdsFinder(db);
+    const setKeyIds = db.prepare<[string, string]>('UPDATE records SET key_ids = ? WHERE id = ?');
+    const renumbered = db.prepare<[], { record_id: string; keys: string }>(`
+      SELECT record_id, keys FROM temp.stage_keys WHERE stage_rowid IN (
+        SELECT MAX(stage_rowid) FROM temp.stage_keys
+         WHERE record_id IN (SELECT record_id FROM temp.stage_key_rows WHERE key_id % ${KEYS_PER_HASH} <> 0)
+         GROUP BY record_id)`).all();
+    for (const { record_id: id, keys } of renumbered) setKeyIds.run(JSON.stringify(keyIdsOf(JSON.parse(keys) as string[])), id);
+    db.exec(SCHEMA);
+  });
+
+  return {
+    writeBatch,
+    finish() {
+      // A connection closed during the load has lost its staging tables already.
+      if (!db.open) return;
+      // SQLite's sorter may use helper threads: the move's sorts take about a third less time with two CPUs.
+      const threads = db.pragma('threads', { simple: true }) as number;
+      try {
+        db.pragma(`threads = ${availableParallelism()}`);
+        if (staged > 0) move();
+      } finally {
+        db.pragma(`threads = ${threads}`);
+        db.exec('DROP TABLE IF EXISTS temp.stage_records; DROP TABLE IF EXISTS temp.stage_keys; DROP TABLE IF EXISTS temp.stage_key_rows;');
+      }
+    },
+  };
+}
+
+/** The hash function the move's SQL calls (a connection's own function: the file never depends on it). */
+export function registerKeyHash(db: Database.Database): void {
+  db.function('work_key_hash', { deterministic: true }, (key: unknown) => workKeyHash(String(key)));
+}

@@ -1,0 +1,195 @@
+/**
+ * The read path of the embedded index on the current layout (indexTables.ts): a record by id, a page of
+ * versions with its total, version counts for a list, and the small search. Each is a few prepared
+ * statements and no more JavaScript than turning rows into records; embeddedIndex.ts wraps them with the
+ * port's errors and lifecycle.
+ */
+import type Database from 'better-sqlite3';
+import type { CatalogRecord } from '../../record/catalogRecord.js';
+import type { VersionsQuery } from '../../versions/catalogIndex.js';
+import { firstKeyIdOf, KEYS_PER_HASH, recordFromRow } from './indexTables.js';
+import { KEYS_OF_RECORD, KEYS_OF_ROW } from './tableWriters.js';
+
+export interface IndexReads {
+  getRecord(id: string): CatalogRecord | undefined;
+  findVersions(query: VersionsQuery): { total: number; records: CatalogRecord[] };
+  countVersions(ids: readonly string[]): Array<{ id: string; versions: number }>;
+  /** Forgets what was read this turn: called after every write of this connection. */
+  forgetRecent?(): void;
+}
+
+/** A record row as the statements below select it: its keys' texts, and their ids as stored. */
+interface RecordRow {
+  id: string;
+  last_indexed: number;
+  keys: string;
+  key_ids: string;
+  document: string;
+}
+
+export const RECORD_COLUMNS = `r.id AS id, r.last_indexed AS last_indexed, ${KEYS_OF_ROW} AS keys, r.key_ids AS key_ids, r.document AS document`;
+
+export const recordOfRow = (row: RecordRow): CatalogRecord =>
+  recordFromRow(row.id, row.last_indexed, JSON.parse(row.keys) as string[], row.document);
+
+/** A version's row: its keys' ids only (a page never shows the keys of its versions). */
+type VersionRow = Omit<RecordRow, 'keys'>;
+const VERSION_COLUMNS = 'r.id AS id, r.last_indexed AS last_indexed, r.key_ids AS key_ids, r.document AS document';
+
+/**
+ * Key rows read in one go before a work counts as large. Most works are small (78% of them one record),
+ * and for them a statement that groups, sorts and counts in SQLite costs more in its temporary B-trees than
+ * the few rows it reads; so up to this many key rows are read and the page is cut here. A larger work goes
+ * to the page statement, which never turns its rows into JavaScript values.
+ */
+const SMALL_WORK_KEY_ROWS = 16;
+/** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
+const BOUND_KEYS = 8;
+
+/**
+ * SQLite's order of TEXT (BINARY: UTF-8 bytes, i.e. code points). JavaScript compares UTF-16 units, which
+ * orders differently only where a surrogate (a character above U+FFFF) meets a unit in E000–FFFF.
+ */
+export function compareAsSqlite(a: string, b: string): number {
+  if (a === b) return 0;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      const xSurrogate = x <= 0xdfff;
+      if (xSurrogate !== y <= 0xdfff) return xSurrogate ? 1 : -1;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+export function currentReads(db: Database.Database): IndexReads {
+  const selectRecord = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records AS r WHERE r.id = ?`);
+  const selectVersion = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.id = ?`);
+  const keysOfIds = db.prepare<[string], string>(`SELECT ${KEYS_OF_RECORD.replace('%s', '?')}`).pluck();
+
+  // The key ids of the keys of records given out by getRecord, by the identity of their workKeys list:
+  // listVersions asks for the versions of exactly that list next, and its ids need no lookup then.
+  const keyIdsOfList = new WeakMap<readonly string[], string>();
+  // The records of this event-loop turn, by id: a record requested is most often the only one, or one,
+  // of its own versions page, and is not read twice. Cleared every turn, so never older than the turn.
+  let recordsThisTurn: Map<string, CatalogRecord> | undefined;
+  const rememberThisTurn = (record: CatalogRecord): CatalogRecord => {
+    if (recordsThisTurn === undefined) {
+      recordsThisTurn = new Map();
+      setImmediate(() => {
+        recordsThisTurn = undefined;
+      });
+    }
+    recordsThisTurn.set(record.id, record);
+    return record;
+  };
+
+  /**
+   * A version as a record whose work keys are read when first asked for: a page never shows them, and
+   * reading them took a quarter of a large work's page.
+   */
+  const versionOfRow = (row: VersionRow): CatalogRecord => {
+    const known = recordsThisTurn?.get(row.id);
+    if (known !== undefined) return known;
+    const record = recordFromRow(row.id, row.last_indexed, [], row.document);
+    let workKeys: readonly string[] | undefined;
+    return Object.defineProperty(record, 'workKeys', {
+      enumerable: true,
+      get: () => (workKeys ??= JSON.parse(keysOfIds.get(row.key_ids) ?? '[]') as string[]),
+    });
+  };
+
+  const keyIdOf = db.prepare<[number, number, string], number>('SELECT key_id FROM work_keys WHERE key_id BETWEEN ? AND ? AND key = ?').pluck();
+  const keyIdsOf = (keys: readonly string[]): number[] => {
+    const known = keyIdsOfList.get(keys);
+    if (known !== undefined) return JSON.parse(known) as number[];
+    const ids: number[] = [];
+    for (const key of keys) {
+      const first = firstKeyIdOf(key);
+      const id = keyIdOf.get(first, first + KEYS_PER_HASH - 1, key);
+      if (id !== undefined && !ids.includes(id)) ids.push(id);
+    }
+    return ids;
+  };
+
+  // A large work's page and total in one statement: the distinct records of its key rows are collected
+  // once, counted, and cut to the page, and only the page's records are read. An empty page (offset past
+  // the end, limit 0) has no row to carry the total, so then the count runs alone.
+  type PageRow = VersionRow & { total: number };
+  const KEYED = 'FROM records_by_key WHERE key_id IN (SELECT value FROM json_each(?))';
+  const largePage = (order: string, columns: string) => db.prepare<[string, number, number], PageRow>(`
+    WITH versions AS MATERIALIZED (SELECT ${columns} ${KEYED} GROUP BY record_id),
+         page AS (SELECT * FROM versions ORDER BY ${order} LIMIT ? OFFSET ?)
+    SELECT ${VERSION_COLUMNS}, (SELECT COUNT(*) FROM versions) AS total
+      FROM page JOIN records AS r ON r.id = page.record_id
+     ORDER BY ${order.replace(/(last_indexed|record_id)/g, 'page.$1')}`);
+  const newestFirst = largePage('last_indexed DESC, record_id', 'record_id, MAX(last_indexed) AS last_indexed');
+  const byId = largePage('record_id', 'record_id');
+  const countOf = db.prepare<[string], number>(`SELECT COUNT(*) FROM (SELECT DISTINCT record_id ${KEYED})`).pluck();
+  const large = (keyIds: string, query: VersionsQuery) => {
+    const rows = query.limit > 0 ? (query.order === 'last-indexed' ? newestFirst : byId).all(keyIds, query.limit, query.offset) : [];
+    return { total: rows[0]?.total ?? countOf.get(keyIds) ?? 0, records: rows.map(versionOfRow) };
+  };
+
+  type KeyRows = Database.Statement<unknown[], [string, number]>;
+  const keyRowsByCount: KeyRows[] = [];
+  for (let count = 1; count <= BOUND_KEYS; count++) {
+    keyRowsByCount[count] = db.prepare<unknown[], [string, number]>(
+      `SELECT record_id, last_indexed FROM records_by_key WHERE key_id IN (${new Array(count).fill('?').join(', ')}) LIMIT ?`).raw();
+  }
+  const keyRowsByList = db.prepare<unknown[], [string, number]>(`SELECT record_id, last_indexed ${KEYED} LIMIT ?`).raw();
+
+  const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
+    SELECT r.id AS id,
+           (SELECT COUNT(DISTINCT k.record_id) FROM json_each(r.key_ids) AS j JOIN records_by_key AS k ON k.key_id = j.value) AS versions
+      FROM records AS r
+     WHERE r.id IN (SELECT value FROM json_each(?))`);
+
+  return {
+    getRecord(id) {
+      const row = selectRecord.get(id);
+      if (row === undefined) return undefined;
+      const record = recordOfRow(row);
+      keyIdsOfList.set(record.workKeys, row.key_ids);
+      return rememberThisTurn(record);
+    },
+
+    findVersions(query) {
+      const ids = keyIdsOf(query.workKeys);
+      if (ids.length === 0) return { total: 0, records: [] };
+      const bound = keyRowsByCount[ids.length];
+      const rows = bound !== undefined ? bound.all(...ids, SMALL_WORK_KEY_ROWS + 1) : keyRowsByList.all(JSON.stringify(ids), SMALL_WORK_KEY_ROWS + 1);
+      // A larger work, or (rarely) an id stored with a lone surrogate, which comes back with U+FFFD in
+      // place of bytes that are not UTF-8 and then names no record: the statement, which never turns ids
+      // into JavaScript strings and back.
+      if (rows.length > SMALL_WORK_KEY_ROWS || rows.some(([id]) => id.includes('\uFFFD'))) return large(JSON.stringify(ids), query);
+      // A record's key rows all carry its last_indexed: the distinct records are the distinct ids.
+      const latest = new Map<string, number>();
+      for (const [id, lastIndexed] of rows) latest.set(id, lastIndexed);
+      const versions = [...latest];
+      versions.sort(query.order === 'last-indexed'
+        ? ([idA, a], [idB, b]) => b - a || compareAsSqlite(idA, idB)
+        : ([idA], [idB]) => compareAsSqlite(idA, idB));
+      // As LIMIT and OFFSET: no rows for a limit of 0, a negative offset counts as 0.
+      const offset = Math.max(0, query.offset);
+      const records: CatalogRecord[] = [];
+      for (const [id] of query.limit > 0 ? versions.slice(offset, offset + query.limit) : []) {
+        const known = recordsThisTurn?.get(id);
+        const row = known === undefined ? selectVersion.get(id) : undefined;
+        if (known !== undefined) records.push(known);
+        else if (row !== undefined) records.push(versionOfRow(row));
+      }
+      return { total: versions.length, records };
+    },
+
+    countVersions: (ids) => versionCounts.all(JSON.stringify(ids)),
+
+    forgetRecent() {
+      recordsThisTurn = undefined;
+    },
+  };
+}
