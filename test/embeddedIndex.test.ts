@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../src/errors.js';
 import type { CatalogIndex } from '../src/versions/catalogIndex.js';
 import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
+import { workKeyHash } from '../src/adapters/sqlite/indexTables.js';
 import { indexBehaviourSuite, suiteDocuments } from './indexBehaviour/indexBehaviourSuite.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'versions-index-'));
@@ -396,5 +397,47 @@ test('replaced and deleted records take their key rows with them, and keys no re
   t.deepEqual(tables.prepare('SELECT key FROM work_keys').all(), [{ key: 'AT a anotherwork' }], 'keys of no record are dropped');
   tables.close();
   t.deepEqual(Object.fromEntries(await index.countVersions(['r1', 'r2'])), { r1: 1 });
+  await index.close();
+});
+
+// Two work keys with the same 32-bit hash (found by search): the second gets the next number of the hash.
+const SAME_HASH = ['AT author898759 title', 'AT author1230204 title'] as const;
+
+test('work keys sharing a hash stay apart, in a bulk load and in a load into an index holding records', async (t) => {
+  t.is(workKeyHash(SAME_HASH[0]), workKeyHash(SAME_HASH[1]), 'the fixture keys share a hash');
+  const [first, second] = SAME_HASH;
+  const documents = [
+    { id: 'a1', work_keys_str_mv: [first], last_indexed: '2025-01-01T00:00:00Z' },
+    { id: 'a2', work_keys_str_mv: [first, 'OTHER'], last_indexed: '2025-01-02T00:00:00Z' },
+    { id: 'b1', work_keys_str_mv: ['OTHER 2', second], last_indexed: '2025-01-03T00:00:00Z' },
+  ];
+  const bulk = openEmbeddedIndex({ path: ':memory:' });
+  await bulk.load(documents);
+  const upserted = openEmbeddedIndex({ path: ':memory:' });
+  await upserted.load([{ id: 'seed', title: 'Seed' }]);
+  await upserted.load([...documents].reverse());
+  for (const [name, index] of [['bulk', bulk], ['upserts', upserted]] as const) {
+    const versionsOf = async (keys: string[]) => ids(await index.findVersions({ workKeys: keys, order: 'relevance', offset: 0, limit: 10 }));
+    t.deepEqual(await versionsOf([first]), ['a1', 'a2'], name);
+    t.deepEqual(await versionsOf([second]), ['b1'], name);
+    t.deepEqual((await index.getRecord('b1'))?.workKeys, ['OTHER 2', second], `${name}: a record's keys in its order`);
+    t.deepEqual(Object.fromEntries(await index.countVersions(['a1', 'b1'])), { a1: 2, b1: 1 }, name);
+    // Through getRecord, as listVersions asks: the key ids remembered for the record's list.
+    const b1 = await index.getRecord('b1');
+    t.deepEqual(ids(await index.findVersions({ workKeys: b1!.workKeys, order: 'last-indexed', offset: 0, limit: 10 })), ['b1'], name);
+    const a2 = await index.getRecord('a2');
+    t.deepEqual(ids(await index.findVersions({ workKeys: a2!.workKeys, order: 'last-indexed', offset: 0, limit: 10 })), ['a2', 'a1'], name);
+    await index.close();
+  }
+});
+
+test('versions listed on a page read their work keys when asked for', async (t) => {
+  const index = openEmbeddedIndex({ path: ':memory:' });
+  await index.load([
+    { id: 'v1', work_keys_str_mv: ['K', 'K2'] },
+    { id: 'v2', work_keys_str_mv: ['K3', 'K'] },
+  ]);
+  const page = await index.findVersions({ workKeys: ['K'], order: 'relevance', offset: 0, limit: 10 });
+  t.deepEqual(page.records.map((record) => record.workKeys), [['K', 'K2'], ['K3', 'K']]);
   await index.close();
 });
