@@ -15,7 +15,7 @@ import type { SourceItem } from '../../ingest/sourceRecord.js';
 import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../versions/catalogIndex.js';
 import { SCHEMA, SCHEMA_VERSION, schemaVersionOf } from './indexTables.js';
 import { legacyReads, migrateLegacyFile } from './legacyLayouts.js';
-import { openTableWriter, registerKeyHash, type TableWriter } from './tableWriters.js';
+import { openTableWriter, type TableWriter } from './tableWriters.js';
 import { currentReads, RECORD_COLUMNS, recordOfRow, type IndexReads } from './versionsReads.js';
 
 export interface EmbeddedIndexOptions {
@@ -118,7 +118,6 @@ export function openEmbeddedIndex(options: EmbeddedIndexOptions): EmbeddedIndex 
       if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
     }
-    registerKeyHash(db);
     return embeddedIndexOn(db, readOnly, prepareSchema(db, readOnly));
   } catch (error) {
     db.close();

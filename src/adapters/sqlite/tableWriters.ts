@@ -10,7 +10,7 @@ import type { RecordDocument } from '../../record/catalogRecord.js';
 import { contentFingerprintOf } from '../../record/recordContent.js';
 import type { StoredContent } from '../../ingest/pipeline.js';
 import { IndexUnavailableError } from '../../errors.js';
-import { documentColumnOf, documentFromRow, firstKeyIdOf, KEYS_PER_HASH, SCHEMA, storedInstantOf, workKeyHash } from './indexTables.js';
+import { documentColumnOf, documentFromRow, firstKeyIdOf, KEYS_PER_HASH, SCHEMA, storedInstantOf } from './indexTables.js';
 
 type BatchWriter = (batch: readonly RecordDocument[]) => void;
 
@@ -138,28 +138,32 @@ function replacingWriter(db: Database.Database): BatchWriter {
  * transaction with sorted inserts, which append to each B-tree. Readers see no record until then, and
  * then all of them.
  *
- * Key ids are given in the move: the staged rows name each key by its first id (hash * 256), and the rare
- * key whose hash an earlier key has taken gets the next number, its records' rows corrected after.
+ * Each key row is staged under its key's first id (hash * 256, computed here), so the move sorts integers,
+ * not key texts. The rare first id that two different keys share (~200 in a million records) is found in
+ * the same pass that writes the keys; its other keys get the next numbers and their rows are corrected.
  */
 export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; finish: () => void } {
-  // stage_keys has one row per staged document (its keys as a JSON array), with the rowid of its
-  // stage_records row: the last copy of an id is then found without reading the documents again.
-  db.exec(`
+  // stage_key_rows has one row per (staged document, key), with the rowid of the document's stage_records
+  // row: the last copy of an id is then found without reading the documents again.
+  const dropStage = `
     DROP TABLE IF EXISTS temp.stage_records;
-    DROP TABLE IF EXISTS temp.stage_keys;
     DROP TABLE IF EXISTS temp.stage_key_rows;
+    DROP TABLE IF EXISTS temp.stage_keys;
+    DROP TABLE IF EXISTS temp.stage_renumbered;`;
+  db.exec(`${dropStage}
     CREATE TEMP TABLE stage_records (id TEXT NOT NULL, last_indexed INTEGER NOT NULL, key_ids TEXT NOT NULL, document TEXT NOT NULL);
-    CREATE TEMP TABLE stage_keys (stage_rowid INTEGER PRIMARY KEY, record_id TEXT NOT NULL, last_indexed INTEGER NOT NULL, keys TEXT NOT NULL);`);
+    CREATE TEMP TABLE stage_key_rows (stage_rowid INTEGER NOT NULL, key_id INTEGER NOT NULL, key TEXT NOT NULL, record_id TEXT NOT NULL, last_indexed INTEGER NOT NULL);`);
   const stageRecord = db.prepare('INSERT INTO temp.stage_records (id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?)');
-  const stageKeys = db.prepare('INSERT INTO temp.stage_keys (stage_rowid, record_id, last_indexed, keys) VALUES (?, ?, ?, ?)');
+  const stageKeyRow = db.prepare('INSERT INTO temp.stage_key_rows (stage_rowid, key_id, key, record_id, last_indexed) VALUES (?, ?, ?, ?, ?)');
   let staged = 0;
   const writeBatch = db.transaction((batch: readonly RecordDocument[]) => {
     for (const document of batch) {
       const id = document.id;
       const keys = document.work_keys_str_mv ?? [];
       const lastIndexed = storedInstantOf(document);
-      const { lastInsertRowid } = stageRecord.run(id, lastIndexed, JSON.stringify(keys.map(firstKeyIdOf)), documentColumnOf(document));
-      stageKeys.run(lastInsertRowid, id, lastIndexed, JSON.stringify(keys));
+      const keyIds = keys.map(firstKeyIdOf);
+      const { lastInsertRowid } = stageRecord.run(id, lastIndexed, JSON.stringify(keyIds), documentColumnOf(document));
+      for (let i = 0; i < keys.length; i++) stageKeyRow.run(lastInsertRowid, keyIds[i], keys[i], id, lastIndexed);
     }
     staged += batch.length;
   });
@@ -167,32 +171,22 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; fi
   const move = db.transaction(() => {
     // Each id's last copy comes first in its run and the earlier copies are ignored: a later document
     // replaces an earlier one, as it would have replaced it in the index. Fewer records than staged
-    // documents means there were such copies, and then only the keys of each id's last copy go in.
+    // documents means there were such copies, and then only the key rows of each id's last copy go in.
     const records = db.prepare(`
       INSERT OR IGNORE INTO records (id, last_indexed, key_ids, document)
         SELECT id, last_indexed, key_ids, document FROM temp.stage_records ORDER BY id, rowid DESC`).run().changes;
-    const lastCopiesOnly = records < staged ? 'WHERE k.stage_rowid IN (SELECT MAX(stage_rowid) FROM temp.stage_keys GROUP BY record_id)' : '';
-    // Every (key, record) pair with its key's id: keys sorted by hash, then text, numbered within a hash.
-    db.prepare(`
-      CREATE TEMP TABLE stage_key_rows AS
-        SELECT hash * ${KEYS_PER_HASH} + dense_rank() OVER (PARTITION BY hash ORDER BY key) - 1 AS key_id, key, record_id, last_indexed
-          FROM (SELECT work_key_hash(j.value) AS hash, j.value AS key, k.record_id, k.last_indexed
-                  FROM temp.stage_keys AS k, json_each(k.keys) AS j ${lastCopiesOnly})
-         ORDER BY 1, 3`).run();
-    db.prepare('INSERT OR IGNORE INTO work_keys (key_id, key) SELECT key_id, key FROM temp.stage_key_rows ORDER BY rowid').run();
+    if (records < staged) {
+      db.exec('DELETE FROM temp.stage_key_rows WHERE stage_rowid NOT IN (SELECT MAX(rowid) FROM temp.stage_records GROUP BY id)');
+    }
+    // One row per first id, in id order: the key that keeps it (the least text), and whether others share it.
+    db.exec(`
+      CREATE TEMP TABLE stage_keys AS
+        SELECT key_id, MIN(key) AS key, MIN(key) <> MAX(key) AS shared FROM temp.stage_key_rows GROUP BY key_id ORDER BY key_id;
+      INSERT INTO work_keys (key_id, key) SELECT key_id, key FROM temp.stage_keys ORDER BY rowid;`);
+    renumberSharedFirstIds(db);
     db.prepare(`
       INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed)
-        SELECT key_id, record_id, last_indexed FROM temp.stage_key_rows ORDER BY rowid`).run();
-    // Records with a key that did not get its first id (two keys of one hash: ~200 in a million records):
-    // their key ids again, from the keys' texts of their last copy.
-    const keyIdsOf = keyIdsFinder(db);
-    const setKeyIds = db.prepare<[string, string]>('UPDATE records SET key_ids = ? WHERE id = ?');
-    const renumbered = db.prepare<[], { record_id: string; keys: string }>(`
-      SELECT record_id, keys FROM temp.stage_keys WHERE stage_rowid IN (
-        SELECT MAX(stage_rowid) FROM temp.stage_keys
-         WHERE record_id IN (SELECT record_id FROM temp.stage_key_rows WHERE key_id % ${KEYS_PER_HASH} <> 0)
-         GROUP BY record_id)`).all();
-    for (const { record_id: id, keys } of renumbered) setKeyIds.run(JSON.stringify(keyIdsOf(JSON.parse(keys) as string[])), id);
+        SELECT key_id, record_id, last_indexed FROM temp.stage_key_rows ORDER BY key_id, record_id`).run();
     db.exec(SCHEMA);
   });
 
@@ -208,13 +202,34 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; fi
         if (staged > 0) move();
       } finally {
         db.pragma(`threads = ${threads}`);
-        db.exec('DROP TABLE IF EXISTS temp.stage_records; DROP TABLE IF EXISTS temp.stage_keys; DROP TABLE IF EXISTS temp.stage_key_rows;');
+        db.exec(dropStage);
       }
     },
   };
 }
 
-/** The hash function the move's SQL calls (a connection's own function: the file never depends on it). */
-export function registerKeyHash(db: Database.Database): void {
-  db.function('work_key_hash', { deterministic: true }, (key: unknown) => workKeyHash(String(key)));
+/**
+ * The move's keys that did not get their first id, because a key of the same hash with a smaller text
+ * took it: each gets the next free number of its hash, and its staged key rows and its records' key ids
+ * are corrected. Three scans of the staged key rows, and only when there are such keys.
+ */
+function renumberSharedFirstIds(db: Database.Database): void {
+  const shared = db.prepare<[], number>('SELECT key_id FROM temp.stage_keys WHERE shared').pluck().all();
+  if (shared.length === 0) return;
+  db.exec('CREATE TEMP TABLE stage_renumbered (key TEXT PRIMARY KEY, key_id INTEGER NOT NULL) WITHOUT ROWID');
+  const others = db.prepare<[string], string>(`
+    SELECT DISTINCT p.key FROM temp.stage_key_rows AS p
+     WHERE p.key_id IN (SELECT value FROM json_each(?)) AND p.key <> (SELECT s.key FROM temp.stage_keys AS s WHERE s.key_id = p.key_id)`).pluck();
+  const renumber = db.prepare('INSERT INTO temp.stage_renumbered (key, key_id) VALUES (?, ?)');
+  const keyIdsOf = keyIdsFinder(db);
+  for (const key of others.all(JSON.stringify(shared))) renumber.run(key, keyIdsOf([key])[0]);
+  db.exec(`
+    UPDATE temp.stage_key_rows SET key_id = r.key_id FROM temp.stage_renumbered AS r WHERE stage_key_rows.key = r.key;`);
+  // The records with a renumbered key: their key ids again, in their keys' order (the staging order).
+  const keyIdLists = db.prepare<[], { record_id: string; key_ids: string }>(`
+    SELECT record_id, json_group_array(key_id ORDER BY rowid) AS key_ids FROM temp.stage_key_rows
+     WHERE stage_rowid IN (SELECT stage_rowid FROM temp.stage_key_rows WHERE key IN (SELECT key FROM temp.stage_renumbered))
+     GROUP BY record_id`).all();
+  const setKeyIds = db.prepare<[string, string]>('UPDATE records SET key_ids = ? WHERE id = ?');
+  for (const { record_id: id, key_ids: keyIds } of keyIdLists) setKeyIds.run(keyIds, id);
 }
