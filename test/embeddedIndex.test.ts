@@ -441,3 +441,40 @@ test('versions listed on a page read their work keys when asked for', async (t) 
   t.deepEqual(page.records.map((record) => record.workKeys), [['K', 'K2'], ['K3', 'K']]);
   await index.close();
 });
+
+test('a large work read again gives the pages the statement gives, and sees every write, own or another connection\'s', async (t) => {
+  const path = newFile('large-work');
+  // 150 records of one work, last_indexed in runs of three equal instants (ties ordered by id).
+  const documents = Array.from({ length: 150 }, (_, i) => ({
+    id: `w${String((i * 37) % 150).padStart(3, '0')}`, title: 'Big', author: 'Many',
+    last_indexed: new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 3) * 60_000).toISOString(),
+  }));
+  const writer = openEmbeddedIndex({ path });
+  await writer.load(documents);
+  const reader = openEmbeddedIndex({ path, readOnly: true });
+  t.teardown(async () => {
+    await reader.close();
+    await writer.close();
+  });
+  const keys = (await reader.getRecord('w000'))!.workKeys;
+  const expected = (order: 'last-indexed' | 'relevance') => [...documents]
+    .sort(order === 'relevance' ? (a, b) => (a.id < b.id ? -1 : 1) : (a, b) => b.last_indexed.localeCompare(a.last_indexed) || (a.id < b.id ? -1 : 1))
+    .map((d) => d.id);
+  for (const order of ['last-indexed', 'relevance'] as const) {
+    for (let round = 0; round < 2; round++) {
+      const pages = [];
+      for (let offset = 0; offset < 160; offset += 50) pages.push(await reader.findVersions({ workKeys: keys, order, offset, limit: 50 }));
+      t.deepEqual(pages.map((page) => page.total), [150, 150, 150, 150], `${order}, round ${round}`);
+      t.deepEqual(pages.flatMap(ids), expected(order), `${order}, round ${round}`);
+    }
+  }
+  await writer.load([{ id: 'w999', title: 'Big', author: 'Many', last_indexed: '2026-01-01T00:00:00Z' }]);
+  const afterOther = await reader.findVersions({ workKeys: keys, order: 'last-indexed', offset: 0, limit: 2 });
+  t.is(afterOther.total, 151, 'another connection\'s commit');
+  t.deepEqual(ids(afterOther), ['w999', expected('last-indexed')[0]]);
+  await writer.findVersions({ workKeys: keys, order: 'last-indexed', offset: 0, limit: 2 });
+  const deleting = writer.openWriter();
+  await deleting.delete(['w999']);
+  await deleting.close();
+  t.is((await writer.findVersions({ workKeys: keys, order: 'last-indexed', offset: 0, limit: 2 })).total, 150, 'its own write');
+});
