@@ -1,10 +1,10 @@
 /**
- * Side by side, in one process and one run: findVersions of the embedded index as it is now, against the
- * single page statement it used for every work until 2026-11-22 (kept below as it was, with the same
- * decoding), for records never asked before. The read path of versions answers built from the index is
- * what limits the "never asked before" HTTP cases, and a CPU profile of the server put that statement on
- * top; this tool shows what the small-work path changed, by size of work, and checks that both give the
- * same totals and the same records in the same order for every sampled record.
+ * Side by side, in one process and one run: findVersions of the embedded index as it is, against one page
+ * statement for every work (the statement versionsReads.ts keeps for large works, kept below with the
+ * same decoding), for records never asked before. The read path of versions answers built from the index
+ * is what limits the "never asked before" HTTP cases; this tool shows what the small-work path and the
+ * remembered large works change, by size of work, and checks that both give the same totals and the same
+ * records in the same order for every sampled record.
  *
  * CPU time (process.cpuUsage) rather than wall time, because the machines this runs on are shared; the two
  * variants alternate in blocks of ids, each block run by one variant first and by the other second, so the
@@ -16,26 +16,25 @@
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { openEmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
-import { recordFromDocument, type CatalogRecord } from '../../src/record/catalogRecord.js';
+import type { CatalogRecord } from '../../src/record/catalogRecord.js';
+import { recordFromRow } from '../../src/adapters/sqlite/indexTables.js';
+import { RECORD_COLUMNS } from '../../src/adapters/sqlite/versionsReads.js';
 import type { VersionsOrder } from '../../src/versions/catalogIndex.js';
 import { DEFAULT_SEED, planCatalog, sampleCatalog } from './catalogGenerator.js';
 
 const require = createRequire(import.meta.url);
 
-/** The statement of the page with its total, as embeddedIndex.ts had it before the small-work path. */
-const KEYED = 'FROM work_keys WHERE key IN (SELECT value FROM json_each(?))';
-const EARLIER_NEWEST_FIRST = `
-    WITH versions AS MATERIALIZED (SELECT record_id, MAX(last_indexed) AS last_indexed ${KEYED} GROUP BY record_id),
-         page AS (SELECT record_id, last_indexed FROM versions ORDER BY last_indexed DESC, record_id LIMIT ? OFFSET ?)
-    SELECT r.document AS document, (SELECT COUNT(*) FROM versions) AS total
+/** One statement for a page with its total, whatever the size of the work. */
+const KEYED = 'FROM records_by_key WHERE key_id IN (SELECT value FROM json_each(?))';
+const ONE_STATEMENT = (order: string, columns: string) => `
+    WITH versions AS MATERIALIZED (SELECT ${columns} ${KEYED} GROUP BY record_id),
+         page AS (SELECT * FROM versions ORDER BY ${order} LIMIT ? OFFSET ?)
+    SELECT ${RECORD_COLUMNS}, (SELECT COUNT(*) FROM versions) AS total
       FROM page JOIN records AS r ON r.id = page.record_id
-     ORDER BY page.last_indexed DESC, page.record_id`;
-const EARLIER_BY_ID = `
-    WITH versions AS MATERIALIZED (SELECT record_id ${KEYED} GROUP BY record_id),
-         page AS (SELECT record_id FROM versions ORDER BY record_id LIMIT ? OFFSET ?)
-    SELECT r.document AS document, (SELECT COUNT(*) FROM versions) AS total
-      FROM page JOIN records AS r ON r.id = page.record_id
-     ORDER BY page.record_id`;
+     ORDER BY ${order.replace(/(last_indexed|record_id)/g, 'page.$1')}`;
+const EARLIER_NEWEST_FIRST = ONE_STATEMENT('last_indexed DESC, record_id', 'record_id, MAX(last_indexed) AS last_indexed');
+const EARLIER_BY_ID = ONE_STATEMENT('record_id', 'record_id');
+type PageRow = { id: string; last_indexed: number; keys: string; document: string; total: number };
 
 interface Page { total: number; records: readonly CatalogRecord[] }
 
@@ -50,24 +49,24 @@ async function main(): Promise<void> {
   const index = openEmbeddedIndex({ path, readOnly: true });
   const BetterSqlite3 = require('better-sqlite3') as typeof Database;
   const db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
-  const count = db.prepare<[string], { total: number }>(`SELECT COUNT(*) AS total FROM (SELECT DISTINCT record_id ${KEYED})`);
+  const count = db.prepare<[string], number>(`SELECT COUNT(*) FROM (SELECT DISTINCT record_id ${KEYED})`).pluck();
+  const keyIdsOf = db.prepare<[string], string>('SELECT key_ids FROM records WHERE id = ?').pluck();
   const earlierStatements = {
-    'last-indexed': db.prepare<[string, number, number], { document: string; total: number }>(EARLIER_NEWEST_FIRST),
-    relevance: db.prepare<[string, number, number], { document: string; total: number }>(EARLIER_BY_ID),
+    'last-indexed': db.prepare<[string, number, number], PageRow>(EARLIER_NEWEST_FIRST),
+    relevance: db.prepare<[string, number, number], PageRow>(EARLIER_BY_ID),
   };
-  const earlier = (workKeys: readonly string[], order: VersionsOrder, limit: number): Page => {
-    const keys = JSON.stringify(workKeys);
-    const rows = earlierStatements[order].all(keys, limit, 0);
-    return { total: rows[0]?.total ?? count.get(keys)?.total ?? 0, records: rows.map((row) => recordFromDocument(JSON.parse(row.document))) };
+  const earlier = (keyIds: string, order: VersionsOrder, limit: number): Page => {
+    const rows = earlierStatements[order].all(keyIds, limit, 0);
+    return { total: rows[0]?.total ?? count.get(keyIds) ?? 0, records: rows.map((row) => recordFromRow(row.id, row.last_indexed, JSON.parse(row.keys) as string[], row.document)) };
   };
   const now = async (workKeys: readonly string[], order: VersionsOrder, limit: number): Promise<Page> =>
     index.findVersions({ workKeys, order, offset: 0, limit });
 
   // The keys of each sampled record, read once up front (getRecord is the same in both variants).
-  const items: Array<{ keys: readonly string[]; size: number }> = [];
+  const items: Array<{ keys: readonly string[]; keyIds: string; size: number }> = [];
   for (const { id, workSize } of ids) {
     const record = await index.getRecord(id);
-    if (record !== undefined && record.workKeys.length > 0) items.push({ keys: record.workKeys, size: workSize });
+    if (record !== undefined && record.workKeys.length > 0) items.push({ keys: record.workKeys, keyIds: keyIdsOf.get(id) ?? '[]', size: workSize });
   }
   const buckets: ReadonlyArray<readonly [number, number]> = [[1, 1], [2, 7], [8, 20], [21, 100], [101, 1_000], [1_001, Number.MAX_SAFE_INTEGER]];
   const spent = buckets.map(() => ({ n: 0, earlierUs: 0, nowUs: 0 }));
@@ -79,7 +78,7 @@ async function main(): Promise<void> {
       const block = items.slice(start, start + BLOCK);
       const runEarlier = () => block.map((item) => {
         const before = process.cpuUsage();
-        const page = earlier(item.keys, order, limit);
+        const page = earlier(item.keyIds, order, limit);
         const used = process.cpuUsage(before);
         spent[buckets.findIndex(([lo, hi]) => item.size >= lo && item.size <= hi)]!.earlierUs += used.user + used.system;
         return page;
@@ -119,7 +118,7 @@ async function main(): Promise<void> {
   }).filter((row) => row !== undefined);
   const total = spent.reduce((sum, s) => ({ n: sum.n + s.n, earlierUs: sum.earlierUs + s.earlierUs, nowUs: sum.nowUs + s.nowUs }), { n: 0, earlierUs: 0, nowUs: 0 });
   process.stdout.write([
-    `findVersions for records never asked before, ${items.length} sampled records x 2 orders (feed 50, page 20), CPU time:`,
+    `findVersions for records never asked before, ${items.length} sampled records x 2 orders (feed 50, page 20), CPU time; before: one statement for every work; after: as the index reads:`,
     ...rows,
     `  all: before ${(total.earlierUs / total.n).toFixed(1)} us, after ${(total.nowUs / total.n).toFixed(1)} us (${((1 - total.nowUs / total.earlierUs) * 100).toFixed(1)}% less)`,
     `  answers that differ (total, records, order): ${differences}`,
