@@ -34,11 +34,18 @@ export function xmlSafe(text: string): string {
 const TEXT_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
 const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = { ...TEXT_ESCAPES, '"': '&quot;', '\n': '&#10;', '\t': '&#9;' };
 
+// Most text needs neither escaping nor replacing: one test for any character that might (every
+// surrogate, even a well-formed pair, takes the full path) saves the two replace passes per value.
+const MAY_NEED_TEXT_WORK = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+const MAY_NEED_ATTRIBUTE_WORK = /[&<>"\r\n\t\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 export function xmlText(text: string): string {
+  if (!MAY_NEED_TEXT_WORK.test(text)) return text;
   return xmlSafe(text).replace(/[&<>\r]/g, (c) => TEXT_ESCAPES[c] ?? c);
 }
 
 export function xmlAttribute(text: string): string {
+  if (!MAY_NEED_ATTRIBUTE_WORK.test(text)) return text;
   return xmlSafe(text).replace(/[&<>"\r\n\t]/g, (c) => ATTRIBUTE_ESCAPES[c] ?? c);
 }
 
@@ -65,63 +72,74 @@ export interface CompiledFeed<Piece = string> {
   readonly pubDateYears: readonly number[];
 }
 
-// Marks where an item's pubDate goes among the lines; the lines are split there into pieces.
-const PUB_DATE = Symbol('pubDate');
-type Line = string | { readonly [PUB_DATE]: number };
+/**
+ * Collects the document into pieces, cut where a pubDate goes. Lines are joined with line feeds, but the
+ * text either side of a pubDate stays on its line. Appending to one string, rather than gathering lines
+ * and splitting them afterwards, spares an array and an object per line of a feed built for one request.
+ */
+class PieceWriter {
+  readonly pieces: string[] = [];
+  readonly pubDateYears: number[] = [];
+  private piece: string;
 
-function itemLines(item: FeedItem): Line[] {
-  const indent = '      ';
-  const lines: Line[] = ['    <item>', element(indent, 'title', item.title)];
-  if (item.pubDateYear !== undefined) lines.push(`${indent}<pubDate>`, { [PUB_DATE]: item.pubDateYear }, '</pubDate>');
-  lines.push(element(indent, 'link', item.link), element(indent, 'guid', item.guid));
-  if (item.author !== undefined) lines.push(element(indent, 'author', item.author));
-  for (const format of item.formats) lines.push(element(indent, 'dc:format', format));
-  if (item.date !== undefined) lines.push(element(indent, 'dc:date', item.date));
-  if (item.author !== undefined) lines.push(element(indent, 'dc:creator', item.author));
-  lines.push(element(indent, 'slash:comments', item.comments), '    </item>');
-  return lines;
+  constructor(firstLine: string) {
+    this.piece = firstLine;
+  }
+
+  line(text: string): void {
+    this.piece += `\n${text}`;
+  }
+
+  /** `before` ends the current line, the pubDate follows it, and `after` continues the same line. */
+  pubDate(before: string, year: number, after: string): void {
+    this.pieces.push(`${this.piece}\n${before}`);
+    this.pubDateYears.push(year);
+    this.piece = after;
+  }
+
+  finish(): CompiledFeed {
+    return { pieces: [...this.pieces, this.piece], pubDateYears: this.pubDateYears };
+  }
 }
+
+/** Writes the lines of one item, in the order docs/feed.md states. */
+function itemLines(out: PieceWriter, item: FeedItem): void {
+  const indent = '      ';
+  out.line('    <item>');
+  out.line(element(indent, 'title', item.title));
+  if (item.pubDateYear !== undefined) out.pubDate(`${indent}<pubDate>`, item.pubDateYear, '</pubDate>');
+  out.line(element(indent, 'link', item.link));
+  out.line(element(indent, 'guid', item.guid));
+  if (item.author !== undefined) out.line(element(indent, 'author', item.author));
+  for (const format of item.formats) out.line(element(indent, 'dc:format', format));
+  if (item.date !== undefined) out.line(element(indent, 'dc:date', item.date));
+  if (item.author !== undefined) out.line(element(indent, 'dc:creator', item.author));
+  out.line(element(indent, 'slash:comments', item.comments));
+  out.line('    </item>');
+}
+
+const NAMESPACE_ATTRIBUTES = Object.entries(FEED_NAMESPACES).map(([prefix, uri]) => ` xmlns:${prefix}="${uri}"`).join('');
 
 export function compileVersionsFeed(feed: VersionsFeedModel): CompiledFeed {
   const channel = '    ';
-  const namespaces = Object.entries(FEED_NAMESPACES).map(([prefix, uri]) => ` xmlns:${prefix}="${uri}"`).join('');
-  const lines: Line[] = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    // Pseudo-attribute values of xml-stylesheet take entity references like attribute values do.
-    `<?xml-stylesheet type="text/xsl" href="${xmlAttribute(feed.stylesheetHref)}"?>`,
-    `<rss version="2.0"${namespaces}>`,
-    '  <channel>',
-    element(channel, 'title', feed.title),
-    element(channel, 'description', feed.description),
-    element(channel, 'generator', feed.generator),
-    element(channel, 'link', feed.link),
-    element(channel, 'opensearch:totalResults', feed.totalResults),
-    element(channel, 'opensearch:startIndex', feed.startIndex),
-    element(channel, 'opensearch:itemsPerPage', feed.itemsPerPage),
-    emptyElement(channel, 'opensearch:Query', [['role', 'request'], ['searchTerms', feed.searchTerms], ['startIndex', String(feed.startIndex)]]),
-    ...feed.links.map(atomLink),
-    ...feed.items.flatMap(itemLines),
-    '  </channel>',
-    '</rss>',
-  ];
-  const pieces: string[] = [];
-  const pubDateYears: number[] = [];
-  let piece = '';
-  let afterPubDate = false;
-  for (const line of lines) {
-    if (typeof line === 'string') {
-      // Lines end with a line feed, but the text either side of a pubDate stays on its line.
-      piece += piece === '' && (pieces.length === 0 || afterPubDate) ? line : `\n${line}`;
-      afterPubDate = false;
-    } else {
-      pieces.push(piece);
-      pubDateYears.push(line[PUB_DATE]);
-      piece = '';
-      afterPubDate = true;
-    }
-  }
-  pieces.push(piece);
-  return { pieces, pubDateYears };
+  const out = new PieceWriter('<?xml version="1.0" encoding="UTF-8"?>');
+  // Pseudo-attribute values of xml-stylesheet take entity references like attribute values do.
+  out.line(`<?xml-stylesheet type="text/xsl" href="${xmlAttribute(feed.stylesheetHref)}"?>`);
+  out.line(`<rss version="2.0"${NAMESPACE_ATTRIBUTES}>`);
+  out.line('  <channel>');
+  out.line(element(channel, 'title', feed.title));
+  out.line(element(channel, 'description', feed.description));
+  out.line(element(channel, 'generator', feed.generator));
+  out.line(element(channel, 'link', feed.link));
+  out.line(element(channel, 'opensearch:totalResults', feed.totalResults));
+  out.line(element(channel, 'opensearch:startIndex', feed.startIndex));
+  out.line(element(channel, 'opensearch:itemsPerPage', feed.itemsPerPage));
+  out.line(emptyElement(channel, 'opensearch:Query', [['role', 'request'], ['searchTerms', feed.searchTerms], ['startIndex', String(feed.startIndex)]]));
+  for (const link of feed.links) out.line(atomLink(link));
+  for (const item of feed.items) itemLines(out, item);
+  out.line('  </channel>');
+  out.line('</rss>');
+  return out.finish();
 }
 
 /**

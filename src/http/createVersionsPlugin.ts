@@ -15,7 +15,7 @@ import { parsePluginOptions, type VersionsPluginOptions } from './pluginOptions.
 import { formatLabel, type Translate } from '../i18n/labels.js';
 import type { VersionsView } from '../versions/listVersions.js';
 import { pageNumberFrom } from '../versions/paging.js';
-import { resolveLanguage, supportedLanguageCode } from '../i18n/resolveLanguage.js';
+import { languageResolver, supportedLanguageCode } from '../i18n/resolveLanguage.js';
 import type { ThemeModel } from '../versions/viewModels.js';
 import { GENERATOR, LABELS_DIRECTORY, THEMES_DIRECTORY, VIEWS_DIRECTORY } from '../packageFiles.js';
 import { respondWithErrorPage } from './errorResponses.js';
@@ -112,17 +112,16 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
     GENERATOR, config.siteTitle, config.contact, config.catalogHomeUrl, config.languages, config.themes, config.defaultUi,
   ]);
 
+  const resolveLanguage = languageResolver({ supported: config.languages, fallback: config.defaultLanguage });
+
   function languageOf(ctx: Context): string {
     const session = hostSessionOf(ctx);
-    return resolveLanguage(
-      {
-        query: firstValue(ctx.query.lng),
-        session: typeof session?.[config.sessionLanguageKey] === 'string' ? (session[config.sessionLanguageKey] as string) : undefined,
-        cookie: ctx.cookies.get(LANGUAGE_COOKIE, { signed: false }),
-        acceptLanguage: ctx.get('Accept-Language') || undefined,
-      },
-      { supported: config.languages, fallback: config.defaultLanguage },
-    ).language;
+    return resolveLanguage({
+      query: firstValue(ctx.query.lng),
+      session: typeof session?.[config.sessionLanguageKey] === 'string' ? (session[config.sessionLanguageKey] as string) : undefined,
+      cookie: ctx.cookies.get(LANGUAGE_COOKIE, { signed: false }),
+      acceptLanguage: ctx.get('Accept-Language') || undefined,
+    }).language;
   }
 
   function settingsOf(ctx: Context): RequestSettings {
@@ -171,7 +170,8 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
       ctx.vary('Cookie');
       ctx.status = 200;
       ctx.set('ETag', answer.etag);
-      ctx.lastModified = answer.lastModified;
+      // The text ctx.lastModified would write, formatted once with the answer instead of on every request.
+      ctx.set('Last-Modified', answer.lastModifiedHeader);
       // Feeds: readers poll, shared caches may keep them a few minutes. Pages: revalidate every time (cookies).
       ctx.set('Cache-Control', settings.view === 'rss' ? 'public, max-age=300' : 'private, no-cache');
       if (settings.view === 'rss') setFeedSecurityHeaders(ctx, config.baseUrl);

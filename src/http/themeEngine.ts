@@ -172,7 +172,9 @@ export function createThemeEngine(options: ThemeEngineOptions): ThemeEngine {
     },
     render(template, theme, locals) {
       // koa-views merges the context's state into the locals and sets its type: it gets a context of its own.
-      return renderView.call({ state: {} } as Context, template, locals);
+      // The name goes with its extension: koa-views looks a name up on disk first as given, and a bare
+      // `versions` costs a failed stat (and its error) before `versions.pug` is found, on every render.
+      return renderView.call({ state: {} } as Context, `${template}.pug`, locals);
     },
   };
 }

@@ -5,7 +5,8 @@
  * this module knows nothing of Koa.
  *
  * A feed is kept compiled but for its pubDates (their time of day is the request's), its pieces already
- * encoded as UTF-8: sending it is then a copy of bytes around the pubDates of the current second.
+ * encoded as UTF-8: sending it is then a copy of bytes around the pubDates of the current second, made
+ * once per second for a feed asked for several times in it.
  */
 import { buildVersionsFeedModel } from '../feed/feedModel.js';
 import type { Translate } from '../i18n/labels.js';
@@ -35,8 +36,13 @@ export interface AnswerRequest {
 /** A feed written but for its pubDates, its pieces as UTF-8 bytes. */
 export type EncodedFeed = CompiledFeed<Buffer>;
 
-/** Validators and body of an answer; `bytes` is what it holds in memory, for the cache's budget. */
-export type VersionsAnswer = Validators & { readonly bytes: number } & ({ readonly feed: EncodedFeed } | { readonly html: Buffer });
+/**
+ * Validators and body of an answer; `bytes` is what it holds in memory, for the cache's budget.
+ * `lastModifiedHeader` is `lastModified` as the Last-Modified header writes it, formatted once per answer
+ * rather than for every request that sends it again.
+ */
+export type VersionsAnswer = Validators & { readonly lastModifiedHeader: string; readonly bytes: number }
+  & ({ readonly feed: EncodedFeed } | { readonly html: Buffer });
 
 export interface VersionsAnswers {
   /** The answer, kept from an earlier request with the same key or built now. */
@@ -61,6 +67,9 @@ export interface VersionsAnswersSettings {
   readonly timeZone: ServerTimeZone;
 }
 
+// Memory for the feed bodies of one second: ~400 feeds of the mean size, beside the answer cache's budget.
+const FEED_BODIES_PER_SECOND_BYTES = 4 * 1024 * 1024;
+
 export function createVersionsAnswers(settings: VersionsAnswersSettings): VersionsAnswers {
   const { index, themes } = settings;
   // Answers are kept only for an index that tells when its content changed.
@@ -72,12 +81,13 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
     const { page, view, language, translate, baseUrl } = request;
     const { record, versions } = await listVersions(index, { id: request.id, view, page });
     const validators = versionsValidators({ variant: [settings.settingsFingerprint, ...variant], requestedRecord: record, versions });
+    const answerValidators = { ...validators, lastModifiedHeader: validators.lastModified.toUTCString() };
     if (view === 'rss') {
       const compiled = compileVersionsFeed(buildVersionsFeedModel({
         requestedId: record.id, versions, page, language, baseUrl, translate, generator: settings.generator,
       }));
       const pieces = compiled.pieces.map((piece) => Buffer.from(piece));
-      return { ...validators, feed: { pieces, pubDateYears: compiled.pubDateYears }, bytes: pieces.reduce((sum, piece) => sum + piece.length, 0) };
+      return { ...answerValidators, feed: { pieces, pubDateYears: compiled.pubDateYears }, bytes: pieces.reduce((sum, piece) => sum + piece.length, 0) };
     }
     const model = buildVersionsPageModel({
       requestedRecord: record, versions, page, language,
@@ -85,12 +95,21 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
       baseUrl, siteTitle: settings.siteTitle, catalogHomeUrl: settings.catalogHomeUrl, translate, languages: settings.languageNames,
     });
     const html = Buffer.from(await themes.render('versions', request.theme.name, { page: model, theme: request.theme }));
-    return { ...validators, html, bytes: html.length };
+    return { ...answerValidators, html, bytes: html.length };
   }
 
-  // The pubDates of the current second as bytes: the time of day has whole seconds, so the requests of
-  // one second share them.
-  let pubDates = { second: Number.NaN, of: (_year: number): Buffer => Buffer.alloc(0) };
+  // What the requests of the current second share, since the pubDates' time of day has whole seconds: the
+  // pubDates as bytes, and the bodies of the feeds sent in it. A feed asked for again within the second is
+  // then sent as it is, like a kept page, rather than copied together anew (an allocation and a copy of
+  // ~10 KB per request). The bodies are bounded by FEED_BODIES_PER_SECOND_BYTES and let go when the first
+  // feed of a later second is sent.
+  const newSecond = (second: number, now: Date) => ({
+    second,
+    pubDateOf: newYearPubDatesAt(now, settings.timeZone, (text) => Buffer.from(text)),
+    bodies: new Map<EncodedFeed, Buffer>(),
+    bodyBytes: 0,
+  });
+  let thisSecond = newSecond(Number.NaN, new Date(Number.NaN));
 
   return {
     async answerFor(request) {
@@ -112,8 +131,17 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
     feedBody(feed) {
       const now = settings.now();
       const second = Math.floor(now.getTime() / 1000);
-      if (second !== pubDates.second) pubDates = { second, of: newYearPubDatesAt(now, settings.timeZone, (text) => Buffer.from(text)) };
-      return Buffer.concat(feedParts(feed, pubDates.of));
+      if (second !== thisSecond.second) thisSecond = newSecond(second, now);
+      let body = thisSecond.bodies.get(feed);
+      if (body === undefined) {
+        body = Buffer.concat(feedParts(feed, thisSecond.pubDateOf));
+        // Only a kept answer can be asked for again.
+        if (kept !== undefined && thisSecond.bodyBytes + body.length <= FEED_BODIES_PER_SECOND_BYTES) {
+          thisSecond.bodies.set(feed, body);
+          thisSecond.bodyBytes += body.length;
+        }
+      }
+      return body;
     },
   };
 }

@@ -42,9 +42,18 @@ export function openLabelCatalogs(directory: string, languages: readonly string[
     // koa-i18n sets the locale before it calls next(), so the scope is ready without awaiting.
     void selectLanguage(scope, async () => undefined);
     const i18n = scope.i18n;
+    // Each key looked up through koa-i18n once: its lookup splits the dotted key and walks the file's
+    // objects on every call, several times per feed and per page entry, and the labels never change.
+    const templates = new Map<LabelKey, string>();
     return (key: LabelKey, params) => {
-      const template = i18n.__(key);
-      return fillPlaceholders(typeof template === 'string' ? template : key, params);
+      let template = templates.get(key);
+      if (template === undefined) {
+        const text = i18n.__(key);
+        template = typeof text === 'string' ? text : key;
+        templates.set(key, template);
+      }
+      // Without values, every placeholder stays as written: the template is the text.
+      return params === undefined ? template : fillPlaceholders(template, params);
     };
   }
 

@@ -85,10 +85,22 @@ const FORMAT_BY_FOLDED: ReadonlyMap<string, FormatName> = new Map<string, Format
   ...Object.entries(FORMAT_ALIASES),
 ]);
 
+// The label key (or null: none) of each format value seen. A catalog writes few distinct values, and
+// folding one (Unicode normalisation and two more passes) for every format of every page entry costs more
+// than the lookup. Bounded, since the values come from the catalog's data: emptied when full.
+const labelKeyOfValue = new Map<string, LabelKey | null>();
+const LABEL_KEYS_REMEMBERED = 1000;
+
 /** The label key of a catalog's format value, or undefined when the value is not one the page translates. */
 export function formatLabelKey(value: string): LabelKey | undefined {
-  const name = FORMAT_BY_FOLDED.get(foldFormat(value));
-  return name === undefined ? undefined : `format.${name}`;
+  let key = labelKeyOfValue.get(value);
+  if (key === undefined) {
+    const name = FORMAT_BY_FOLDED.get(foldFormat(value));
+    key = name === undefined ? null : `format.${name}`;
+    if (labelKeyOfValue.size >= LABEL_KEYS_REMEMBERED) labelKeyOfValue.clear();
+    labelKeyOfValue.set(value, key);
+  }
+  return key ?? undefined;
 }
 
 /** A format value as the reader sees it: its label in the reader's language, else the value as written. */

@@ -73,15 +73,45 @@ export function bestAcceptedLanguage(header: string | undefined, supported: read
 }
 
 export function resolveLanguage(candidates: LanguageCandidates, settings: LanguageSettings): ResolvedLanguage {
+  return resolveWith(candidates, settings, (header) => bestAcceptedLanguage(header, settings.supported));
+}
+
+/** The candidates in order, each looked at only when none before it named a supported language. */
+function resolveWith(candidates: LanguageCandidates, settings: LanguageSettings, accepted: (header: string | undefined) => string | undefined): ResolvedLanguage {
   const { supported } = settings;
-  const ordered: Array<[LanguageSource, string | undefined]> = [
-    ['query', supportedLanguageCode(candidates.query, supported)],
-    ['session', supportedLanguageCode(candidates.session, supported)],
-    ['cookie', supportedLanguageCode(candidates.cookie, supported)],
-    ['header', bestAcceptedLanguage(candidates.acceptLanguage, supported)],
-  ];
-  for (const [source, language] of ordered) {
-    if (language !== undefined) return { language, source };
-  }
+  const query = supportedLanguageCode(candidates.query, supported);
+  if (query !== undefined) return { language: query, source: 'query' };
+  const session = supportedLanguageCode(candidates.session, supported);
+  if (session !== undefined) return { language: session, source: 'session' };
+  const cookie = supportedLanguageCode(candidates.cookie, supported);
+  if (cookie !== undefined) return { language: cookie, source: 'cookie' };
+  const header = accepted(candidates.acceptLanguage);
+  if (header !== undefined) return { language: header, source: 'header' };
   return { language: settings.fallback, source: 'default' };
+}
+
+// How many Accept-Language values a resolver remembers before it starts afresh, and the longest it
+// remembers. Browsers send a few short values over and over, but any client can send any value, so the
+// memory is bounded.
+const HEADERS_REMEMBERED = 256;
+const LONGEST_HEADER_REMEMBERED = 256;
+
+/**
+ * resolveLanguage for one set of settings (a plugin's), remembering the language each Accept-Language
+ * value gave: parsing and sorting the header is the costly step, and feed readers, which send no cookie,
+ * reach it on every request.
+ */
+export function languageResolver(settings: LanguageSettings): (candidates: LanguageCandidates) => ResolvedLanguage {
+  const byHeader = new Map<string, string | null>();
+  const accepted = (header: string | undefined): string | undefined => {
+    if (header === undefined || header.length > LONGEST_HEADER_REMEMBERED) return bestAcceptedLanguage(header, settings.supported);
+    let language = byHeader.get(header);
+    if (language === undefined) {
+      language = bestAcceptedLanguage(header, settings.supported) ?? null;
+      if (byHeader.size >= HEADERS_REMEMBERED) byHeader.clear();
+      byHeader.set(header, language);
+    }
+    return language ?? undefined;
+  };
+  return (candidates) => resolveWith(candidates, settings, accepted);
 }

@@ -5,7 +5,8 @@
 
 /** Base URL without its trailing slash, so that `${base}/Search/Versions` never doubles one. */
 export function trimBaseUrl(baseUrl: string): string {
-  return baseUrl.replace(/\/+$/, '');
+  // Checked first: every record link of a feed or page trims the same base URL, and it rarely ends in "/".
+  return baseUrl.endsWith('/') ? baseUrl.replace(/\/+$/, '') : baseUrl;
 }
 
 function query(params: ReadonlyArray<readonly [string, string]>): string {
@@ -61,10 +62,16 @@ const PATH_SAFE_ESCAPES: Readonly<Record<string, string>> = {
 // it, and so does a record link.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+// Characters that come out of encodePathSegment as they went in: those encodeURIComponent leaves alone and
+// those PATH_SAFE_ESCAPES restores. Most record ids (`usp:123`, `oai:repo.example:4-5`) are made of these
+// alone, and then need neither encoding pass.
+const UNCHANGED_IN_PATH = /^[A-Za-z0-9\-_.!~*'()$&+,;=:@]*$/;
+
 /** One path segment holding `value`, with each path-unsafe character percent-encoded. */
 export function encodePathSegment(value: string): string {
   // "." and ".." would be removed by URL normalisation (RFC 3986 section 5.2.4), so they are encoded too.
   if (value === '.' || value === '..') return value.replaceAll('.', '%2E');
+  if (UNCHANGED_IN_PATH.test(value)) return value;
   return encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD')).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => PATH_SAFE_ESCAPES[escape] ?? escape);
 }
 

@@ -24,14 +24,16 @@ export interface Validators {
 }
 
 export function versionsValidators({ variant, requestedRecord, versions }: ValidatorInput): Validators {
-  const hash = createHash('sha256');
-  for (const part of variant) hash.update(part).update('\u0000');
-  hash.update(requestedRecord.id).update('\u0000').update(requestedRecord.lastIndexed).update('\u0000');
-  hash.update(String(versions.total)).update('\u0000');
+  // The values, each followed by a NUL, hashed as one text: the same bytes as one update per value, without
+  // a call into the hash for each of them (four per listed record).
+  let hashed = '';
+  for (const part of variant) hashed += `${part}\u0000`;
+  hashed += `${requestedRecord.id}\u0000${requestedRecord.lastIndexed}\u0000${versions.total}\u0000`;
   let newest = requestedRecord.lastIndexed;
   for (const record of versions.records) {
-    hash.update(record.id).update('\u0000').update(record.lastIndexed).update('\u0000');
+    hashed += `${record.id}\u0000${record.lastIndexed}\u0000`;
     if (record.lastIndexed > newest) newest = record.lastIndexed;
   }
-  return { etag: `W/"${hash.digest('base64url').slice(0, 27)}"`, lastModified: new Date(newest) };
+  const hash = createHash('sha256').update(hashed).digest('base64url');
+  return { etag: `W/"${hash.slice(0, 27)}"`, lastModified: new Date(newest) };
 }

@@ -15,17 +15,17 @@ export interface FeedLink {
 export interface FeedItem {
   readonly title: string;
   /**
-   * The year whose 1 January the item's pubDate names; absent when the record has no year. The pubDate's
+   * The year whose 1 January the item's pubDate names; undefined when the record has no year. The pubDate's
    * time of day is the request's (docs/feed.md, "pubDate"), so the text is written with the feed
    * (renderVersionsFeed.ts), and the rest of a feed can be reused from one request to the next.
    */
   readonly pubDateYear?: number;
   readonly link: string;
   readonly guid: string;
-  /** First author, else first corporate author; absent when the record has neither. */
+  /** First author, else first corporate author; undefined when the record has neither. */
   readonly author?: string;
   readonly formats: readonly string[];
-  /** Four-digit year; absent when the record has none. */
+  /** Four-digit year; undefined when the record has none. */
   readonly date?: string;
   readonly comments: 0;
 }

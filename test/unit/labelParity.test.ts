@@ -63,6 +63,15 @@ test('the formats VuFind’s rules give, in their usual spellings, all have labe
   t.is(formatLabelKey(' Large-Print '), 'format.LargePrint');
 });
 
+test('a format value gives the same key when asked again, also after more values than are remembered', (t) => {
+  const values = ['Sound Recording', 'Folheto', '__proto__', 'E-Book'];
+  const first = values.map((value) => formatLabelKey(value));
+  t.deepEqual(first, ['format.SoundRecording', undefined, undefined, 'format.eBook']);
+  for (let i = 0; i < 2500; i++) t.is(formatLabelKey(`Local format ${i}`), undefined);
+  t.deepEqual(values.map((value) => formatLabelKey(value)), first);
+  t.deepEqual(values.map((value) => formatLabelKey(value)), first);
+});
+
 test('format labels are translated; values the table does not know are shown as written', (t) => {
   const catalogs = openLabelCatalogs(LABELS_DIRECTORY, ['en', 'pt-br', 'es'], 'en');
   const label = (value: string, language: string) => formatLabel(value, catalogs.translatorFor(language));

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { bestAcceptedLanguage, resolveLanguage } from '../../src/i18n/resolveLanguage.js';
+import { bestAcceptedLanguage, languageResolver, resolveLanguage } from '../../src/i18n/resolveLanguage.js';
 
 const settings = { supported: ['en', 'pt-br', 'es'], fallback: 'en' };
 
@@ -29,4 +29,17 @@ test('Accept-Language: quality order, exact match, then same primary subtag', (t
   t.is(bestAcceptedLanguage('*', settings.supported), undefined);
   t.is(bestAcceptedLanguage('<script>, ;;;, es', settings.supported), 'es');
   t.is(bestAcceptedLanguage('', settings.supported), undefined);
+});
+
+test('a plugin\'s resolver decides as resolveLanguage does, also for headers it has seen before or past its memory', (t) => {
+  const resolve = languageResolver(settings);
+  const headers = ['pt-BR,pt;q=0.9,en;q=0.8', 'es-AR', 'fr, de;q=0.9', '*', '', `${'x-'.repeat(200)}es`, ...Array.from({ length: 300 }, (_, i) => `fr;q=0.${i % 10}, es;q=0.${(i + 1) % 10}, en-${i}`)];
+  for (const round of [1, 2]) {
+    for (const acceptLanguage of headers) {
+      for (const candidates of [{ acceptLanguage }, { cookie: 'ES', acceptLanguage }, { query: 'xx', session: 'pt-br', acceptLanguage }]) {
+        t.deepEqual(resolve(candidates), resolveLanguage(candidates, settings), `round ${round}: ${JSON.stringify(candidates)}`);
+      }
+    }
+  }
+  t.deepEqual(resolve({}), { language: 'en', source: 'default' });
 });
