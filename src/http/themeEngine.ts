@@ -1,6 +1,6 @@
 /**
  * Themes: which theme a `ui` cookie value selects, where each template of a theme comes from, and
- * rendering through koa-views with Pug.
+ * rendering with Pug (compiled once per theme and template).
  *
  * A theme is a folder with a `theme.json` (`{"extends": "<parent>"}` or `{}`), templates and an `assets/`
  * folder. Every template name (`versions`, `layout`, `includes/version-entry`, …) is looked up in the
@@ -10,8 +10,6 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import type { Context } from 'koa';
-import views from 'koa-views';
 import pug from 'pug';
 import { InvalidOptionError } from '../errors.js';
 import type { ThemeModel } from '../versions/viewModels.js';
@@ -137,21 +135,6 @@ export function createThemeEngine(options: ThemeEngineOptions): ThemeEngine {
     return template;
   }
 
-  // koa-views is used in its "extend the context" form: the host may have its own koa-views on ctx.render,
-  // and a plugin must not replace it or be replaced by it.
-  const createRenderer = views as unknown as (root: string, settings: object) => () => unknown;
-  const renderView = createRenderer(options.viewsDirectory, {
-    extension: 'pug',
-    autoRender: false,
-    engineSource: {
-      pug: async (file: string, locals: Record<string, unknown>) => {
-        const theme = (locals.theme as ThemeModel).name;
-        const name = relative(options.viewsDirectory, file).split(sep).join('/');
-        return compiledTemplate(theme, name)(locals);
-      },
-    },
-  })() as (this: Context, template: string, locals: Record<string, unknown>) => Promise<string>;
-
   // Which themes of each chain have a stylesheet, looked up once rather than on every request.
   const styledThemes = new Map([...chains].map(([theme, chain]) => [
     theme,
@@ -170,11 +153,10 @@ export function createThemeEngine(options: ThemeEngineOptions): ThemeEngine {
       const path = join(definition.directory, 'assets', file);
       return existsSync(path) && statSync(path).isFile() ? path : undefined;
     },
-    render(template, theme, locals) {
-      // koa-views merges the context's state into the locals and sets its type: it gets a context of its own.
-      // The name goes with its extension: koa-views looks a name up on disk first as given, and a bare
-      // `versions` costs a failed stat (and its error) before `versions.pug` is found, on every render.
-      return renderView.call({ state: {} } as Context, `${template}.pug`, locals);
+    async render(template, theme, locals) {
+      // Straight to the compiled template: through koa-views (the design card's choice) every render also
+      // looked the file up on disk, ~40 us of a page's ~110 (docs/architecture.md, "Other packages").
+      return compiledTemplate(theme, `${template}.pug`)(locals);
     },
   };
 }
