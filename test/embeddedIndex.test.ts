@@ -478,3 +478,36 @@ test('a large work read again gives the pages the statement gives, and sees ever
   await deleting.close();
   t.is((await writer.findVersions({ workKeys: keys, order: 'last-indexed', offset: 0, limit: 2 })).total, 150, 'its own write');
 });
+
+test('a large key\'s remembered records and what a record\'s small keys add make the pages the statement makes', async (t) => {
+  const at = (minutes: number) => new Date(Date.UTC(2025, 0, 1) + minutes * 60_000).toISOString();
+  // 120 records of one work (its key names all of them); every tenth also has a second author whose key
+  // also names two records outside the work, one newer than all, one tied with a record of the work.
+  const documents: Array<Record<string, unknown>> = Array.from({ length: 120 }, (_, i) => ({
+    id: `big-${String(i).padStart(3, '0')}`, title: 'Big', author: 'Many',
+    ...(i % 10 === 0 ? { author2: 'Other' } : {}), last_indexed: at(i % 40),
+  }));
+  documents.push({ id: 'outside-new', title: 'Big', author: 'Other', last_indexed: at(1000) });
+  documents.push({ id: 'big-0105x', title: 'Big', author: 'Other', last_indexed: at(5) });
+  const index = openEmbeddedIndex({ path: ':memory:' });
+  await index.load(documents);
+  const record = (await index.getRecord('big-010'))!;
+  t.deepEqual(record.workKeys, ['AT many big', 'AT other big']);
+  const versions = documents.map((d) => ({ id: d.id as string, lastIndexed: d.last_indexed as string }));
+  const byId = versions.map((v) => v.id).sort();
+  const newest = [...versions].sort((a, b) => b.lastIndexed.localeCompare(a.lastIndexed) || (a.id < b.id ? -1 : 1)).map((v) => v.id);
+  for (const [order, expected] of [['last-indexed', newest], ['relevance', byId]] as const) {
+    for (let round = 0; round < 2; round++) {
+      const seen: string[] = [];
+      for (let offset = 0; offset < 130; offset += 20) {
+        const page = await index.findVersions({ workKeys: record.workKeys, order, offset, limit: 20 });
+        t.is(page.total, 122, `${order} ${offset}`);
+        seen.push(...ids(page));
+      }
+      t.deepEqual(seen, expected, `${order}, round ${round}`);
+    }
+  }
+  // A record of the work without the second author: the work alone.
+  t.is((await index.findVersions({ workKeys: ['AT many big'], order: 'relevance', offset: 0, limit: 5 })).total, 120);
+  await index.close();
+});

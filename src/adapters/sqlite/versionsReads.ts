@@ -9,6 +9,7 @@ import type { CatalogRecord } from '../../record/catalogRecord.js';
 import type { VersionsQuery } from '../../versions/catalogIndex.js';
 import { firstKeyIdOf, KEYS_PER_HASH, recordFromRow } from './indexTables.js';
 import { KEYS_OF_RECORD, KEYS_OF_ROW } from './tableWriters.js';
+import { holds, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 
 export interface IndexReads {
   getRecord(id: string): CatalogRecord | undefined;
@@ -43,23 +44,6 @@ const VERSION_COLUMNS = 'r.id AS id, r.last_indexed AS last_indexed, r.key_ids A
  * to the page statement, which never turns its rows into JavaScript values.
  */
 const SMALL_WORK_KEY_ROWS = 16;
-/**
- * A work of more records than this has its records, in both orders, remembered after its first page is
- * read: a crawler walking every record of a work of thousands asks for the same sorted list thousands of
- * times, and grouping its key rows is milliseconds each time (the statement's cost grows with the work).
- * Remembered by the work's key ids, checked against the file's data_version on every use, forgotten at
- * every write of this connection; at most REMEMBERED_IDS ids in all, the least recently used given up first.
- */
-const REMEMBERED_WORK_RECORDS = 100;
-const REMEMBERED_IDS = 250_000;
-
-interface RememberedWork {
-  /** PRAGMA data_version when read: another connection's commit changes it. */
-  readonly version: number;
-  readonly byId: readonly string[];
-  readonly newestFirst: readonly string[];
-}
-
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
 const BOUND_KEYS = 8;
 
@@ -165,49 +149,37 @@ export function currentReads(db: Database.Database): IndexReads {
   const newestFirst = largePage('last_indexed DESC, record_id', 'record_id, MAX(last_indexed) AS last_indexed');
   const byId = largePage('record_id', 'record_id');
   const countOf = db.prepare<[string], number>(`SELECT COUNT(*) FROM (SELECT DISTINCT record_id ${KEYED})`).pluck();
-  // Large works remembered: their records in both orders, by key ids, while the file is unchanged.
-  const membersOf = db.prepare<[string], [string, number]>(`SELECT record_id, MAX(last_indexed) ${KEYED} GROUP BY record_id ORDER BY record_id`).raw();
-  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-  const remembered = new Map<string, RememberedWork>();
-  let rememberedIds = 0;
-  const remember = (keyIds: string, version: number) => {
-    const rows = membersOf.all(keyIds);
-    // Ids that do not survive the trip into JavaScript (lone surrogates) are left to the statement.
-    if (rows.some(([id]) => id.includes('\uFFFD'))) return;
-    const byId = rows.map(([id]) => id);
-    // A stable sort of the id-ordered rows: equal last_indexed stay in id order, as the statement orders.
-    const newestFirst = rows.slice().sort(([, a], [, b]) => b - a).map(([id]) => id);
-    remembered.set(keyIds, { version, byId, newestFirst });
-    rememberedIds += byId.length;
-    for (const [oldest, work] of remembered) {
-      if (rememberedIds <= REMEMBERED_IDS) break;
-      remembered.delete(oldest);
-      rememberedIds -= work.byId.length;
-    }
-  };
-  const pageOf = (work: RememberedWork, query: VersionsQuery) => {
-    const offset = Math.max(0, query.offset);
-    const ids = query.limit > 0 ? (query.order === 'last-indexed' ? work.newestFirst : work.byId).slice(offset, offset + query.limit) : [];
-    return { total: work.byId.length, records: pageRecords(ids) };
+  const pageByStatement = (keyIds: string, query: VersionsQuery) => {
+    const rows = query.limit > 0 ? (query.order === 'last-indexed' ? newestFirst : byId).all(keyIds, query.limit, query.offset) : [];
+    return { total: rows[0]?.total ?? countOf.get(keyIds) ?? 0, records: rows.map(versionOfRow) };
   };
 
-  const large = (keyIds: string, query: VersionsQuery) => {
+  // A large work: its large keys' records remembered (largeKeyMembers.ts), the page cut from them with
+  // what its small keys add; otherwise (no large key, or several large keys naming different records)
+  // the statement.
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  const large = largeKeys(db);
+  const smallKeyRows = db.prepare<[number], [string, number]>('SELECT record_id, last_indexed FROM records_by_key WHERE key_id = ?').raw();
+  const largeWork = (keyIds: readonly number[], query: VersionsQuery) => {
     const version = dataVersion.get() ?? 0;
-    const work = remembered.get(keyIds);
-    if (work !== undefined && work.version === version) {
-      // Most recently used last: the first entries are the ones given up when the memory is full.
-      remembered.delete(keyIds);
-      remembered.set(keyIds, work);
-      return pageOf(work, query);
+    let members: KeyMembers | undefined;
+    const smallKeys: number[] = [];
+    for (const keyId of keyIds) {
+      const found = large.membersOf(keyId, version);
+      if (found === undefined) smallKeys.push(keyId);
+      else if (members === undefined) members = found;
+      else if (found !== members) return pageByStatement(JSON.stringify(keyIds), query);
     }
-    if (work !== undefined) {
-      remembered.delete(keyIds);
-      rememberedIds -= work.byId.length;
+    if (members === undefined) return pageByStatement(JSON.stringify(keyIds), query);
+    const extras = new Map<string, number>();
+    for (const keyId of smallKeys) {
+      for (const [id, lastIndexed] of smallKeyRows.all(keyId)) {
+        if (id.includes('\uFFFD')) return pageByStatement(JSON.stringify(keyIds), query);
+        if (!holds(members, id, compareAsSqlite)) extras.set(id, lastIndexed);
+      }
     }
-    const rows = query.limit > 0 ? (query.order === 'last-indexed' ? newestFirst : byId).all(keyIds, query.limit, query.offset) : [];
-    const total = rows[0]?.total ?? countOf.get(keyIds) ?? 0;
-    if (total > REMEMBERED_WORK_RECORDS) remember(keyIds, version);
-    return { total, records: rows.map(versionOfRow) };
+    const { total, ids } = pageOfUnion(members, extras, query, compareAsSqlite);
+    return { total, records: pageRecords(ids) };
   };
 
   type KeyRows = Database.Statement<unknown[], [string, number]>;
@@ -241,7 +213,7 @@ export function currentReads(db: Database.Database): IndexReads {
       // A larger work, or (rarely) an id stored with a lone surrogate, which comes back with U+FFFD in
       // place of bytes that are not UTF-8 and then names no record: the statement, which never turns ids
       // into JavaScript strings and back.
-      if (rows.length > SMALL_WORK_KEY_ROWS || rows.some(([id]) => id.includes('\uFFFD'))) return large(JSON.stringify(ids.sort((a, b) => a - b)), query);
+      if (rows.length > SMALL_WORK_KEY_ROWS || rows.some(([id]) => id.includes('\uFFFD'))) return largeWork(ids, query);
       // A record's key rows all carry its last_indexed: the distinct records are the distinct ids.
       const latest = new Map<string, number>();
       for (const [id, lastIndexed] of rows) latest.set(id, lastIndexed);
@@ -259,8 +231,7 @@ export function currentReads(db: Database.Database): IndexReads {
 
     forgetRecent() {
       recordsThisTurn = undefined;
-      remembered.clear();
-      rememberedIds = 0;
+      large.forget();
     },
   };
 }
