@@ -1,8 +1,8 @@
 /**
  * The read path of the embedded index on the current layout (indexTables.ts): a record by id, a page of
- * versions with its total, version counts for a list, and the small search. Each is a few prepared
- * statements and no more JavaScript than turning rows into records; embeddedIndex.ts wraps them with the
- * port's errors and lifecycle.
+ * versions with its total, and version counts for a list. Small works are paged here from their key rows,
+ * works with a large key from its remembered records (largeKeyMembers.ts), others by one statement.
+ * embeddedIndex.ts wraps these with the port's errors and lifecycle, and does the small search.
  */
 import type Database from 'better-sqlite3';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
@@ -41,7 +41,7 @@ const VERSION_COLUMNS = 'r.id AS id, r.last_indexed AS last_indexed, r.key_ids A
  * Key rows read in one go before a work counts as large. Most works are small (78% of them one record),
  * and for them a statement that groups, sorts and counts in SQLite costs more in its temporary B-trees than
  * the few rows it reads; so up to this many key rows are read and the page is cut here. A larger work goes
- * to the page statement, which never turns its rows into JavaScript values.
+ * to largeWork().
  */
 const SMALL_WORK_KEY_ROWS = 16;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
