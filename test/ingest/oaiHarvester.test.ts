@@ -312,8 +312,9 @@ test('a repository that goes silent is given up on after idleTimeoutMs and asked
   provider.injectFault({ on: 'ListRecords', fault: { kind: 'stall', when: 'before-response' } });
   provider.injectFault({ on: 'resumption', fault: { kind: 'stall', when: 'mid-body' } });
   const { waits, sleep } = recordingSleep();
-  // Long enough that a loaded test machine answering slowly is not taken for silence.
-  const items = await collect({ baseUrl: provider.baseUrl, metadataPrefix: 'oai_dc', sleep, idleTimeoutMs: 1000 });
+  // Long enough that a loaded test machine answering slowly is not taken for silence (1 s was not, once,
+  // with the whole suite and a database rebuild running beside it).
+  const items = await collect({ baseUrl: provider.baseUrl, metadataPrefix: 'oai_dc', sleep, idleTimeoutMs: 2500 });
   t.deepEqual(idsOf(items), sevenArticles.map((record) => record.identifier));
   t.deepEqual(waits, [1000, 1000]);
   t.deepEqual(provider.requests.map((request) => request.answer), ['ok', 'stall:before-response', 'ok', 'stall:mid-body', 'ok', 'ok']);
@@ -322,9 +323,9 @@ test('a repository that goes silent is given up on after idleTimeoutMs and asked
 test('a slow consumer does not count against the idle timeout', async (t) => {
   const provider = await withProvider(t, { records: sevenArticles.slice(0, 2), pageSize: 3 });
   const items: SourceItem<HarvestedRecord>[] = [];
-  for await (const item of harvestOai({ baseUrl: provider.baseUrl, metadataPrefix: 'oai_dc', idleTimeoutMs: 1000 })) {
+  for await (const item of harvestOai({ baseUrl: provider.baseUrl, metadataPrefix: 'oai_dc', idleTimeoutMs: 2500 })) {
     items.push(item);
-    await new Promise((resolve) => { setTimeout(resolve, 1300); });
+    await new Promise((resolve) => { setTimeout(resolve, 2800); });
   }
   t.is(items.length, 2);
   t.is(provider.requests.length, 2);
