@@ -67,6 +67,14 @@ export function firstKeyIdOf(key: string): number {
   return workKeyHash(key) * KEYS_PER_HASH;
 }
 
+/**
+ * SQL for the texts of a record's work keys, as a JSON array in the record's order, from an SQL expression
+ * giving its `key_ids` (a column, or a parameter).
+ */
+export function workKeysOf(keyIds: string): string {
+  return `(SELECT json_group_array(w.key ORDER BY j.key) FROM json_each(${keyIds}) AS j JOIN work_keys AS w ON w.key_id = j.value)`;
+}
+
 /** The record fields kept in `document`: those the plugin reads but the ones with columns of their own. */
 const DOCUMENT_FIELDS: string[] = RECORD_FIELDS.map((field) => field.name)
   .filter((name) => name !== 'id' && name !== 'last_indexed' && name !== 'work_keys_str_mv');

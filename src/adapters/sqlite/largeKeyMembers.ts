@@ -15,6 +15,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { VersionsQuery } from '../../versions/catalogIndex.js';
+import { compareAsSqlite, versionOrder, type VersionEntry } from './versionOrder.js';
 
 /** Keys naming more records than this are remembered. */
 export const LARGE_KEY_RECORDS = 100;
@@ -32,12 +33,12 @@ export interface KeyMembers {
 }
 
 /** Whether a remembered list holds a record: a binary search of its id order. */
-export function holds(members: KeyMembers, id: string, compare: (a: string, b: string) => number): boolean {
+export function holds(members: KeyMembers, id: string): boolean {
   let low = 0;
   let high = members.byId.length - 1;
   while (low <= high) {
     const middle = (low + high) >>> 1;
-    const order = compare(members.byId[middle] as string, id);
+    const order = compareAsSqlite(members.byId[middle] as string, id);
     if (order === 0) return true;
     if (order < 0) low = middle + 1;
     else high = middle - 1;
@@ -74,8 +75,7 @@ export function largeKeys(db: Database.Database): LargeKeys {
     for (const other of remembered.values()) {
       if (other.version === version && other.byId.length === byId.length && other.byId.every((id, i) => id === byId[i])) return other;
     }
-    // A stable sort of the id-ordered rows: equal last_indexed stay in id order.
-    const newest = rows.slice().sort(([, a], [, b]) => b - a);
+    const newest = rows.slice().sort(versionOrder('last-indexed'));
     return { version, byId, newestFirst: newest.map(([id]) => id), newestLastIndexed: Float64Array.from(newest, ([, lastIndexed]) => lastIndexed) };
   }
 
@@ -111,26 +111,23 @@ export function largeKeys(db: Database.Database): LargeKeys {
  * A page of the union of one remembered list and records not in it (`extras`, id → last_indexed): the
  * page's ids and the total, in the order of the query, as the page statement would give them.
  */
-export function pageOfUnion(
-  members: KeyMembers, extras: ReadonlyMap<string, number>, query: VersionsQuery, compare: (a: string, b: string) => number,
-): { total: number; ids: string[] } {
+export function pageOfUnion(members: KeyMembers, extras: ReadonlyMap<string, number>, query: VersionsQuery): { total: number; ids: string[] } {
   const total = members.byId.length + extras.size;
   const offset = Math.max(0, query.offset);
   if (query.limit <= 0) return { total, ids: [] };
   const newest = query.order === 'last-indexed';
   const list = newest ? members.newestFirst : members.byId;
   if (extras.size === 0) return { total, ids: list.slice(offset, offset + query.limit) };
-  // Merge the few extras into the list, up to the end of the page.
-  const added = [...extras].sort(newest ? ([a, x], [b, y]) => y - x || compare(a, b) : ([a], [b]) => compare(a, b));
-  const listFirst = (i: number, [id, lastIndexed]: readonly [string, number]): boolean => newest
-    ? (members.newestLastIndexed[i] as number) - lastIndexed > 0 || ((members.newestLastIndexed[i] as number) === lastIndexed && compare(list[i] as string, id) < 0)
-    : compare(list[i] as string, id) < 0;
+  // Merge the few extras into the list, up to the end of the page. The id order needs no last_indexed.
+  const before = versionOrder(query.order);
+  const entryAt = (i: number): VersionEntry => [list[i] as string, newest ? members.newestLastIndexed[i] as number : 0];
+  const added = [...extras].sort(before);
   const ids: string[] = [];
   let i = 0;
   let j = 0;
   while (ids.length < offset + query.limit && (i < list.length || j < added.length)) {
-    if (j >= added.length || (i < list.length && listFirst(i, added[j] as [string, number]))) ids.push(list[i++] as string);
-    else ids.push((added[j++] as [string, number])[0]);
+    if (j >= added.length || (i < list.length && before(entryAt(i), added[j] as VersionEntry) < 0)) ids.push(list[i++] as string);
+    else ids.push((added[j++] as VersionEntry)[0]);
   }
   return { total, ids: ids.slice(offset) };
 }

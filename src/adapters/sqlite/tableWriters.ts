@@ -10,7 +10,7 @@ import type { RecordDocument } from '../../record/catalogRecord.js';
 import { contentFingerprintOf } from '../../record/recordContent.js';
 import type { StoredContent } from '../../ingest/pipeline.js';
 import { IndexUnavailableError } from '../../errors.js';
-import { documentColumnOf, documentFromRow, firstKeyIdOf, KEYS_PER_HASH, SCHEMA, storedInstantOf } from './indexTables.js';
+import { documentColumnOf, documentFromRow, firstKeyIdOf, KEYS_PER_HASH, SCHEMA, storedInstantOf, workKeysOf } from './indexTables.js';
 
 type BatchWriter = (batch: readonly RecordDocument[]) => void;
 
@@ -22,12 +22,6 @@ export interface TableWriter {
   close(): void;
 }
 
-/** The text of each key id of a record (a JSON array of ids), in the record's order. */
-export const KEYS_OF_RECORD = `(SELECT json_group_array(w.key ORDER BY j.key) FROM json_each(%s) AS j JOIN work_keys AS w ON w.key_id = j.value)`;
-
-/** The same JSON array of keys for the `key_ids` column of `records` row `r`. */
-export const KEYS_OF_ROW = KEYS_OF_RECORD.replace('%s', 'r.key_ids');
-
 /**
  * Into an empty index the writer stages (stagedLoad); into one holding records it replaces by id, one
  * transaction per batch.
@@ -36,7 +30,7 @@ export function openTableWriter(db: Database.Database): TableWriter {
   let bulk = db.prepare('SELECT 1 FROM records LIMIT 1').get() === undefined ? stagedLoad(db) : undefined;
   let writeBatch = bulk?.writeBatch ?? replacingWriter(db);
   const stored = db.prepare<[string], { id: string; last_indexed: number; keys: string; document: string }>(
-    `SELECT r.id, r.last_indexed, ${KEYS_OF_ROW} AS keys, r.document FROM records AS r WHERE r.id IN (SELECT value FROM json_each(?))`,
+    `SELECT r.id, r.last_indexed, ${workKeysOf('r.key_ids')} AS keys, r.document FROM records AS r WHERE r.id IN (SELECT value FROM json_each(?))`,
   );
   const dropRecords = db.transaction((ids: readonly string[]) => {
     const drop = recordDropper(db);

@@ -7,9 +7,9 @@
 import type Database from 'better-sqlite3';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
 import type { VersionsQuery } from '../../versions/catalogIndex.js';
-import { firstKeyIdOf, KEYS_PER_HASH, recordFromRow } from './indexTables.js';
-import { KEYS_OF_RECORD, KEYS_OF_ROW } from './tableWriters.js';
+import { firstKeyIdOf, KEYS_PER_HASH, recordFromRow, workKeysOf } from './indexTables.js';
 import { holds, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
+import { versionOrder } from './versionOrder.js';
 
 export interface IndexReads {
   getRecord(id: string): CatalogRecord | undefined;
@@ -28,7 +28,7 @@ interface RecordRow {
   document: string;
 }
 
-export const RECORD_COLUMNS = `r.id AS id, r.last_indexed AS last_indexed, ${KEYS_OF_ROW} AS keys, r.key_ids AS key_ids, r.document AS document`;
+export const RECORD_COLUMNS = `r.id AS id, r.last_indexed AS last_indexed, ${workKeysOf('r.key_ids')} AS keys, r.key_ids AS key_ids, r.document AS document`;
 
 export const recordOfRow = (row: RecordRow): CatalogRecord =>
   recordFromRow(row.id, row.last_indexed, JSON.parse(row.keys) as string[], row.document);
@@ -47,31 +47,11 @@ const SMALL_WORK_KEY_ROWS = 16;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
 const BOUND_KEYS = 8;
 
-/**
- * SQLite's order of TEXT (BINARY: UTF-8 bytes, i.e. code points). JavaScript compares UTF-16 units, which
- * orders differently only where a surrogate (a character above U+FFFF) meets a unit in E000–FFFF.
- */
-export function compareAsSqlite(a: string, b: string): number {
-  if (a === b) return 0;
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      const xSurrogate = x <= 0xdfff;
-      if (xSurrogate !== y <= 0xdfff) return xSurrogate ? 1 : -1;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
-}
-
 export function currentReads(db: Database.Database): IndexReads {
   const selectRecord = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records AS r WHERE r.id = ?`);
   const selectVersion = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.id = ?`);
   const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.id IN (SELECT value FROM json_each(?))`);
-  const keysOfIds = db.prepare<[string], string>(`SELECT ${KEYS_OF_RECORD.replace('%s', '?')}`).pluck();
+  const keysOfIds = db.prepare<[string], string>(`SELECT ${workKeysOf('?')}`).pluck();
 
   // The key ids of the keys of records given out by getRecord, by the identity of their workKeys list:
   // listVersions asks for the versions of exactly that list next, and its ids need no lookup then.
@@ -175,10 +155,10 @@ export function currentReads(db: Database.Database): IndexReads {
     for (const keyId of smallKeys) {
       for (const [id, lastIndexed] of smallKeyRows.all(keyId)) {
         if (id.includes('\uFFFD')) return pageByStatement(JSON.stringify(keyIds), query);
-        if (!holds(members, id, compareAsSqlite)) extras.set(id, lastIndexed);
+        if (!holds(members, id)) extras.set(id, lastIndexed);
       }
     }
-    const { total, ids } = pageOfUnion(members, extras, query, compareAsSqlite);
+    const { total, ids } = pageOfUnion(members, extras, query);
     return { total, records: pageRecords(ids) };
   };
 
@@ -218,9 +198,7 @@ export function currentReads(db: Database.Database): IndexReads {
       const latest = new Map<string, number>();
       for (const [id, lastIndexed] of rows) latest.set(id, lastIndexed);
       const versions = [...latest];
-      versions.sort(query.order === 'last-indexed'
-        ? ([idA, a], [idB, b]) => b - a || compareAsSqlite(idA, idB)
-        : ([idA], [idB]) => compareAsSqlite(idA, idB));
+      versions.sort(versionOrder(query.order));
       // As LIMIT and OFFSET: no rows for a limit of 0, a negative offset counts as 0.
       const offset = Math.max(0, query.offset);
       const page = query.limit > 0 ? versions.slice(offset, offset + query.limit) : [];
