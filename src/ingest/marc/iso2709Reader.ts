@@ -31,16 +31,15 @@
  * Left to others: what a record means (mapping), and the MARC-8 character sets themselves (marc8.ts).
  */
 import { isUtf8 } from 'node:buffer';
-import { createReadStream } from 'node:fs';
 import type { SourceItem } from '../sourceRecord.js';
 import { Marc8Decoder } from './marc8.js';
-import type { MarcField, MarcRecord, MarcSubfield } from './marcRecord.js';
+import { fileChunks } from '../readers/fileChunks.js';
+import { MAY_CHANGE_UNDER_NFC, toNfc, type MarcField, type MarcRecord, type MarcSubfield } from './marcRecord.js';
 
 const RECORD_TERMINATOR = 0x1d;
 const FIELD_TERMINATOR = 0x1e;
 const LEADER_LENGTH = 24;
 const ENTRY_LENGTH = 12;
-const READ_CHUNK_BYTES = 1 << 16;
 /** The most a leader's five digits can say. */
 const MAX_RECORD_LENGTH = 99_999;
 /**
@@ -52,14 +51,10 @@ const MAX_BYTES_WITHOUT_TERMINATOR = 16 << 20;
 
 const HIGH_BYTE = /[\x80-\xff]/;
 const MARC8_SPECIAL = /[\x1b\x80-\xff]/;
-const MAY_CHANGE_UNDER_NFC = /[\u0300-\uffff]/;
 
 /** Reads an ISO 2709 file; the file is opened when reading starts. Throws only if the file cannot be read. */
 export function readIso2709(path: string): AsyncGenerator<SourceItem<MarcRecord>> {
-  const chunks: AsyncIterable<Uint8Array> = {
-    [Symbol.asyncIterator]: () => createReadStream(path, { highWaterMark: READ_CHUNK_BYTES })[Symbol.asyncIterator](),
-  };
-  return readIso2709Stream(chunks, path);
+  return readIso2709Stream(fileChunks(path), path);
 }
 
 /** Reads ISO 2709 records from chunks of bytes cut anywhere; `source` names them in positions. */
@@ -478,7 +473,7 @@ class RecordParser {
         if (marc8) value = this.marc8.decodeLatin1(text, delimiter + 2, valueEnd);
         else {
           value = text.slice(delimiter + 2, valueEnd);
-          if (normalize && MAY_CHANGE_UNDER_NFC.test(value)) value = value.normalize('NFC');
+          if (normalize) value = toNfc(value);
         }
         subfields.push({ code, value });
       }

@@ -40,3 +40,11 @@ export function controlFieldOf(record: MarcRecord, tag: string): string | undefi
   for (const field of record.fields) if (field.tag === tag && !isDataField(field)) return field.value;
   return undefined;
 }
+
+/** Text that may change under NFC: a quick test, so that most values skip normalize(). */
+export const MAY_CHANGE_UNDER_NFC = /[\u0300-\uffff]/;
+
+/** Text in NFC, as record fields are given. */
+export function toNfc(text: string): string {
+  return MAY_CHANGE_UNDER_NFC.test(text) ? text.normalize('NFC') : text;
+}

@@ -22,27 +22,22 @@
  * Left to others: what a record means (mapping); MARC-8 never occurs in MARCXML, which is UTF-8 (other
  * encodings a file declares are decoded too).
  */
-import { createReadStream } from 'node:fs';
 import { TextDecoder } from 'node:util';
 import { SaxesParser, type SaxesAttributeNS, type SaxesTagNS } from 'saxes';
 import type { SourceItem } from '../sourceRecord.js';
-import type { MarcDataField, MarcField, MarcRecord, MarcSubfield } from './marcRecord.js';
+import { fileChunks } from '../readers/fileChunks.js';
+import { toNfc, type MarcDataField, type MarcField, type MarcRecord, type MarcSubfield } from './marcRecord.js';
 
 export const MARC21_SLIM_NAMESPACE = 'http://www.loc.gov/MARC21/slim';
 
-const READ_CHUNK_BYTES = 1 << 16;
 /** No tag in this many characters means saxes is stuck in a state it will not leave (see the header). */
 const MAX_CHARACTERS_WITHOUT_A_TAG = 16 << 20;
-const MAY_CHANGE_UNDER_NFC = /[\u0300-\uffff]/;
 const ONLY_ONE_ROOT = /: documents may contain only one root$/;
 const LATE_XML_DECLARATION = /: an XML declaration must be at the start of the document$/;
 
 /** Reads a MARCXML file; the file is opened when reading starts. Throws only if the file cannot be read. */
 export function readMarcXml(path: string): AsyncGenerator<SourceItem<MarcRecord>> {
-  const chunks: AsyncIterable<Uint8Array> = {
-    [Symbol.asyncIterator]: () => createReadStream(path, { highWaterMark: READ_CHUNK_BYTES })[Symbol.asyncIterator](),
-  };
-  return readMarcXmlStream(chunks, path);
+  return readMarcXmlStream(fileChunks(path), path);
 }
 
 /** Reads MARCXML from chunks of bytes cut anywhere (even inside a UTF-8 sequence); `source` names them. */
@@ -272,7 +267,7 @@ class MarcXmlEvents {
         return;
       case 'controlfield':
         if (this.textTarget === 'controlfield') {
-          const value = normalize(this.takeText());
+          const value = toNfc(this.takeText());
           if (this.controlTag === undefined) this.noteProblem('a control field has no tag');
           else if (this.controlTag.length !== 3) this.noteProblem(`control field tag ${JSON.stringify(this.controlTag)} is not three characters`);
           else record.fields.push({ tag: this.controlTag, value });
@@ -281,7 +276,7 @@ class MarcXmlEvents {
       case 'subfield': {
         const field = record.dataField;
         if (this.textTarget === 'subfield' && field !== undefined) {
-          const value = normalize(this.takeText());
+          const value = toNfc(this.takeText());
           const code = this.subfieldCode;
           const where = field.tag === undefined ? 'a data field' : `field ${field.tag}`;
           if (code === undefined || code === '') this.noteProblem(`${where} has a subfield with no code`);
@@ -414,10 +409,6 @@ class MarcXmlEvents {
 function attribute(tag: SaxesTagNS, name: string): string | undefined {
   const found: SaxesAttributeNS | undefined = tag.attributes[name];
   return found?.value;
-}
-
-function normalize(text: string): string {
-  return MAY_CHANGE_UNDER_NFC.test(text) ? text.normalize('NFC') : text;
 }
 
 /** saxes says `12:5: unexpected close tag.`; a person reads `line 12, column 5: unexpected close tag`. */
