@@ -17,8 +17,7 @@ import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { openEmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
 import type { CatalogRecord } from '../../src/record/catalogRecord.js';
-import { recordFromRow } from '../../src/adapters/sqlite/indexTables.js';
-import { RECORD_COLUMNS } from '../../src/adapters/sqlite/versionsReads.js';
+import { RECORD_COLUMNS, recordOfRow, type RecordRow } from '../../src/adapters/sqlite/indexTables.js';
 import type { VersionsOrder } from '../../src/versions/catalogIndex.js';
 import { DEFAULT_SEED, planCatalog, sampleCatalog } from './catalogGenerator.js';
 
@@ -34,7 +33,7 @@ const ONE_STATEMENT = (order: string, columns: string) => `
      ORDER BY ${order.replace(/(last_indexed|record_id)/g, 'page.$1')}`;
 const EARLIER_NEWEST_FIRST = ONE_STATEMENT('last_indexed DESC, record_id', 'record_id, MAX(last_indexed) AS last_indexed');
 const EARLIER_BY_ID = ONE_STATEMENT('record_id', 'record_id');
-type PageRow = { id: string; last_indexed: number; keys: string; document: string; total: number };
+type PageRow = RecordRow & { total: number };
 
 interface Page { total: number; records: readonly CatalogRecord[] }
 
@@ -57,7 +56,7 @@ async function main(): Promise<void> {
   };
   const earlier = (keyIds: string, order: VersionsOrder, limit: number): Page => {
     const rows = earlierStatements[order].all(keyIds, limit, 0);
-    return { total: rows[0]?.total ?? count.get(keyIds) ?? 0, records: rows.map((row) => recordFromRow(row.id, row.last_indexed, JSON.parse(row.keys) as string[], row.document)) };
+    return { total: rows[0]?.total ?? count.get(keyIds) ?? 0, records: rows.map(recordOfRow) };
   };
   const now = async (workKeys: readonly string[], order: VersionsOrder, limit: number): Promise<Page> =>
     index.findVersions({ workKeys, order, offset: 0, limit });

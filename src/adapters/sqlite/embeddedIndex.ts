@@ -13,10 +13,10 @@ import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError }
 import { IngestStoppedError, runIngest, type IngestWriter } from '../../ingest/pipeline.js';
 import type { SourceItem } from '../../ingest/sourceRecord.js';
 import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../versions/catalogIndex.js';
-import { SCHEMA, SCHEMA_VERSION, schemaVersionOf } from './indexTables.js';
+import { RECORD_COLUMNS, recordOfRow, SCHEMA, SCHEMA_VERSION, schemaVersionOf, type RecordRow } from './indexTables.js';
 import { legacyReads, migrateLegacyFile } from './legacyLayouts.js';
 import { openTableWriter, type TableWriter } from './tableWriters.js';
-import { currentReads, RECORD_COLUMNS, recordOfRow, type IndexReads } from './versionsReads.js';
+import { currentReads, type IndexReads } from './versionsReads.js';
 
 export interface EmbeddedIndexOptions {
   /** A file path, or `':memory:'` for an index that lives as long as the process. */
@@ -132,7 +132,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
   // thousands of records the embedded index is meant for; a large catalog searches its Solr.
   db.function('search_text', { deterministic: true }, (json: unknown) => searchTextOf(String(json)));
   const MATCHES = `FROM records AS r WHERE (SELECT COUNT(*) FROM json_each(?) AS w WHERE instr(search_text(r.document), w.value) > 0) = ?`;
-  const searchRows = db.prepare<[string, number, number, number], { id: string; last_indexed: number; keys: string; key_ids: string; document: string; total: number }>(
+  const searchRows = db.prepare<[string, number, number, number], RecordRow & { total: number }>(
     `SELECT ${currentLayout ? RECORD_COLUMNS : 'r.document AS document'}, COUNT(*) OVER () AS total ${MATCHES} ORDER BY r.id LIMIT ? OFFSET ?`);
   const searchTotal = db.prepare<[string, number], number>(`SELECT COUNT(*) ${MATCHES}`).pluck();
   const decodeFound = currentLayout ? recordOfRow : (row: { document: string }) => recordFromDocument(JSON.parse(row.document));

@@ -93,14 +93,27 @@ const MULTI_VALUED = RECORD_FIELDS.filter((field) => field.multiValued && field.
 const SINGLE_VALUED = RECORD_FIELDS.filter((field) => !field.multiValued && field.name !== 'id' && field.name !== 'last_indexed');
 const OPTIONAL_LISTS: ReadonlySet<string> = new Set(['institution', 'building']);
 
+/** A `records` row as the read statements select it (RECORD_COLUMNS of a row `r`). */
+export interface RecordRow {
+  readonly id: string;
+  readonly last_indexed: number;
+  /** Its work keys' texts, a JSON array (workKeysOf). */
+  readonly keys: string;
+  /** Its work keys' ids, a JSON array, as stored. */
+  readonly key_ids: string;
+  readonly document: string;
+}
+
+export const RECORD_COLUMNS = `r.id AS id, r.last_indexed AS last_indexed, ${workKeysOf('r.key_ids')} AS keys, r.key_ids AS key_ids, r.document AS document`;
+
 /**
- * The record a stored row describes. Rows are written only from documents that passed validation
- * (catalogRecord.ts), so they are read without checking every field again: the cost of that check was a
- * tenth of an answer built afresh. The result has the shape recordFromDocument gives.
+ * The record a stored row describes, with these work keys. Rows are written only from documents that
+ * passed validation (catalogRecord.ts), so they are read without checking every field again: the cost of
+ * that check was a tenth of an answer built afresh. The result has the shape recordFromDocument gives.
  */
-export function recordFromRow(id: string, lastIndexedMs: number, workKeys: readonly string[], documentJson: string): CatalogRecord {
-  const fields = JSON.parse(documentJson) as Record<string, unknown>;
-  const record: Record<string, unknown> = { id };
+export function recordFromRow(row: Pick<RecordRow, 'id' | 'last_indexed' | 'document'>, workKeys: readonly string[]): CatalogRecord {
+  const fields = JSON.parse(row.document) as Record<string, unknown>;
+  const record: Record<string, unknown> = { id: row.id };
   for (const field of SINGLE_VALUED) {
     const value = fields[field.name];
     if (typeof value === 'string') record[field.property] = value;
@@ -110,14 +123,22 @@ export function recordFromRow(id: string, lastIndexedMs: number, workKeys: reado
     const list = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
     if (list.length > 0 || !OPTIONAL_LISTS.has(field.name)) record[field.property] = list;
   }
-  record.lastIndexed = new Date(lastIndexedMs).toISOString();
+  record.lastIndexed = new Date(row.last_indexed).toISOString();
   record.workKeys = workKeys;
   return record as unknown as CatalogRecord;
 }
 
-/** A stored row as the document it was written from (for "is this content unchanged?"). */
-export function documentFromRow(id: string, lastIndexedMs: number, workKeys: readonly string[], documentJson: string): RecordDocument {
-  return { id, ...(JSON.parse(documentJson) as object), work_keys_str_mv: [...workKeys], last_indexed: new Date(lastIndexedMs).toISOString() };
+/** The record of a row selected with RECORD_COLUMNS, its work keys included. */
+export function recordOfRow(row: RecordRow): CatalogRecord {
+  return recordFromRow(row, JSON.parse(row.keys) as string[]);
+}
+
+/** A row selected with RECORD_COLUMNS as the document it was written from (for "is this content unchanged?"). */
+export function documentFromRow(row: RecordRow): RecordDocument {
+  return {
+    id: row.id, ...(JSON.parse(row.document) as object),
+    work_keys_str_mv: JSON.parse(row.keys) as string[], last_indexed: new Date(row.last_indexed).toISOString(),
+  };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { RecordDocument } from '../../record/catalogRecord.js';
 import { contentFingerprintOf } from '../../record/recordContent.js';
 import type { StoredContent } from '../../ingest/pipeline.js';
 import { IndexUnavailableError } from '../../errors.js';
-import { documentColumnOf, documentFromRow, firstKeyIdOf, KEYS_PER_HASH, SCHEMA, storedInstantOf, workKeysOf } from './indexTables.js';
+import { documentColumnOf, documentFromRow, firstKeyIdOf, KEYS_PER_HASH, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow } from './indexTables.js';
 
 type BatchWriter = (batch: readonly RecordDocument[]) => void;
 
@@ -29,11 +29,9 @@ export interface TableWriter {
 export function openTableWriter(db: Database.Database): TableWriter {
   let bulk = db.prepare('SELECT 1 FROM records LIMIT 1').get() === undefined ? stagedLoad(db) : undefined;
   let writeBatch = bulk?.writeBatch ?? replacingWriter(db);
-  const stored = db.prepare<[string], { id: string; last_indexed: number; keys: string; document: string }>(
-    `SELECT r.id, r.last_indexed, ${workKeysOf('r.key_ids')} AS keys, r.document FROM records AS r WHERE r.id IN (SELECT value FROM json_each(?))`,
-  );
+  const stored = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records AS r WHERE r.id IN (SELECT value FROM json_each(?))`);
+  const drop = recordDropper(db);
   const dropRecords = db.transaction((ids: readonly string[]) => {
-    const drop = recordDropper(db);
     for (const id of ids) drop(id);
   });
   return {
@@ -42,7 +40,7 @@ export function openTableWriter(db: Database.Database): TableWriter {
       // An empty index being filled holds nothing to compare with.
       if (bulk !== undefined) return held;
       for (const row of stored.all(JSON.stringify(ids))) {
-        const document = documentFromRow(row.id, row.last_indexed, JSON.parse(row.keys) as string[], row.document);
+        const document = documentFromRow(row);
         held.set(row.id, { fingerprint: contentFingerprintOf(document), lastIndexed: document.last_indexed as string });
       }
       return held;

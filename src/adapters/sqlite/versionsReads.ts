@@ -7,7 +7,7 @@
 import type Database from 'better-sqlite3';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
 import type { VersionsQuery } from '../../versions/catalogIndex.js';
-import { firstKeyIdOf, KEYS_PER_HASH, recordFromRow, workKeysOf } from './indexTables.js';
+import { firstKeyIdOf, KEYS_PER_HASH, RECORD_COLUMNS, recordFromRow, recordOfRow, workKeysOf, type RecordRow } from './indexTables.js';
 import { holds, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder } from './versionOrder.js';
 
@@ -18,20 +18,6 @@ export interface IndexReads {
   /** Forgets what was read this turn: called after every write of this connection. */
   forgetRecent?(): void;
 }
-
-/** A record row as the statements below select it: its keys' texts, and their ids as stored. */
-interface RecordRow {
-  id: string;
-  last_indexed: number;
-  keys: string;
-  key_ids: string;
-  document: string;
-}
-
-export const RECORD_COLUMNS = `r.id AS id, r.last_indexed AS last_indexed, ${workKeysOf('r.key_ids')} AS keys, r.key_ids AS key_ids, r.document AS document`;
-
-export const recordOfRow = (row: RecordRow): CatalogRecord =>
-  recordFromRow(row.id, row.last_indexed, JSON.parse(row.keys) as string[], row.document);
 
 /** A version's row: its keys' ids only (a page never shows the keys of its versions). */
 type VersionRow = Omit<RecordRow, 'keys'>;
@@ -77,7 +63,7 @@ export function currentReads(db: Database.Database): IndexReads {
   const versionOfRow = (row: VersionRow): CatalogRecord => {
     const known = recordsThisTurn?.get(row.id);
     if (known !== undefined) return known;
-    const record = recordFromRow(row.id, row.last_indexed, [], row.document);
+    const record = recordFromRow(row, []);
     let workKeys: readonly string[] | undefined;
     return Object.defineProperty(record, 'workKeys', {
       enumerable: true,
