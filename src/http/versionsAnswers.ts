@@ -4,15 +4,15 @@
  * turned into the bytes of one response. createVersionsPlugin.ts reads the request and writes the headers;
  * this module knows nothing of Koa.
  *
- * A feed is kept compiled but for its pubDates (their time of day is the request's), its pieces already
- * encoded as UTF-8: sending it is then a copy of bytes around the pubDates of the current second, made
- * once per second for a feed asked for several times in it.
+ * A feed is kept compiled but for its pubDates (their time of day is the request's), encoded as UTF-8 in
+ * one buffer with the byte offsets where its pubDates go: sending it is then a copy of bytes around the
+ * pubDates of the current second, made once per second for a feed asked for several times in it.
  */
 import { buildVersionsFeedModel } from '../feed/feedModel.js';
 import type { Translate } from '../i18n/labels.js';
 import { listVersions, type VersionsView } from '../versions/listVersions.js';
 import { buildVersionsPageModel } from '../page/pageModel.js';
-import { compileVersionsFeed, feedParts, type CompiledFeed } from '../feed/renderVersionsFeed.js';
+import { compileVersionsFeed, type CompiledFeed } from '../feed/renderVersionsFeed.js';
 import { newYearPubDatesAt, type ServerTimeZone } from '../feed/rfc822Date.js';
 import { versionsValidators, type Validators } from '../versions/versionsValidators.js';
 import type { ThemeModel } from '../versions/viewModels.js';
@@ -33,8 +33,47 @@ export interface AnswerRequest {
   readonly baseUrl: string;
 }
 
-/** A feed written but for its pubDates, its pieces as UTF-8 bytes. */
-export type EncodedFeed = CompiledFeed<Buffer>;
+/** A feed written but for its pubDates: its text as UTF-8, pubDate i going at byte offset `cuts[i]`. */
+export interface EncodedFeed {
+  readonly bytes: Buffer;
+  readonly cuts: Uint32Array;
+  /** The year of each pubDate, in document order. */
+  readonly pubDateYears: readonly number[];
+}
+
+/**
+ * A compiled feed in one buffer of its own. Kept feeds were once an array of small buffers, one per piece:
+ * Node cuts buffers under 4 KB from shared 8 KB slabs, so a kept piece held its whole slab, and each piece
+ * was a heap object besides; at a 64 MB budget the server held ~134 MB of buffers.
+ */
+export function encodeFeed(compiled: CompiledFeed): EncodedFeed {
+  const lengths = compiled.pieces.map((piece) => Buffer.byteLength(piece));
+  const bytes = Buffer.allocUnsafeSlow(lengths.reduce((sum, length) => sum + length, 0));
+  const cuts = new Uint32Array(compiled.pubDateYears.length);
+  let offset = 0;
+  compiled.pieces.forEach((piece, i) => {
+    bytes.write(piece, offset);
+    offset += lengths[i] as number;
+    if (i < cuts.length) cuts[i] = offset;
+  });
+  return { bytes, cuts, pubDateYears: compiled.pubDateYears };
+}
+
+/** The bytes of an encoded feed with the pubDate of each year put in place (`pubDateOf`, from rfc822Date.ts). */
+export function feedBytes(feed: EncodedFeed, pubDateOf: (year: number) => Buffer): Buffer {
+  const pubDates = feed.pubDateYears.map(pubDateOf);
+  const body = Buffer.allocUnsafe(pubDates.reduce((sum, pubDate) => sum + pubDate.length, feed.bytes.length));
+  let from = 0;
+  let to = 0;
+  pubDates.forEach((pubDate, i) => {
+    const cut = feed.cuts[i] as number;
+    to += feed.bytes.copy(body, to, from, cut);
+    to += pubDate.copy(body, to);
+    from = cut;
+  });
+  feed.bytes.copy(body, to, from);
+  return body;
+}
 
 /**
  * Validators and body of an answer; `bytes` is what it holds in memory, for the cache's budget.
@@ -86,15 +125,18 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
       const compiled = compileVersionsFeed(buildVersionsFeedModel({
         requestedId: record.id, versions, page, language, baseUrl, translate, generator: settings.generator,
       }));
-      const pieces = compiled.pieces.map((piece) => Buffer.from(piece));
-      return { ...answerValidators, feed: { pieces, pubDateYears: compiled.pubDateYears }, bytes: pieces.reduce((sum, piece) => sum + piece.length, 0) };
+      const feed = encodeFeed(compiled);
+      return { ...answerValidators, feed, bytes: feed.bytes.length + feed.cuts.byteLength };
     }
     const model = buildVersionsPageModel({
       requestedRecord: record, versions, page, language,
       ...(request.explicitLanguage !== undefined ? { explicitLanguage: request.explicitLanguage } : {}),
       baseUrl, siteTitle: settings.siteTitle, catalogHomeUrl: settings.catalogHomeUrl, translate, languages: settings.languageNames,
     });
-    const html = Buffer.from(await themes.render('versions', request.theme.name, { page: model, theme: request.theme }));
+    const text = await themes.render('versions', request.theme.name, { page: model, theme: request.theme });
+    // A buffer of its own, not cut from a shared slab: a kept page must hold only its own bytes.
+    const html = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+    html.write(text);
     return { ...answerValidators, html, bytes: html.length };
   }
 
@@ -134,7 +176,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
       if (second !== thisSecond.second) thisSecond = newSecond(second, now);
       let body = thisSecond.bodies.get(feed);
       if (body === undefined) {
-        body = Buffer.concat(feedParts(feed, thisSecond.pubDateOf));
+        body = feedBytes(feed, thisSecond.pubDateOf);
         // Only a kept answer can be asked for again.
         if (kept !== undefined && thisSecond.bodyBytes + body.length <= FEED_BODIES_PER_SECOND_BYTES) {
           thisSecond.bodies.set(feed, body);

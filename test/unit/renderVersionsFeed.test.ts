@@ -2,7 +2,8 @@ import test from 'ava';
 import { XMLParser } from 'fast-xml-parser';
 import { compileVersionsFeed, feedParts } from '../../src/feed/renderVersionsFeed.js';
 import { newYearPubDate, newYearPubDatesAt, type ServerTimeZone } from '../../src/feed/rfc822Date.js';
-import type { FeedItem, VersionsFeedModel } from '../../src/versions/viewModels.js';
+import type { FeedItem } from '../../src/versions/viewModels.js';
+import { feedModelWith } from '../support/feedModels.js';
 
 /** One request's whole feed as a string: the compiled pieces with the pubDates between them. */
 const renderVersionsFeed = (feed: Parameters<typeof compileVersionsFeed>[0], pubDateOf: (year: number) => string) =>
@@ -18,20 +19,10 @@ function item(id: string, year?: number): FeedItem {
   return { title: `Title of ${id}`, link, guid: link, formats: ['Book'], comments: 0, ...(year !== undefined ? { pubDateYear: year, date: String(year) } : {}) };
 }
 
-function feedWith(items: FeedItem[]): VersionsFeedModel {
-  return {
-    stylesheetHref: 'https://catalog.example.edu/themes/root/assets/xsl/rss.xsl',
-    title: 'Results for Versions - a', description: 'Showing 1 - 3 results of 3', generator: 'test', link: 'https://catalog.example.edu/Search/Versions?id=a',
-    totalResults: items.length, startIndex: 0, itemsPerPage: 50, searchTerms: 'a',
-    links: [{ rel: 'self', href: 'https://catalog.example.edu/Search/Versions?id=a&view=rss' }],
-    items,
-  };
-}
-
 const parse = (xml: string) => new XMLParser({ ignoreAttributes: false }).parse(xml) as { rss: { channel: { item: Array<Record<string, unknown>> } } };
 
 test('a compiled feed written at two instants differs only in the pubDate times', (t) => {
-  const compiled = compileVersionsFeed(feedWith([item('a', 2019), item('b'), item('c', 1881)]));
+  const compiled = compileVersionsFeed(feedModelWith([item('a', 2019), item('b'), item('c', 1881)]));
   t.deepEqual(compiled.pubDateYears, [2019, 1881]);
   const morning = feedParts(compiled, newYearPubDatesAt(new Date('2026-05-04T09:05:07Z'), UTC)).join('');
   const evening = feedParts(compiled, newYearPubDatesAt(new Date('2026-05-04T21:45:00Z'), UTC)).join('');
@@ -43,14 +34,14 @@ test('a compiled feed written at two instants differs only in the pubDate times'
 });
 
 test('pubDate elements stay on one line, indented like their siblings', (t) => {
-  const xml = renderVersionsFeed(feedWith([item('a', 2019)]), () => 'Tue, 01 Jan 2019 09:05:07 +0000');
+  const xml = renderVersionsFeed(feedModelWith([item('a', 2019)]), () => 'Tue, 01 Jan 2019 09:05:07 +0000');
   t.true(xml.includes('      <title>Title of a</title>\n      <pubDate>Tue, 01 Jan 2019 09:05:07 +0000</pubDate>\n      <link>'));
   t.true(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<?xml-stylesheet'));
   t.true(xml.endsWith('  </channel>\n</rss>'));
 });
 
 test('a feed without dated items compiles to one piece', (t) => {
-  const compiled = compileVersionsFeed(feedWith([item('a'), item('b')]));
+  const compiled = compileVersionsFeed(feedModelWith([item('a'), item('b')]));
   t.is(compiled.pieces.length, 1);
   t.deepEqual(feedParts(compiled, () => t.fail('no pubDate is asked for') as never), [compiled.pieces[0]!]);
 });

@@ -1,0 +1,19 @@
+/** Feed view models for the feed writer's tests: items and a channel around them, as feedModel.ts would make. */
+import type { FeedItem, VersionsFeedModel } from '../../src/versions/viewModels.js';
+
+/** An item titled `title`, with a pubDate of `year` when given. */
+export function feedItem(title: string, year?: number): FeedItem {
+  const link = `https://catalog.example.edu/Record/${encodeURIComponent(title)}`;
+  return { title, link, guid: link, formats: ['Book'], comments: 0, ...(year !== undefined ? { pubDateYear: year, date: String(year) } : {}) };
+}
+
+export function feedModelWith(items: FeedItem[], channel: Partial<Pick<VersionsFeedModel, 'title' | 'description'>> = {}): VersionsFeedModel {
+  return {
+    stylesheetHref: 'https://catalog.example.edu/themes/root/assets/xsl/rss.xsl',
+    title: channel.title ?? 'Results for Versions - a', description: channel.description ?? `Showing 1 - ${items.length} results of ${items.length}`,
+    generator: 'test', link: 'https://catalog.example.edu/Search/Versions?id=a',
+    totalResults: items.length, startIndex: 0, itemsPerPage: 50, searchTerms: 'a',
+    links: [{ rel: 'self', href: 'https://catalog.example.edu/Search/Versions?id=a&view=rss' }],
+    items,
+  };
+}
