@@ -163,9 +163,12 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
     if (!open) throw new IndexUnavailableError('Embedded index: used after close()');
   };
 
-  // Loads run one after another: a load into an empty index keeps its documents in staging tables of this
-  // connection until it ends, and a second load must neither see the index as empty nor share them.
+  // Loads run one after another: a load into an empty index keeps its documents in staging tables (of
+  // this connection, or of its worker's: tableWriters.ts) until it ends, and a second load must neither
+  // see the index as empty nor share them.
   let lastLoad: Promise<unknown> = Promise.resolve();
+  // The writer whose turn it is, so that closing the index can end a load still running in a worker.
+  let activeWriter: TableWriter | undefined;
 
   return {
     async getRecord(id) {
@@ -230,26 +233,33 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
       let writer: Promise<TableWriter> | undefined;
       const ready = () => (writer ??= turn.then(() => {
         ensureOpen();
-        return openTableWriter(db);
+        activeWriter = openTableWriter(db);
+        return activeWriter;
       }));
       // Every commit drops kept answers (markWritten): a put or delete commits, and close() commits a
-      // staged load.
+      // staged load (a load run by a worker commits on the worker's connection: this connection's
+      // data_version changes, and markWritten here drops what was kept in between).
       return {
         description,
         storedContentOf: async (ids) => (await ready()).storedContentOf(ids),
         put: async (batch) => {
-          (await ready()).put(batch);
+          await (await ready()).put(batch);
           markWritten();
           return [];
         },
         delete: async (ids) => {
-          (await ready()).delete(ids);
+          await (await ready()).delete(ids);
           markWritten();
         },
         async close() {
+          let opened: TableWriter | undefined;
           try {
-            if (writer !== undefined) (await writer).close();
+            if (writer !== undefined) {
+              opened = await writer;
+              await opened.close();
+            }
           } finally {
+            if (opened !== undefined && activeWriter === opened) activeWriter = undefined;
             markWritten();
             closed();
           }
@@ -292,6 +302,9 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
     async close() {
       if (!open) return;
       open = false;
+      // A load still staged is dropped, as closing the connection drops a stage of its own.
+      activeWriter?.abandon();
+      activeWriter = undefined;
       db.close();
     },
   };
@@ -334,14 +347,18 @@ async function loadDocuments(writer: IngestWriter, documents: Iterable<unknown> 
     }
   }
   const onRejected = loadOptions.onRejected;
-  // The ids of the documents read, by position, for rejection messages (the pipeline's positions carry none).
-  const ids = new Map<number, string>();
+  // The id of the document read last, for the message of its rejection (the pipeline's positions carry
+  // none): the pipeline rejects a document as soon as it has read it, and this index's writer refuses
+  // none later. A map of every id read, kept before, was ~60 MB of a million-document load's peak.
+  let lastReadNumber = 0;
+  let lastReadId: string | undefined;
   let reportedLoaded = 0;
   const summary = await runIngest({
     items: items(),
     toDocument: (record, position) => {
       const id = (record as { id?: unknown } | null)?.id;
-      if (typeof id === 'string') ids.set(position.recordNumber, id);
+      lastReadNumber = position.recordNumber;
+      lastReadId = typeof id === 'string' ? id : undefined;
       return record;
     },
     writer,
@@ -354,7 +371,7 @@ async function loadDocuments(writer: IngestWriter, documents: Iterable<unknown> 
       loadOptions.onProgress?.(progress.read);
     },
     onRejected: ({ position, reason }) => {
-      const id = ids.get(position.recordNumber);
+      const id = position.recordNumber === lastReadNumber ? lastReadId : undefined;
       if (onRejected === undefined) {
         throw new InvalidRecordDocumentError(`document ${position.recordNumber}${id !== undefined ? ` (id ${JSON.stringify(id)})` : ''}: ${reason}`);
       }

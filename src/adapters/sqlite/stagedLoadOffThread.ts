@@ -1,0 +1,202 @@
+/**
+ * The main thread's side of a staged bulk load into an empty index file that runs in a worker thread
+ * (stagedLoadWorker.ts): starts the worker, posts it each batch as flat rows (tableWriters.ts, StagedRows),
+ * waits for it when it falls behind, and at the end has it move the stage into the tables. Meanwhile this
+ * thread goes on reading, checking and keying the next documents. On the 1M-record benchmark this thread's
+ * share was then 28 s, the worker's staging 7.7 s (all of it while this thread worked, which waited 19 ms
+ * for it in all), and the move 10 s after it.
+ *
+ * It also turns what goes wrong in the worker into what the caller of put/close saw when the load ran
+ * here: an engine error as better-sqlite3's SqliteError, too many keys of one hash as IndexUnavailableError,
+ * anything else (the worker failing to start or dying) as IndexUnavailableError. The worker is ended in
+ * every case: after the move, after a failure, and when the index is closed during the load (abandon).
+ *
+ * Left to others: what staging and the move do (tableWriters.ts, stagedLoad), the worker's own loop
+ * (stagedLoadWorker.ts), writer turns and dropping kept answers (embeddedIndex.ts).
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+import { IndexUnavailableError } from '../../errors.js';
+import type { BulkLoad, StagedRows } from './tableWriters.js';
+
+/** What the main thread posts the worker. */
+export type ToStagedLoadWorker = { readonly type: 'rows'; readonly rows: StagedRows } | { readonly type: 'finish' };
+
+/** What the worker posts back: a batch staged, a failure, and the end of the move (after any failure). */
+export type FromStagedLoadWorker =
+  | { readonly type: 'staged' }
+  | { readonly type: 'failed'; readonly fault: WorkerFault }
+  | { readonly type: 'finished' };
+
+/** An error of the worker as it crosses to this thread (structured clone keeps no class or code). */
+export interface WorkerFault {
+  readonly name: string;
+  readonly message: string;
+  readonly code?: string;
+}
+
+export interface StagedLoadWorkerData {
+  readonly path: string;
+}
+
+/**
+ * Batches posted and not yet staged before put waits for the worker. A 5,000-document batch of the
+ * benchmark is ~2 MB as rows; a few in flight let this thread prepare ahead without queueing a load's
+ * worth of batches in memory when the worker is the slower side.
+ */
+const MAX_IN_FLIGHT = 3;
+
+/** The worker's young generation (V8's default is larger; see startWorker). */
+const WORKER_YOUNG_GENERATION_MB = 16;
+
+// Under tsx (the tests run the TypeScript sources) this module is a .ts file and so is the worker's; in
+// dist both are .js.
+const RUNNING_SOURCES = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(RUNNING_SOURCES ? './stagedLoadWorker.ts' : './stagedLoadWorker.js', import.meta.url);
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The process's Node options for the worker (under tsx they carry its loader), all but --input-type: it is
+ * for the code of -e, -p or stdin, and a worker given it refuses to load its file
+ * (ERR_INPUT_TYPE_NOT_ALLOWED), as it did in a test run through `node --import tsx --input-type=module -e`.
+ */
+function workerExecArgv(): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < process.execArgv.length; i++) {
+    const arg = process.execArgv[i]!;
+    if (arg === '--input-type') i += 1;
+    else if (!arg.startsWith('--input-type=')) kept.push(arg);
+  }
+  return kept;
+}
+
+/** The error the caller would have got had the worker's statement run on this thread. */
+function errorOfFault(fault: WorkerFault): Error {
+  if (fault.name === 'IndexUnavailableError') return new IndexUnavailableError(fault.message);
+  if (fault.name === 'SqliteError' && fault.code !== undefined) {
+    const { SqliteError } = require('better-sqlite3') as typeof Database;
+    return new SqliteError(fault.message, fault.code);
+  }
+  return new IndexUnavailableError(`Embedded index: load failed: ${fault.message}`);
+}
+
+function startWorker(path: string): Worker {
+  const options = {
+    workerData: { path } satisfies StagedLoadWorkerData,
+    execArgv: workerExecArgv(),
+    // Its garbage is the batches it was posted, short-lived: with a young generation this size instead of
+    // V8's default, its heap before the move of a 1M-record load was 27 MB instead of 43 MB.
+    resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+  };
+  if (!RUNNING_SOURCES) return new Worker(WORKER_URL, options);
+  // The worker inherits `--import tsx`, but on Node 20 tsx registers its hooks on the main thread only
+  // (the worker then refuses the .ts file: ERR_UNKNOWN_FILE_EXTENSION), so it registers them itself first.
+  // Only when running the sources, which tsx (a dev dependency) is there for; without tsx (a Node that
+  // strips types itself) the worker loads its file as the main thread did.
+  let tsx: string;
+  try {
+    tsx = import.meta.resolve('tsx/esm/api');
+  } catch {
+    return new Worker(WORKER_URL, options);
+  }
+  return new Worker(
+    `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL.href)}); });`,
+    { ...options, eval: true },
+  );
+}
+
+export function stagedLoadOffThread(path: string): BulkLoad {
+  const worker = startWorker(path);
+  let inFlight = 0;
+  let finished = false;
+  let exited = false;
+  let abandoned = false;
+  // The first failure, and whether a caller has been given it (put throws it; close throws it only when
+  // no put did, after moving what was staged before it, as a close after a failed put did on one thread).
+  let failure: Error | undefined;
+  let failureThrown = false;
+  // The checks of the puts and finishes waiting for the worker, run on each of its messages.
+  const waiting = new Set<() => void>();
+  const wake = () => {
+    for (const check of waiting) check();
+  };
+
+  worker.on('message', (message: FromStagedLoadWorker) => {
+    if (message.type === 'staged') inFlight -= 1;
+    else if (message.type === 'finished') finished = true;
+    else failure ??= errorOfFault(message.fault);
+    wake();
+  });
+  worker.on('error', (error) => {
+    failure ??= new IndexUnavailableError(`Embedded index: the load's worker failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    wake();
+  });
+  worker.on('exit', () => {
+    exited = true;
+    if (!finished) failure ??= new IndexUnavailableError("Embedded index: the load's worker stopped before the load ended");
+    wake();
+  });
+
+  // The worker holds the process open only while this thread waits for it (until): a load abandoned
+  // without close() must not keep the process alive, as it did not when the load ran on this thread.
+  // After the listeners: adding a 'message' listener refs the worker again.
+  worker.unref();
+
+  /** Resolves once `done()` holds or the worker has ended; the worker keeps the process alive meanwhile. */
+  const until = (done: () => boolean): Promise<void> => new Promise((resolve) => {
+    const check = () => {
+      if (!done() && !exited) return;
+      waiting.delete(check);
+      if (waiting.size === 0) worker.unref();
+      resolve();
+    };
+    waiting.add(check);
+    worker.ref();
+    check();
+  });
+
+  const throwFailure = () => {
+    if (failure === undefined) return;
+    failureThrown = true;
+    throw failure;
+  };
+
+  let ending: Promise<void> | undefined;
+  const end = async () => {
+    try {
+      if (!exited && !abandoned) {
+        worker.postMessage({ type: 'finish' } satisfies ToStagedLoadWorker);
+        await until(() => finished || abandoned);
+      }
+    } finally {
+      await worker.terminate();
+    }
+  };
+
+  return {
+    async put(rows) {
+      throwFailure();
+      worker.postMessage({ type: 'rows', rows } satisfies ToStagedLoadWorker);
+      inFlight += 1;
+      if (inFlight > MAX_IN_FLIGHT) await until(() => inFlight <= MAX_IN_FLIGHT || failure !== undefined);
+      throwFailure();
+    },
+    async finish() {
+      // A second finish (close after a deletion finished the load, or after a failed finish) has nothing
+      // left to do.
+      const first = ending === undefined;
+      ending ??= end();
+      await ending;
+      if (first && !abandoned && !failureThrown) throwFailure();
+    },
+    abandon() {
+      if (abandoned) return;
+      abandoned = true;
+      failure ??= new IndexUnavailableError('Embedded index: closed during a load');
+      void worker.terminate();
+      wake();
+    },
+  };
+}
