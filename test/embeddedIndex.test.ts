@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../src/errors.js';
 import type { CatalogIndex } from '../src/versions/catalogIndex.js';
 import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
-import { workKeyHash } from '../src/adapters/sqlite/indexTables.js';
+import { firstKeyIdOf, workKeyHash } from '../src/adapters/sqlite/indexTables.js';
 import { indexBehaviourSuite, suiteDocuments } from './indexBehaviour/indexBehaviourSuite.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'versions-index-'));
@@ -34,6 +34,37 @@ function writeSchema0File(path: string, documents: readonly Record<string, unkno
   })();
   db.close();
 }
+
+/**
+ * A file of 0.2.0's pre-release layout (schema 2): records by id without a row number, key rows without
+ * the records' rows; keys by their first id (no two suite keys share a hash).
+ */
+function writeSchema2File(path: string, documents: readonly Record<string, unknown>[]): void {
+  const db = new Database(path);
+  db.exec(`
+    CREATE TABLE records (id TEXT PRIMARY KEY NOT NULL, last_indexed INTEGER NOT NULL, key_ids TEXT NOT NULL, document TEXT NOT NULL) WITHOUT ROWID;
+    CREATE TABLE work_keys (key_id INTEGER PRIMARY KEY, key TEXT NOT NULL);
+    CREATE TABLE records_by_key (key_id INTEGER NOT NULL, record_id TEXT NOT NULL, last_indexed INTEGER NOT NULL, PRIMARY KEY (key_id, record_id)) WITHOUT ROWID;
+    PRAGMA user_version = 2;`);
+  const addRecord = db.prepare('INSERT INTO records (id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?)');
+  const addKey = db.prepare('INSERT OR IGNORE INTO work_keys (key_id, key) VALUES (?, ?)');
+  const addKeyRow = db.prepare('INSERT INTO records_by_key (key_id, record_id, last_indexed) VALUES (?, ?, ?)');
+  db.transaction(() => {
+    for (const { id, last_indexed: lastIndexed, work_keys_str_mv: keys, ...fields } of documents) {
+      const instant = Date.parse(lastIndexed as string);
+      const keyIds = ((keys as string[] | undefined) ?? []).map((key) => [firstKeyIdOf(key), key] as const);
+      addRecord.run(id, instant, JSON.stringify(keyIds.map(([keyId]) => keyId)), JSON.stringify(fields));
+      for (const [keyId, key] of keyIds) {
+        addKey.run(keyId, key);
+        addKeyRow.run(keyId, id, instant);
+      }
+    }
+  })();
+  db.close();
+}
+
+/** The tables and indexes of the current layout, and its version. */
+const CURRENT_LAYOUT = { version: 3, tables: ['harvests', 'records', 'records_by_key', 'work_keys'], indexes: ['records_by_id'] };
 
 function schemaOf(path: string): { version: unknown; tables: string[]; indexes: string[] } {
   const db = new Database(path, { readonly: true });
@@ -182,12 +213,14 @@ test('a load into an empty index keeps the last copy of a repeated id, with only
     { id: 'd', title: 'First', author: 'A', last_indexed: '2025-03-01T00:00:00Z' },
     { id: 'd', title: 'Second', author: 'A', last_indexed: '2025-03-02T00:00:00Z' },
     { id: 'g', title: 'Gone', author: 'G' },
+    { id: 'h', title: 'Third', author: 'A', last_indexed: '2026-01-01T00:00:00Z' },
     { id: 'h', title: 'Third', author: 'A', last_indexed: '2024-06-01T00:00:00Z' },
     { id: 'd', title: 'Third', author: 'A', last_indexed: '2024-01-01T00:00:00Z' },
     { id: 'g', format: 'Book' },
   ], { batchSize: 2, ...at('2025-01-01T00:00:00Z') });
-  t.deepEqual(summary, { read: 6, loaded: 6, rejected: 0 });
+  t.deepEqual(summary, { read: 7, loaded: 7, rejected: 0 });
   t.is(await index.count(), 3);
+  t.is((await index.getRecord('h'))?.lastIndexed, '2024-06-01T00:00:00.000Z', 'copies with the same keys: the last');
   const d = await index.getRecord('d');
   t.is(d?.title, 'Third');
   t.is(d?.lastIndexed, '2024-01-01T00:00:00.000Z');
@@ -198,6 +231,7 @@ test('a load into an empty index keeps the last copy of a repeated id, with only
   // The key rows carry the last copy's last_indexed: h (2024-06) is newer than d (2024-01).
   const third = await index.findVersions({ workKeys: d!.workKeys, order: 'last-indexed', offset: 0, limit: 10 });
   t.deepEqual(ids(third), ['h', 'd']);
+  t.deepEqual(third.records.map((record) => record.lastIndexed), ['2024-06-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z']);
   t.is(third.total, 2);
   t.deepEqual(Object.fromEntries(await index.countVersions(['d', 'g', 'h'])), { d: 2, g: 1, h: 2 });
 });
@@ -223,7 +257,7 @@ test('a bad document stopping a load into an empty index keeps the documents bef
   t.deepEqual(page, { total: 3, records: page.records });
   t.deepEqual(ids(page), ['a1', 'a2', 'a3']);
   await index.close();
-  t.deepEqual(schemaOf(path), { version: 2, tables: ['harvests', 'records', 'records_by_key', 'work_keys'], indexes: [] });
+  t.deepEqual(schemaOf(path), CURRENT_LAYOUT);
 });
 
 test('a failing source stopping a load into an empty index keeps its committed batches', async (t) => {
@@ -316,7 +350,7 @@ test('a writable open rebuilds a schema 0 file in the current layout; a read-onl
   t.is(schemaOf(path).version, 0, 'a read-only open changes nothing');
 
   const writer = openEmbeddedIndex({ path });
-  t.deepEqual(schemaOf(path), { version: 2, tables: ['harvests', 'records', 'records_by_key', 'work_keys'], indexes: [] });
+  t.deepEqual(schemaOf(path), CURRENT_LAYOUT);
   t.deepEqual(await feed(writer), before);
   // The reader opened before the migration has lost its tables: it fails as an unavailable index (503),
   // never with answers from half a layout, and a new open reads the rebuilt file.
@@ -336,6 +370,46 @@ test('a writable open rebuilds a schema 0 file in the current layout; a read-onl
   const again = openEmbeddedIndex({ path });
   t.is((await feed(again)).total, 6, 'a second writable open finds the current layout and leaves it');
   await again.close();
+});
+
+test('a file of the pre-release schema 2 is rebuilt at a writable open, and refused read-only naming the option', async (t) => {
+  const path = newFile('schema2');
+  const documents = suiteDocuments();
+  writeSchema2File(path, documents);
+  const error = t.throws(() => openEmbeddedIndex({ path, readOnly: true }), { instanceOf: InvalidOptionError });
+  t.regex(error!.message, /"readOnly".*schema 2/);
+  t.is(schemaOf(path).version, 2, 'the refused open changes nothing');
+
+  const fresh = openEmbeddedIndex({ path: ':memory:' });
+  await fresh.load(documents);
+  const rebuilt = openEmbeddedIndex({ path });
+  t.deepEqual(schemaOf(path), CURRENT_LAYOUT);
+  t.is(await rebuilt.count(), documents.length);
+  for (const { id } of documents) {
+    const record = await fresh.getRecord(id as string);
+    t.deepEqual(await rebuilt.getRecord(id as string), record);
+    for (const order of ['last-indexed', 'relevance'] as const) {
+      const query = { workKeys: record!.workKeys, order, offset: 0, limit: 50 };
+      const [expected, found] = [await fresh.findVersions(query), await rebuilt.findVersions(query)];
+      t.deepEqual({ total: found.total, ids: ids(found) }, { total: expected.total, ids: ids(expected) }, `${String(id)} ${order}`);
+    }
+  }
+  await Promise.all([fresh.close(), rebuilt.close()]);
+});
+
+test('a bulk load puts the records of a work next to each other, whatever their ids', async (t) => {
+  const path = newFile('neighbours');
+  const index = openEmbeddedIndex({ path });
+  // Three works whose records' ids interleave: in id order no two records of a work are neighbours.
+  const works = ['Alpha', 'Beta', 'Gamma'];
+  const documents = Array.from({ length: 30 }, (_, i) => ({ id: `r${String(i).padStart(2, '0')}`, title: works[i % 3], author: 'Same, Author' }));
+  await index.load(documents);
+  await index.close();
+  const db = new Database(path, { readonly: true });
+  const byRow = db.prepare<[], { id: string }>('SELECT id FROM records ORDER BY row').all().map((row) => Number(row.id.slice(1)) % 3);
+  db.close();
+  const runs = byRow.filter((work, i) => i === 0 || work !== byRow[i - 1]).length;
+  t.is(runs, 3, `rows by work: ${byRow.join('')}`);
 });
 
 test('a file of a newer schema is refused, naming the path option', (t) => {
@@ -444,9 +518,10 @@ test('versions listed on a page read their work keys when asked for', async (t) 
 
 test('a large work read again gives the pages the statement gives, and sees every write, own or another connection\'s', async (t) => {
   const path = newFile('large-work');
-  // 150 records of one work, last_indexed in runs of three equal instants (ties ordered by id).
-  const documents = Array.from({ length: 150 }, (_, i) => ({
-    id: `w${String((i * 37) % 150).padStart(3, '0')}`, title: 'Big', author: 'Many',
+  // 300 records of one work (more key rows than the small-work path reads), last_indexed in runs of three
+  // equal instants (ties ordered by id).
+  const documents = Array.from({ length: 300 }, (_, i) => ({
+    id: `w${String((i * 37) % 300).padStart(3, '0')}`, title: 'Big', author: 'Many',
     last_indexed: new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 3) * 60_000).toISOString(),
   }));
   const writer = openEmbeddedIndex({ path });
@@ -463,27 +538,28 @@ test('a large work read again gives the pages the statement gives, and sees ever
   for (const order of ['last-indexed', 'relevance'] as const) {
     for (let round = 0; round < 2; round++) {
       const pages = [];
-      for (let offset = 0; offset < 160; offset += 50) pages.push(await reader.findVersions({ workKeys: keys, order, offset, limit: 50 }));
-      t.deepEqual(pages.map((page) => page.total), [150, 150, 150, 150], `${order}, round ${round}`);
+      for (let offset = 0; offset < 310; offset += 50) pages.push(await reader.findVersions({ workKeys: keys, order, offset, limit: 50 }));
+      t.deepEqual(pages.map((page) => page.total), [300, 300, 300, 300, 300, 300, 300], `${order}, round ${round}`);
       t.deepEqual(pages.flatMap(ids), expected(order), `${order}, round ${round}`);
     }
   }
   await writer.load([{ id: 'w999', title: 'Big', author: 'Many', last_indexed: '2026-01-01T00:00:00Z' }]);
   const afterOther = await reader.findVersions({ workKeys: keys, order: 'last-indexed', offset: 0, limit: 2 });
-  t.is(afterOther.total, 151, 'another connection\'s commit');
+  t.is(afterOther.total, 301, 'another connection\'s commit');
   t.deepEqual(ids(afterOther), ['w999', expected('last-indexed')[0]]);
   await writer.findVersions({ workKeys: keys, order: 'last-indexed', offset: 0, limit: 2 });
   const deleting = writer.openWriter();
   await deleting.delete(['w999']);
   await deleting.close();
-  t.is((await writer.findVersions({ workKeys: keys, order: 'last-indexed', offset: 0, limit: 2 })).total, 150, 'its own write');
+  t.is((await writer.findVersions({ workKeys: keys, order: 'last-indexed', offset: 0, limit: 2 })).total, 300, 'its own write');
 });
 
 test('a large key\'s remembered records and what a record\'s small keys add make the pages the statement makes', async (t) => {
   const at = (minutes: number) => new Date(Date.UTC(2025, 0, 1) + minutes * 60_000).toISOString();
-  // 120 records of one work (its key names all of them); every tenth also has a second author whose key
-  // also names two records outside the work, one newer than all, one tied with a record of the work.
-  const documents: Array<Record<string, unknown>> = Array.from({ length: 120 }, (_, i) => ({
+  // 300 records of one work (its key names all of them, more than the small-work path reads); every tenth
+  // also has a second author whose key also names two records outside the work, one newer than all, one
+  // tied with a record of the work.
+  const documents: Array<Record<string, unknown>> = Array.from({ length: 300 }, (_, i) => ({
     id: `big-${String(i).padStart(3, '0')}`, title: 'Big', author: 'Many',
     ...(i % 10 === 0 ? { author2: 'Other' } : {}), last_indexed: at(i % 40),
   }));
@@ -499,15 +575,15 @@ test('a large key\'s remembered records and what a record\'s small keys add make
   for (const [order, expected] of [['last-indexed', newest], ['relevance', byId]] as const) {
     for (let round = 0; round < 2; round++) {
       const seen: string[] = [];
-      for (let offset = 0; offset < 130; offset += 20) {
+      for (let offset = 0; offset < 310; offset += 20) {
         const page = await index.findVersions({ workKeys: record.workKeys, order, offset, limit: 20 });
-        t.is(page.total, 122, `${order} ${offset}`);
+        t.is(page.total, 302, `${order} ${offset}`);
         seen.push(...ids(page));
       }
       t.deepEqual(seen, expected, `${order}, round ${round}`);
     }
   }
   // A record of the work without the second author: the work alone.
-  t.is((await index.findVersions({ workKeys: ['AT many big'], order: 'relevance', offset: 0, limit: 5 })).total, 120);
+  t.is((await index.findVersions({ workKeys: ['AT many big'], order: 'relevance', offset: 0, limit: 5 })).total, 300);
   await index.close();
 });

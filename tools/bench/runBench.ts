@@ -31,6 +31,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../../src/packageFiles.js';
+import { SCHEMA_VERSION } from '../../src/adapters/sqlite/indexTables.js';
 import type { BuildReport } from './buildIndex.js';
 import { DEFAULT_SEED, GENERATOR_VERSION, planCatalog, sampleCatalog, SeededRandom, type CatalogSample } from './catalogGenerator.js';
 import type { InsertCeilingReport } from './insertCeiling.js';
@@ -166,6 +167,8 @@ interface LoadFigures {
 
 interface IndexManifest {
   readonly generatorVersion: number;
+  /** The index layout the file was built in: a kept file of another layout is built anew. */
+  readonly schemaVersion: number;
   readonly records: number;
   readonly seed: number;
   readonly build: BuildReport;
@@ -175,7 +178,7 @@ async function buildOrReuseIndex(options: BenchOptions, indexPath: string): Prom
   const manifestPath = `${indexPath}.json`;
   if (options.keep && existsSync(indexPath) && existsSync(manifestPath)) {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as IndexManifest;
-    if (manifest.generatorVersion === GENERATOR_VERSION && manifest.records === options.records && manifest.seed === options.seed) {
+    if (manifest.generatorVersion === GENERATOR_VERSION && manifest.schemaVersion === SCHEMA_VERSION && manifest.records === options.records && manifest.seed === options.seed) {
       progress(`reusing ${indexPath} (built earlier in ${manifest.build.seconds.toFixed(1)} s)`);
       return { seconds: manifest.build.seconds, peakRssBytes: manifest.build.peakRssBytes, reused: true };
     }
@@ -186,7 +189,7 @@ async function buildOrReuseIndex(options: BenchOptions, indexPath: string): Prom
   const report = await messageFrom<BuildReport>(child, 'built', 30 * 60_000);
   await new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
   if (report.loaded !== options.records) throw new Error(`the loader loaded ${report.loaded} of ${options.records} records (${report.rejected} rejected)`);
-  const manifest: IndexManifest = { generatorVersion: GENERATOR_VERSION, records: options.records, seed: options.seed, build: report };
+  const manifest: IndexManifest = { generatorVersion: GENERATOR_VERSION, schemaVersion: SCHEMA_VERSION, records: options.records, seed: options.seed, build: report };
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   return { seconds: report.seconds, peakRssBytes: report.peakRssBytes, reused: false };
 }
@@ -211,8 +214,8 @@ async function measureInsertCeiling(options: BenchOptions, load: LoadFigures): P
   const path = join(BENCH_DIRECTORY, `insert-ceiling-${options.records}-${options.seed}.sqlite`);
   const manifestPath = `${path}.json`;
   if (options.keep && load.reused && existsSync(manifestPath)) {
-    const kept = JSON.parse(readFileSync(manifestPath, 'utf8')) as InsertCeilingReport & { generatorVersion: number };
-    if (kept.generatorVersion === GENERATOR_VERSION && kept.records === options.records) {
+    const kept = JSON.parse(readFileSync(manifestPath, 'utf8')) as InsertCeilingReport & { generatorVersion: number; schemaVersion?: number };
+    if (kept.generatorVersion === GENERATOR_VERSION && kept.schemaVersion === SCHEMA_VERSION && kept.records === options.records) {
       progress(`reusing the load ceiling measured with the kept index (${fmt(kept.records / kept.seconds)} records/s)`);
       return { ...kept, reused: true };
     }
@@ -221,7 +224,7 @@ async function measureInsertCeiling(options: BenchOptions, load: LoadFigures): P
   const child = startChild('insertCeiling', [path, String(options.records), String(options.seed)], false);
   const report = await messageFrom<InsertCeilingReport>(child, 'insert-ceiling', 60 * 60_000);
   await new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
-  writeFileSync(manifestPath, `${JSON.stringify({ ...report, generatorVersion: GENERATOR_VERSION }, null, 2)}\n`);
+  writeFileSync(manifestPath, `${JSON.stringify({ ...report, generatorVersion: GENERATOR_VERSION, schemaVersion: SCHEMA_VERSION }, null, 2)}\n`);
   // The file itself is of no further use and is as large as the index: only its figures are kept.
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
   return { ...report, reused: false };

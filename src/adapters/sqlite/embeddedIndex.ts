@@ -14,7 +14,7 @@ import { IngestStoppedError, runIngest, type IngestWriter } from '../../ingest/p
 import type { SourceItem } from '../../ingest/sourceRecord.js';
 import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../versions/catalogIndex.js';
 import { RECORD_COLUMNS, recordOfRow, SCHEMA, SCHEMA_VERSION, schemaVersionOf, type RecordRow } from './indexTables.js';
-import { legacyReads, migrateLegacyFile } from './legacyLayouts.js';
+import { legacyReads, migrateLegacyFile, readableAsItIs } from './legacyLayouts.js';
 import { openTableWriter, type TableWriter } from './tableWriters.js';
 import { currentReads, type IndexReads } from './versionsReads.js';
 
@@ -95,9 +95,14 @@ function unavailable(action: string, cause: unknown): IndexUnavailableError {
 function prepareSchema(db: Database.Database, readOnly: boolean): boolean {
   const { version, hasTables } = schemaVersionOf(db);
   const legacy = hasTables && version < SCHEMA_VERSION;
-  if (readOnly) return !legacy;
+  if (readOnly) {
+    if (legacy && !readableAsItIs(version)) {
+      throw new InvalidOptionError('readOnly', `the index file has the layout of a 0.2.0 pre-release (schema ${version}), which is rebuilt, not read: open it once without readOnly`);
+    }
+    return !legacy;
+  }
   if (legacy) {
-    migrateLegacyFile(db);
+    migrateLegacyFile(db, version);
   } else {
     db.transaction(() => {
       db.exec(SCHEMA);

@@ -26,10 +26,14 @@ export interface KeyMembers {
   readonly version: number;
   /** Record ids in SQLite's order of TEXT (the page's order). */
   readonly byId: readonly string[];
+  /** The row of each of byId. */
+  readonly byIdRows: Float64Array;
   /** Record ids newest last_indexed first, equal ones in id order (the feed's order). */
   readonly newestFirst: readonly string[];
   /** The last_indexed of each of newestFirst. */
   readonly newestLastIndexed: Float64Array;
+  /** The row of each of newestFirst. */
+  readonly newestRows: Float64Array;
 }
 
 /** Whether a remembered list holds a record: a binary search of its id order. */
@@ -53,12 +57,14 @@ export interface LargeKeys {
    * trip into JavaScript: lone surrogates).
    */
   membersOf(keyId: number, version: number): KeyMembers | undefined;
+  /** Whether a key's records are remembered (of whatever version): no SQL, for choosing the path. */
+  remembers(keyId: number): boolean;
   forget(): void;
 }
 
 export function largeKeys(db: Database.Database): LargeKeys {
   const countOf = db.prepare<[number, number], number>('SELECT COUNT(*) FROM (SELECT 1 FROM records_by_key WHERE key_id = ? LIMIT ?)').pluck();
-  const rowsOf = db.prepare<[number], [string, number]>('SELECT record_id, last_indexed FROM records_by_key WHERE key_id = ? ORDER BY record_id').raw();
+  const rowsOf = db.prepare<[number], VersionEntry>('SELECT record_id, last_indexed, record_row FROM records_by_key WHERE key_id = ? ORDER BY record_id').raw();
   const remembered = new Map<number, KeyMembers>();
   let rememberedIds = 0;
 
@@ -76,7 +82,10 @@ export function largeKeys(db: Database.Database): LargeKeys {
       if (other.version === version && other.byId.length === byId.length && other.byId.every((id, i) => id === byId[i])) return other;
     }
     const newest = rows.slice().sort(versionOrder('last-indexed'));
-    return { version, byId, newestFirst: newest.map(([id]) => id), newestLastIndexed: Float64Array.from(newest, ([, lastIndexed]) => lastIndexed) };
+    return {
+      version, byId, byIdRows: Float64Array.from(rows, ([, , row]) => row),
+      newestFirst: newest.map(([id]) => id), newestLastIndexed: Float64Array.from(newest, ([, lastIndexed]) => lastIndexed), newestRows: Float64Array.from(newest, ([, , row]) => row),
+    };
   }
 
   return {
@@ -100,6 +109,7 @@ export function largeKeys(db: Database.Database): LargeKeys {
       }
       return members;
     },
+    remembers: (keyId) => remembered.has(keyId),
     forget() {
       remembered.clear();
       rememberedIds = 0;
@@ -108,26 +118,32 @@ export function largeKeys(db: Database.Database): LargeKeys {
 }
 
 /**
- * A page of the union of one remembered list and records not in it (`extras`, id → last_indexed): the
- * page's ids and the total, in the order of the query, as the page statement would give them.
+ * A page of the union of one remembered list and records not in it (`extras`, by id): the page's ids and
+ * rows and the total, in the order of the query, as the page statement would give them.
  */
-export function pageOfUnion(members: KeyMembers, extras: ReadonlyMap<string, number>, query: VersionsQuery): { total: number; ids: string[] } {
+export function pageOfUnion(members: KeyMembers, extras: ReadonlyMap<string, VersionEntry>, query: VersionsQuery): { total: number; ids: string[]; rows: number[] } {
   const total = members.byId.length + extras.size;
   const offset = Math.max(0, query.offset);
-  if (query.limit <= 0) return { total, ids: [] };
+  if (query.limit <= 0) return { total, ids: [], rows: [] };
   const newest = query.order === 'last-indexed';
   const list = newest ? members.newestFirst : members.byId;
-  if (extras.size === 0) return { total, ids: list.slice(offset, offset + query.limit) };
+  const listRows = newest ? members.newestRows : members.byIdRows;
+  if (extras.size === 0) {
+    const end = offset + query.limit;
+    return { total, ids: list.slice(offset, end), rows: Array.from(listRows.subarray(Math.min(offset, listRows.length), Math.min(end, listRows.length))) };
+  }
   // Merge the few extras into the list, up to the end of the page. The id order needs no last_indexed.
   const before = versionOrder(query.order);
-  const entryAt = (i: number): VersionEntry => [list[i] as string, newest ? members.newestLastIndexed[i] as number : 0];
-  const added = [...extras].sort(before);
+  const entryAt = (i: number): VersionEntry => [list[i] as string, newest ? members.newestLastIndexed[i] as number : 0, listRows[i] as number];
+  const added = [...extras.values()].sort(before);
   const ids: string[] = [];
+  const rows: number[] = [];
   let i = 0;
   let j = 0;
   while (ids.length < offset + query.limit && (i < list.length || j < added.length)) {
-    if (j >= added.length || (i < list.length && before(entryAt(i), added[j] as VersionEntry) < 0)) ids.push(list[i++] as string);
-    else ids.push((added[j++] as VersionEntry)[0]);
+    const entry = j >= added.length || (i < list.length && before(entryAt(i), added[j] as VersionEntry) < 0) ? entryAt(i++) : added[j++] as VersionEntry;
+    ids.push(entry[0]);
+    rows.push(entry[2]);
   }
-  return { total, ids: ids.slice(offset) };
+  return { total, ids: ids.slice(offset), rows: rows.slice(offset) };
 }

@@ -11,7 +11,7 @@ import type { RecordDocument } from '../../record/catalogRecord.js';
 import { contentFingerprintOf } from '../../record/recordContent.js';
 import type { StoredContent } from '../../ingest/pipeline.js';
 import { IndexUnavailableError } from '../../errors.js';
-import { documentColumnOf, documentFromRow, firstKeyIdOf, KEYS_PER_HASH, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow } from './indexTables.js';
+import { clusterOf, documentColumnOf, documentFromRow, firstKeyIdOf, KEYS_PER_HASH, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow } from './indexTables.js';
 import { stagedLoadOffThread } from './stagedLoadOffThread.js';
 
 type BatchWriter = (batch: readonly RecordDocument[]) => void;
@@ -141,20 +141,23 @@ function keyIdsFinder(db: Database.Database): (keys: readonly string[]) => numbe
   });
 }
 
-/** Into an index holding records: each document replaces its record and that record's keys. */
+/**
+ * Into an index holding records: each document replaces its record and that record's keys. A record
+ * written here takes the next row, not a place beside its work's records: only a bulk load orders rows.
+ */
 function replacingWriter(db: Database.Database): BatchWriter {
   const drop = recordDropper(db);
   const keyIdsOf = keyIdsFinder(db);
   const insertRecord = db.prepare('INSERT INTO records (id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?)');
-  const addKeyRow = db.prepare('INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed) VALUES (?, ?, ?)');
+  const addKeyRow = db.prepare('INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed, record_row) VALUES (?, ?, ?, ?)');
   return db.transaction((batch: readonly RecordDocument[]) => {
     for (const document of batch) {
       const id = document.id;
       drop(id);
       const lastIndexed = storedInstantOf(document);
       const keyIds = keyIdsOf(document.work_keys_str_mv ?? []);
-      insertRecord.run(id, lastIndexed, JSON.stringify(keyIds), documentColumnOf(document));
-      for (const keyId of keyIds) addKeyRow.run(keyId, id, lastIndexed);
+      const { lastInsertRowid: row } = insertRecord.run(id, lastIndexed, JSON.stringify(keyIds), documentColumnOf(document));
+      for (const keyId of keyIds) addKeyRow.run(keyId, id, lastIndexed, row);
     }
   });
 }
@@ -199,11 +202,15 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
     DROP TABLE IF EXISTS temp.stage_records;
     DROP TABLE IF EXISTS temp.stage_key_rows;
     DROP TABLE IF EXISTS temp.stage_keys;
+    DROP TABLE IF EXISTS temp.stage_rows;
+    DROP TABLE IF EXISTS temp.stage_row_of;
+    DROP TABLE IF EXISTS temp.stage_copies;
     DROP TABLE IF EXISTS temp.stage_renumbered;`;
   db.exec(`${dropStage}
-    CREATE TEMP TABLE stage_records (id TEXT NOT NULL, last_indexed INTEGER NOT NULL, key_ids TEXT NOT NULL, document TEXT NOT NULL);
-    CREATE TEMP TABLE stage_key_rows (stage_rowid INTEGER NOT NULL, key_id INTEGER NOT NULL, key TEXT NOT NULL, record_id TEXT NOT NULL, last_indexed INTEGER NOT NULL);`);
-  const stageRecord = db.prepare('INSERT INTO temp.stage_records (id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?)');
+    CREATE TEMP TABLE stage_records (cluster INTEGER NOT NULL, id TEXT NOT NULL, last_indexed INTEGER NOT NULL, key_ids TEXT NOT NULL, document TEXT NOT NULL);
+    CREATE TEMP TABLE stage_key_rows (stage_rowid INTEGER NOT NULL, key_id INTEGER NOT NULL, key TEXT NOT NULL, record_id TEXT NOT NULL, last_indexed INTEGER NOT NULL);
+    CREATE TEMP TABLE stage_rows (stage_rowid INTEGER NOT NULL);`);
+  const stageRecord = db.prepare('INSERT INTO temp.stage_records (cluster, id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?, ?)');
   const stageKeyRow = db.prepare('INSERT INTO temp.stage_key_rows (stage_rowid, key_id, key, record_id, last_indexed) VALUES (?, ?, ?, ?, ?)');
   let staged = 0;
   const writeRows = db.transaction((rows: StagedRows) => {
@@ -214,22 +221,40 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
       i += 1 + keys.length;
       const document = rows[i++] as string;
       const keyIds = keys.map(firstKeyIdOf);
-      const { lastInsertRowid } = stageRecord.run(id, lastIndexed, JSON.stringify(keyIds), document);
+      const { lastInsertRowid } = stageRecord.run(clusterOf(keys), id, lastIndexed, JSON.stringify(keyIds), document);
       for (let k = 0; k < keys.length; k++) stageKeyRow.run(lastInsertRowid, keyIds[k], keys[k], id, lastIndexed);
       staged += 1;
     }
   });
 
   const move = db.transaction(() => {
-    // Each id's last copy comes first in its run and the earlier copies are ignored: a later document
-    // replaces an earlier one, as it would have replaced it in the index. Fewer records than staged
-    // documents means there were such copies, and then only the key rows of each id's last copy go in.
-    const records = db.prepare(`
-      INSERT OR IGNORE INTO records (id, last_indexed, key_ids, document)
-        SELECT id, last_indexed, key_ids, document FROM temp.stage_records ORDER BY id, rowid DESC`).run().changes;
-    if (records < staged) {
-      db.exec('DELETE FROM temp.stage_key_rows WHERE stage_rowid NOT IN (SELECT MAX(rowid) FROM temp.stage_records GROUP BY id)');
+    // The staged documents are numbered in the order of their cluster, then id (stage_rows' rowid is the
+    // record's row), each (cluster, id) once, by its last copy: a later document replaces an earlier one,
+    // as it would have replaced it in the index. Rows are appended in that order, and the index by id is
+    // built once afterwards (ids inserted in cluster order into an index kept up to date would each go to
+    // a random place of it).
+    const numbered = db.prepare(`
+      INSERT INTO temp.stage_rows (stage_rowid)
+        SELECT MAX(rowid) FROM temp.stage_records GROUP BY cluster, id ORDER BY cluster, id`).run().changes;
+    db.exec(`
+      DROP INDEX IF EXISTS records_by_id;
+      INSERT INTO records (row, id, last_indexed, key_ids, document)
+        SELECT o.rowid, s.id, s.last_indexed, s.key_ids, s.document
+          FROM temp.stage_rows AS o JOIN temp.stage_records AS s ON s.rowid = o.stage_rowid ORDER BY o.rowid;`);
+    // Copies of an id with different first keys (another cluster) are both there: the index by id cannot
+    // be built until the earlier copies are gone. Rare (an edited record twice in one load), so looked for
+    // only when the index fails.
+    try {
+      db.exec(SCHEMA);
+    } catch (error) {
+      if (!(error instanceof Error && /UNIQUE/.test(error.message))) throw error;
+      dropEarlierCopies(db);
+      db.exec(SCHEMA);
     }
+    if (numbered < staged) db.exec('DELETE FROM temp.stage_key_rows WHERE stage_rowid NOT IN (SELECT stage_rowid FROM temp.stage_rows)');
+    db.exec(`
+      CREATE TEMP TABLE stage_row_of (stage_rowid INTEGER PRIMARY KEY, row INTEGER NOT NULL);
+      INSERT INTO temp.stage_row_of (stage_rowid, row) SELECT stage_rowid, rowid FROM temp.stage_rows ORDER BY stage_rowid;`);
     // One row per first id, in id order: the key that keeps it (the least text), and whether others share it.
     db.exec(`
       CREATE TEMP TABLE stage_keys (key_id INTEGER PRIMARY KEY, key TEXT NOT NULL, shared INTEGER NOT NULL);
@@ -238,9 +263,10 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
       INSERT INTO work_keys (key_id, key) SELECT key_id, key FROM temp.stage_keys ORDER BY key_id;`);
     renumberSharedFirstIds(db);
     db.prepare(`
-      INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed)
-        SELECT key_id, record_id, last_indexed FROM temp.stage_key_rows ORDER BY key_id, record_id`).run();
-    db.exec(SCHEMA);
+      INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed, record_row)
+        SELECT k.key_id, k.record_id, k.last_indexed, m.row
+          FROM temp.stage_key_rows AS k JOIN temp.stage_row_of AS m ON m.stage_rowid = k.stage_rowid
+         ORDER BY k.key_id, k.record_id`).run();
   });
 
   return {
@@ -260,6 +286,22 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
       }
     },
   };
+}
+
+/**
+ * During a move: the records of ids moved more than once (copies with different clusters) but the last
+ * copy staged, from the records and from stage_rows (whose key rows are then left out).
+ */
+function dropEarlierCopies(db: Database.Database): void {
+  db.exec(`
+    CREATE TEMP TABLE stage_copies (stage_rowid INTEGER PRIMARY KEY, row INTEGER NOT NULL, last INTEGER NOT NULL);
+    INSERT INTO temp.stage_copies (stage_rowid, row, last)
+      SELECT o.stage_rowid, o.rowid, o.stage_rowid = MAX(o.stage_rowid) OVER (PARTITION BY s.id)
+        FROM temp.stage_rows AS o JOIN temp.stage_records AS s ON s.rowid = o.stage_rowid
+       WHERE s.id IN (SELECT id FROM records GROUP BY id HAVING COUNT(*) > 1);
+    DELETE FROM records WHERE row IN (SELECT row FROM temp.stage_copies WHERE NOT last);
+    DELETE FROM temp.stage_rows WHERE rowid IN (SELECT row FROM temp.stage_copies WHERE NOT last);
+    DROP TABLE temp.stage_copies;`);
 }
 
 /**

@@ -5,8 +5,8 @@
  */
 import type { VersionsOrder } from '../../versions/catalogIndex.js';
 
-/** A version as its key rows name it: record id and last_indexed in milliseconds. */
-export type VersionEntry = readonly [id: string, lastIndexed: number];
+/** A version as its key rows name it: record id, last_indexed in milliseconds, the record's row. */
+export type VersionEntry = readonly [id: string, lastIndexed: number, row: number];
 
 /**
  * SQLite's order of TEXT (BINARY: UTF-8 bytes, i.e. code points). JavaScript compares UTF-16 units, which

@@ -9,7 +9,7 @@ import type { CatalogRecord } from '../../record/catalogRecord.js';
 import type { VersionsQuery } from '../../versions/catalogIndex.js';
 import { firstKeyIdOf, KEYS_PER_HASH, RECORD_COLUMNS, recordFromRow, recordOfRow, workKeysOf, type RecordRow } from './indexTables.js';
 import { holds, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
-import { versionOrder } from './versionOrder.js';
+import { versionOrder, type VersionEntry } from './versionOrder.js';
 
 export interface IndexReads {
   getRecord(id: string): CatalogRecord | undefined;
@@ -22,21 +22,24 @@ export interface IndexReads {
 /** A version's row: its keys' ids only (a page never shows the keys of its versions). */
 type VersionRow = Omit<RecordRow, 'keys'>;
 const VERSION_COLUMNS = 'r.id AS id, r.last_indexed AS last_indexed, r.key_ids AS key_ids, r.document AS document';
+/** A key row as the page is cut from it: record id, last_indexed, the record's row. */
+const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
 
 /**
- * Key rows read in one go before a work counts as large. Most works are small (78% of them one record),
- * and for them a statement that groups, sorts and counts in SQLite costs more in its temporary B-trees than
- * the few rows it reads; so up to this many key rows are read and the page is cut here. A larger work goes
- * to largeWork().
+ * Key rows read in one go before a work counts as large. A statement that groups, sorts and counts in
+ * SQLite costs more in its temporary B-trees than reading the rows and cutting the page here, up to works
+ * of a few hundred key rows (works of 17–100 records at 1M: 818 → 400 µs per page with this at 256
+ * rather than 16). A larger work goes to largeWork(), at once when one of its keys is remembered as large.
  */
-const SMALL_WORK_KEY_ROWS = 16;
+const SMALL_WORK_KEY_ROWS = 256;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
 const BOUND_KEYS = 8;
 
 export function currentReads(db: Database.Database): IndexReads {
   const selectRecord = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records AS r WHERE r.id = ?`);
-  const selectVersion = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.id = ?`);
-  const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.id IN (SELECT value FROM json_each(?))`);
+  // A page's records are read by row: a work's records are neighbours there (indexTables.ts).
+  const selectVersion = db.prepare<[number], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row = ?`);
+  const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row IN (SELECT value FROM json_each(?))`);
   const keysOfIds = db.prepare<[string], string>(`SELECT ${workKeysOf('?')}`).pluck();
 
   // The key ids of the keys of records given out by getRecord, by the identity of their workKeys list:
@@ -71,13 +74,17 @@ export function currentReads(db: Database.Database): IndexReads {
     });
   };
 
-  /** The records of a page, by id; an id whose record is missing counts in the total and gives none. */
-  const pageRecords = (ids: readonly string[]): CatalogRecord[] => {
-    const toRead = ids.filter((id) => recordsThisTurn?.has(id) !== true);
+  /**
+   * The records of a page, given their ids and rows in page order; an id whose record is missing counts
+   * in the total and gives none.
+   */
+  const pageRecords = (ids: readonly string[], rows: ArrayLike<number>): CatalogRecord[] => {
+    const toRead: number[] = [];
+    for (let i = 0; i < ids.length; i++) if (recordsThisTurn?.has(ids[i] as string) !== true) toRead.push(rows[i] as number);
     // Several rows in one statement: a third less time per row than one statement each.
-    const rows = toRead.length === 1 ? [selectVersion.get(toRead[0] as string)] : toRead.length > 1 ? selectVersions.all(JSON.stringify(toRead)) : [];
+    const found = toRead.length === 1 ? [selectVersion.get(toRead[0] as number)] : toRead.length > 1 ? selectVersions.all(JSON.stringify(toRead)) : [];
     const read = new Map<string, VersionRow>();
-    for (const row of rows) if (row !== undefined) read.set(row.id, row);
+    for (const row of found) if (row !== undefined) read.set(row.id, row);
     const records: CatalogRecord[] = [];
     for (const id of ids) {
       const known = recordsThisTurn?.get(id);
@@ -110,10 +117,11 @@ export function currentReads(db: Database.Database): IndexReads {
     WITH versions AS MATERIALIZED (SELECT ${columns} ${KEYED} GROUP BY record_id),
          page AS (SELECT * FROM versions ORDER BY ${order} LIMIT ? OFFSET ?)
     SELECT ${VERSION_COLUMNS}, (SELECT COUNT(*) FROM versions) AS total
-      FROM page JOIN records AS r ON r.id = page.record_id
+      FROM page JOIN records AS r ON r.row = page.record_row
      ORDER BY ${order.replace(/(last_indexed|record_id)/g, 'page.$1')}`);
-  const newestFirst = largePage('last_indexed DESC, record_id', 'record_id, MAX(last_indexed) AS last_indexed');
-  const byId = largePage('record_id', 'record_id');
+  // A record's key rows all carry its last_indexed and its row.
+  const newestFirst = largePage('last_indexed DESC, record_id', 'record_id, MAX(last_indexed) AS last_indexed, MAX(record_row) AS record_row');
+  const byId = largePage('record_id', 'record_id, MAX(record_row) AS record_row');
   const countOf = db.prepare<[string], number>(`SELECT COUNT(*) FROM (SELECT DISTINCT record_id ${KEYED})`).pluck();
   const pageByStatement = (keyIds: string, query: VersionsQuery) => {
     const rows = query.limit > 0 ? (query.order === 'last-indexed' ? newestFirst : byId).all(keyIds, query.limit, query.offset) : [];
@@ -125,7 +133,7 @@ export function currentReads(db: Database.Database): IndexReads {
   // the statement.
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   const large = largeKeys(db);
-  const smallKeyRows = db.prepare<[number], [string, number]>('SELECT record_id, last_indexed FROM records_by_key WHERE key_id = ?').raw();
+  const smallKeyRows = db.prepare<[number], VersionEntry>(`SELECT ${KEY_ROW_COLUMNS} FROM records_by_key WHERE key_id = ?`).raw();
   const largeWork = (keyIds: readonly number[], query: VersionsQuery) => {
     const version = dataVersion.get() ?? 0;
     let members: KeyMembers | undefined;
@@ -137,24 +145,24 @@ export function currentReads(db: Database.Database): IndexReads {
       else if (found !== members) return pageByStatement(JSON.stringify(keyIds), query);
     }
     if (members === undefined) return pageByStatement(JSON.stringify(keyIds), query);
-    const extras = new Map<string, number>();
+    const extras = new Map<string, VersionEntry>();
     for (const keyId of smallKeys) {
-      for (const [id, lastIndexed] of smallKeyRows.all(keyId)) {
-        if (id.includes('\uFFFD')) return pageByStatement(JSON.stringify(keyIds), query);
-        if (!holds(members, id)) extras.set(id, lastIndexed);
+      for (const entry of smallKeyRows.all(keyId)) {
+        if (entry[0].includes('\uFFFD')) return pageByStatement(JSON.stringify(keyIds), query);
+        if (!holds(members, entry[0])) extras.set(entry[0], entry);
       }
     }
-    const { total, ids } = pageOfUnion(members, extras, query);
-    return { total, records: pageRecords(ids) };
+    const { total, ids, rows } = pageOfUnion(members, extras, query);
+    return { total, records: pageRecords(ids, rows) };
   };
 
-  type KeyRows = Database.Statement<unknown[], [string, number]>;
+  type KeyRows = Database.Statement<unknown[], VersionEntry>;
   const keyRowsByCount: KeyRows[] = [];
   for (let count = 1; count <= BOUND_KEYS; count++) {
-    keyRowsByCount[count] = db.prepare<unknown[], [string, number]>(
-      `SELECT record_id, last_indexed FROM records_by_key WHERE key_id IN (${new Array(count).fill('?').join(', ')}) LIMIT ?`).raw();
+    keyRowsByCount[count] = db.prepare<unknown[], VersionEntry>(
+      `SELECT ${KEY_ROW_COLUMNS} FROM records_by_key WHERE key_id IN (${new Array(count).fill('?').join(', ')}) LIMIT ?`).raw();
   }
-  const keyRowsByList = db.prepare<unknown[], [string, number]>(`SELECT record_id, last_indexed ${KEYED} LIMIT ?`).raw();
+  const keyRowsByList = db.prepare<unknown[], VersionEntry>(`SELECT ${KEY_ROW_COLUMNS} ${KEYED} LIMIT ?`).raw();
 
   const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
     SELECT r.id AS id,
@@ -174,21 +182,22 @@ export function currentReads(db: Database.Database): IndexReads {
     findVersions(query) {
       const ids = keyIdsOf(query.workKeys);
       if (ids.length === 0) return { total: 0, records: [] };
+      if (ids.some(large.remembers)) return largeWork(ids, query);
       const bound = keyRowsByCount[ids.length];
       const rows = bound !== undefined ? bound.all(...ids, SMALL_WORK_KEY_ROWS + 1) : keyRowsByList.all(JSON.stringify(ids), SMALL_WORK_KEY_ROWS + 1);
       // A larger work, or (rarely) an id stored with a lone surrogate, which comes back with U+FFFD in
       // place of bytes that are not UTF-8 and then names no record: the statement, which never turns ids
       // into JavaScript strings and back.
       if (rows.length > SMALL_WORK_KEY_ROWS || rows.some(([id]) => id.includes('\uFFFD'))) return largeWork(ids, query);
-      // A record's key rows all carry its last_indexed: the distinct records are the distinct ids.
-      const latest = new Map<string, number>();
-      for (const [id, lastIndexed] of rows) latest.set(id, lastIndexed);
-      const versions = [...latest];
+      // A record's key rows all carry its last_indexed and row: the distinct records are the distinct ids.
+      const latest = new Map<string, VersionEntry>();
+      for (const entry of rows) latest.set(entry[0], entry);
+      const versions = [...latest.values()];
       versions.sort(versionOrder(query.order));
       // As LIMIT and OFFSET: no rows for a limit of 0, a negative offset counts as 0.
       const offset = Math.max(0, query.offset);
       const page = query.limit > 0 ? versions.slice(offset, offset + query.limit) : [];
-      return { total: versions.length, records: pageRecords(page.map(([id]) => id)) };
+      return { total: versions.length, records: pageRecords(page.map(([id]) => id), page.map(([, , row]) => row)) };
     },
 
     countVersions: (ids) => versionCounts.all(JSON.stringify(ids)),
