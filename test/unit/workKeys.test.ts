@@ -1,6 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { normaliseForWorkKey, workKeysOfRecord as workKeysOf, workKeysOf as workKeysOfDocument } from '../../src/work-keys/workKeys.js';
+import { transliterateToLatin } from '../../src/work-keys/transliterateToLatin.js';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../src/record/catalogRecord.js';
 
 type Parts = Pick<CatalogRecord, 'title' | 'uniformTitles' | 'authors' | 'secondaryAuthors' | 'corporateAuthors'>;
@@ -212,6 +213,21 @@ test('keys from a document are the keys of the record it becomes', (t) => {
 test('keys from a document skip values that are not strings', (t) => {
   const doc = { id: '5', title: 'Dom Casmurro', author: ['Assis, Machado de', 7, null] } as unknown as RecordDocument;
   t.deepEqual(workKeysOfDocument(doc), ['AT assismachadode domcasmurro']);
+});
+
+test('text of the Latin blocks (U+0000–U+024F) takes a short path that gives the key the Unicode steps give', (t) => {
+  const byDefinition = (s: string) => {
+    const folded = transliterateToLatin(s.normalize('NFD').toLowerCase()).replace(/[^\p{L}\p{N}]/gu, '').normalize('NFKC').toLowerCase();
+    return Array.from(folded).slice(0, 255).join('');
+  };
+  const latin = fc.integer({ min: 0, max: 0x24f }).map((code) => String.fromCharCode(code));
+  // Mostly letters of the Latin-1 and Extended blocks, often beside ASCII letters and each other.
+  const text = fc.array(fc.oneof(latin, fc.constantFrom('a', 'Z', ' ', '-', '0', 'ǅ', 'İ', 'ß', 'ŉ', 'ǰ', '½', 'µ', 'ª')), { maxLength: 300 }).map((units) => units.join(''));
+  fc.assert(fc.property(text, (s) => normaliseForWorkKey(s) === byDefinition(s)), { numRuns: 3000 });
+  for (let code = 0x80; code < 0x250; code++) {
+    const s = `x${String.fromCharCode(code)}y${String.fromCharCode(code).toUpperCase()}`;
+    t.is(normaliseForWorkKey(s), byDefinition(s), `U+${code.toString(16)}`);
+  }
 });
 
 test('ASCII text takes a short path that gives the key the Unicode steps give', (t) => {
