@@ -12,7 +12,7 @@ import { buildVersionsFeedModel } from '../feed/feedModel.js';
 import type { Translate } from '../i18n/labels.js';
 import { listVersions, type VersionsView } from '../versions/listVersions.js';
 import { buildVersionsPageModel } from '../page/pageModel.js';
-import { compileVersionsFeed, type CompiledFeed } from '../feed/renderVersionsFeed.js';
+import { compileVersionsFeed, encodeFeed, feedBytes, type EncodedFeed } from '../feed/renderVersionsFeed.js';
 import { newYearPubDatesAt, type ServerTimeZone } from '../feed/rfc822Date.js';
 import { versionsValidators, type Validators } from '../versions/versionsValidators.js';
 import type { ThemeModel } from '../versions/viewModels.js';
@@ -31,48 +31,6 @@ export interface AnswerRequest {
   readonly translate: Translate;
   readonly theme: ThemeModel;
   readonly baseUrl: string;
-}
-
-/** A feed written but for its pubDates: its text as UTF-8, pubDate i going at byte offset `cuts[i]`. */
-export interface EncodedFeed {
-  readonly bytes: Buffer;
-  readonly cuts: Uint32Array;
-  /** The year of each pubDate, in document order. */
-  readonly pubDateYears: readonly number[];
-}
-
-/**
- * A compiled feed in one buffer of its own. Kept feeds were once an array of small buffers, one per piece:
- * Node cuts buffers under 4 KB from shared 8 KB slabs, so a kept piece held its whole slab, and each piece
- * was a heap object besides; at a 64 MB budget the server held ~134 MB of buffers.
- */
-export function encodeFeed(compiled: CompiledFeed): EncodedFeed {
-  const lengths = compiled.pieces.map((piece) => Buffer.byteLength(piece));
-  const bytes = Buffer.allocUnsafeSlow(lengths.reduce((sum, length) => sum + length, 0));
-  const cuts = new Uint32Array(compiled.pubDateYears.length);
-  let offset = 0;
-  compiled.pieces.forEach((piece, i) => {
-    bytes.write(piece, offset);
-    offset += lengths[i] as number;
-    if (i < cuts.length) cuts[i] = offset;
-  });
-  return { bytes, cuts, pubDateYears: compiled.pubDateYears };
-}
-
-/** The bytes of an encoded feed with the pubDate of each year put in place (`pubDateOf`, from rfc822Date.ts). */
-export function feedBytes(feed: EncodedFeed, pubDateOf: (year: number) => Buffer): Buffer {
-  const pubDates = feed.pubDateYears.map(pubDateOf);
-  const body = Buffer.allocUnsafe(pubDates.reduce((sum, pubDate) => sum + pubDate.length, feed.bytes.length));
-  let from = 0;
-  let to = 0;
-  pubDates.forEach((pubDate, i) => {
-    const cut = feed.cuts[i] as number;
-    to += feed.bytes.copy(body, to, from, cut);
-    to += pubDate.copy(body, to);
-    from = cut;
-  });
-  feed.bytes.copy(body, to, from);
-  return body;
 }
 
 /**
