@@ -20,7 +20,6 @@ const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const NOT_ASCII_LETTER_OR_DIGIT = /[^a-z0-9]/g;
 /** Text of ASCII and the Latin-1 Supplement and Latin Extended-A and -B blocks: pt/es/fr/de catalog text. */
 const LATIN_BLOCKS_ONLY = /^[\x00-\u024f]*$/;
-const LATIN_BLOCKS_START = 0x80;
 const LATIN_BLOCKS_END = 0x250;
 
 /**
@@ -62,14 +61,9 @@ function byUnicodeSteps(s: string): string {
  * steps.
  */
 function latinBlocksKey(s: string): string {
-  const keys = (latinCharacterKeys ??= Array.from({ length: LATIN_BLOCKS_END - LATIN_BLOCKS_START }, (_, i) => byUnicodeSteps(String.fromCharCode(LATIN_BLOCKS_START + i))));
+  const keys = (latinCharacterKeys ??= Array.from({ length: LATIN_BLOCKS_END }, (_, code) => byUnicodeSteps(String.fromCharCode(code))));
   let key = '';
-  for (let i = 0; i < s.length; i++) {
-    const code = s.charCodeAt(i);
-    if (code >= LATIN_BLOCKS_START) key += keys[code - LATIN_BLOCKS_START] as string;
-    else if ((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)) key += s[i];
-    else if (code >= 0x41 && code <= 0x5a) key += String.fromCharCode(code + 0x20);
-  }
+  for (let i = 0; i < s.length; i++) key += keys[s.charCodeAt(i)] as string;
   return key;
 }
 let latinCharacterKeys: string[] | undefined;
