@@ -48,9 +48,9 @@ export function openTableWriter(db: Database.Database): TableWriter {
   if (db.prepare('SELECT 1 FROM records LIMIT 1').get() === undefined) {
     bulk = db.memory ? stagedLoadHere(db) : stagedLoadOffThread(db.name);
   }
-  let writeBatch = bulk === undefined ? replacingWriter(db) : undefined;
-  const stored = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records AS r WHERE r.id IN (SELECT value FROM json_each(?))`);
   const drop = recordDropper(db);
+  let writeBatch = bulk === undefined ? replacingWriter(db, drop) : undefined;
+  const stored = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records AS r WHERE r.id IN (SELECT value FROM json_each(?))`);
   const dropRecords = db.transaction((ids: readonly string[]) => {
     for (const id of ids) drop(id);
   });
@@ -76,7 +76,7 @@ export function openTableWriter(db: Database.Database): TableWriter {
       if (bulk !== undefined) {
         await bulk.finish();
         bulk = undefined;
-        writeBatch = replacingWriter(db);
+        writeBatch = replacingWriter(db, drop);
       }
       dropRecords(ids);
     },
@@ -145,8 +145,7 @@ function keyIdsFinder(db: Database.Database): (keys: readonly string[]) => numbe
  * Into an index holding records: each document replaces its record and that record's keys. A record
  * written here takes the next row, not a place beside its work's records: only a bulk load orders rows.
  */
-function replacingWriter(db: Database.Database): BatchWriter {
-  const drop = recordDropper(db);
+function replacingWriter(db: Database.Database, drop: (id: string) => void): BatchWriter {
   const keyIdsOf = keyIdsFinder(db);
   const insertRecord = db.prepare('INSERT INTO records (id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?)');
   const addKeyRow = db.prepare('INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed, record_row) VALUES (?, ?, ?, ?)');
