@@ -89,10 +89,11 @@ export function firstKeyIdOf(key: string): number {
 
 /**
  * SQL for the texts of a record's work keys, as a JSON array in the record's order, from an SQL expression
- * giving its `key_ids` (a column, or a parameter).
+ * giving its `key_ids` (a column, or a parameter); `keysTable` is another table of work_keys' shape (a
+ * schema 2 file's, renamed while it is rebuilt: legacyLayouts.ts).
  */
-export function workKeysOf(keyIds: string): string {
-  return `(SELECT json_group_array(w.key ORDER BY j.key) FROM json_each(${keyIds}) AS j JOIN work_keys AS w ON w.key_id = j.value)`;
+export function workKeysOf(keyIds: string, keysTable = 'work_keys'): string {
+  return `(SELECT json_group_array(w.key ORDER BY j.key) FROM json_each(${keyIds}) AS j JOIN ${keysTable} AS w ON w.key_id = j.value)`;
 }
 
 /** The record fields kept in `document`: those the plugin reads but the ones with columns of their own. */

@@ -8,7 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
-import { documentFromRow, SCHEMA, SCHEMA_VERSION } from './indexTables.js';
+import { documentFromRow, SCHEMA, SCHEMA_VERSION, workKeysOf } from './indexTables.js';
 import { stagedLoad } from './tableWriters.js';
 import type { IndexReads } from './versionsReads.js';
 
@@ -94,7 +94,7 @@ function schema2Documents(db: Database.Database): DocumentsAfter {
     DROP TABLE records_by_key;`);
   const pageAfter = db.prepare<[string], Parameters<typeof documentFromRow>[0]>(`
     SELECT r.id AS id, r.last_indexed AS last_indexed, r.key_ids AS key_ids, r.document AS document,
-           (SELECT json_group_array(w.key ORDER BY j.key) FROM json_each(r.key_ids) AS j JOIN legacy_work_keys AS w ON w.key_id = j.value) AS keys
+           ${workKeysOf('r.key_ids', 'legacy_work_keys')} AS keys
       FROM legacy_records AS r WHERE r.id > ? ORDER BY r.id LIMIT 5000`);
   return (after) => pageAfter.all(after).map(documentFromRow);
 }
