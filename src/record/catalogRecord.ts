@@ -48,18 +48,21 @@ export interface RecordDocument {
   [field: string]: unknown;
 }
 
-function valuesOf(doc: Record<string, unknown>, field: string): string[] {
+/** Throws unless the field is absent, one string, or a list of strings (checking allocates nothing). */
+function checkValuesOf(doc: Record<string, unknown>, field: string): void {
   const value = doc[field];
+  if (value === undefined || value === null || typeof value === 'string') return;
+  if (!Array.isArray(value)) throw new InvalidRecordDocumentError(`field "${field}" must be a string, not ${describe(value)}`);
+  for (let i = 0; i < value.length; i++) {
+    if (typeof value[i] !== 'string') throw new InvalidRecordDocumentError(`field "${field}"[${i}] must be a string, not ${describe(value[i])}`);
+  }
+}
+
+function valuesOf(doc: Record<string, unknown>, field: string): string[] {
+  checkValuesOf(doc, field);
+  const value = doc[field] as string | string[] | undefined | null;
   if (value === undefined || value === null) return [];
-  const list = Array.isArray(value) ? value : [value];
-  return list.map((item, i) => {
-    if (typeof item !== 'string') {
-      throw new InvalidRecordDocumentError(
-        `field "${field}"${Array.isArray(value) ? `[${i}]` : ''} must be a string, not ${describe(item)}`,
-      );
-    }
-    return item;
-  });
+  return Array.isArray(value) ? value.slice() : [value];
 }
 
 function describe(value: unknown): string {
@@ -78,6 +81,10 @@ function singleValueOf(doc: Record<string, unknown>, field: string): string | un
 
 /** Normalises an ISO 8601 date-time to `toISOString()` form; throws when it is not one. */
 export function normaliseInstant(value: string, field = 'last_indexed'): string {
+  // Most values are in the normal form already (a load stamps it, and each document is checked before it
+  // is prepared): those are answered without the pattern, the parse and the formatting below, which were a
+  // twentieth of a bulk load's main thread.
+  if (isNormalInstant(value)) return value;
   // Date.parse accepts many informal forms; require an ISO 8601 date-time shape first.
   if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
     throw new InvalidRecordDocumentError(`field "${field}" must be an ISO 8601 date-time, not ${JSON.stringify(value)}`);
@@ -87,6 +94,39 @@ export function normaliseInstant(value: string, field = 'last_indexed'): string 
     throw new InvalidRecordDocumentError(`field "${field}" is not a valid date-time: ${JSON.stringify(value)}`);
   }
   return new Date(time).toISOString();
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The number the digits at [from, from + count) of `value` write, or -1 when one is not a digit. */
+function digitsAt(value: string, from: number, count: number): number {
+  let number = 0;
+  for (let i = from; i < from + count; i++) {
+    const digit = value.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    number = number * 10 + digit;
+  }
+  return number;
+}
+
+/**
+ * Whether `value` is already what normaliseInstant gives for it: `YYYY-MM-DDTHH:MM:SS.mmmZ` with every field
+ * in its range (Date.parse rolls 30 February over into March, and takes 24:00, which toISOString then writes
+ * otherwise; those take the general path).
+ */
+function isNormalInstant(value: string): boolean {
+  if (value.length !== 24 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || value.charCodeAt(10) !== 84
+    || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58 || value.charCodeAt(19) !== 46 || value.charCodeAt(23) !== 90) return false;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || digitsAt(value, 20, 3) < 0) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number);
+  const hour = digitsAt(value, 11, 2);
+  const minute = digitsAt(value, 14, 2);
+  const second = digitsAt(value, 17, 2);
+  return day <= days && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59;
 }
 
 /** Checks that `doc` is a usable record document: an object with a non-empty string id and well-typed fields. */
@@ -99,7 +139,7 @@ export function checkRecordDocument(doc: unknown): asserts doc is RecordDocument
     throw new InvalidRecordDocumentError(fields.id === undefined ? 'field "id" is missing' : `field "id" must be a string, not ${describe(fields.id)}`);
   }
   if (fields.id.trim() === '') throw new InvalidRecordDocumentError('field "id" is empty');
-  for (const field of MULTI_VALUED_FIELDS) valuesOf(fields, field);
+  for (const field of MULTI_VALUED_FIELDS) checkValuesOf(fields, field);
   for (const field of SINGLE_VALUED_FIELDS) if (field !== 'id') singleValueOf(fields, field);
   const lastIndexed = singleValueOf(fields, 'last_indexed');
   if (lastIndexed !== undefined) normaliseInstant(lastIndexed);

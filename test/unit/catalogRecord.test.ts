@@ -1,5 +1,5 @@
 import test from 'ava';
-import { recordFromDocument, yearOf, mainAuthorOf, shortTitleOf, checkRecordDocument } from '../../src/record/catalogRecord.js';
+import { recordFromDocument, yearOf, mainAuthorOf, shortTitleOf, checkRecordDocument, normaliseInstant } from '../../src/record/catalogRecord.js';
 import { InvalidRecordDocumentError } from '../../src/errors.js';
 
 test('year is the first run of four digits of the first publishDate', (t) => {
@@ -39,6 +39,41 @@ test('bad documents are refused with a reason naming the field', (t) => {
   t.regex(reasonOf({ id: 7 }) ?? '', /"id" must be a string/);
   t.regex(reasonOf({ id: '  ' }) ?? '', /"id" is empty/);
   t.regex(reasonOf({ id: 'x', author: [1] }) ?? '', /"author"\[0\] must be a string/);
+  t.regex(reasonOf({ id: 'x', author: ['a', null] }) ?? '', /"author"\[1\] must be a string, not null/);
+  t.regex(reasonOf({ id: 'x', format: { book: true } }) ?? '', /"format" must be a string, not an object/);
   t.regex(reasonOf({ id: 'x', last_indexed: 'yesterday' }) ?? '', /last_indexed/);
   t.regex(reasonOf([]) ?? '', /JSON object/);
+});
+
+// What normaliseInstant must answer: toISOString of what Date.parse makes of the value (a bare date is
+// midnight UTC), or a refusal when it is no ISO 8601 date-time or no date at all.
+function normalisedByDate(value: string): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) return undefined;
+  const time = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+
+test('instants already in normal form, and every near miss of it, normalise as Date.parse and toISOString make them', (t) => {
+  const cases = [
+    '2024-02-29T23:59:59.999Z', '2023-02-29T00:00:00.000Z', '2024-02-30T00:00:00.000Z', '2100-02-29T00:00:00.000Z',
+    '2000-02-29T00:00:00.000Z', '2024-04-31T00:00:00.000Z', '2024-01-01T24:00:00.000Z', '2024-01-01T23:60:00.000Z',
+    '2024-01-01T23:59:60.000Z', '2024-00-10T00:00:00.000Z', '2024-13-10T00:00:00.000Z', '2024-01-00T00:00:00.000Z',
+    '0000-01-01T00:00:00.000Z', '2024-01-01T00:00:00.00Z', '2024-01-01T00:00:00.0000Z', '2024-01-01T00:00:00Z',
+    '2024-01-01T00:00:00.000+00:00', '2024-01-01 00:00:00.000Z', '2024-01-01', '2024-1a-01T00:00:00.000Z',
+  ];
+  // And random values of the normal form's shape, many with a field out of its range.
+  let seed = 20241122;
+  const next = (below: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % below;
+  };
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+  for (let i = 0; i < 5000; i++) {
+    cases.push(`${pad(next(10000), 4)}-${pad(next(14), 2)}-${pad(next(33), 2)}T${pad(next(26), 2)}:${pad(next(62), 2)}:${pad(next(62), 2)}.${pad(next(1000), 3)}Z`);
+  }
+  for (const value of cases) {
+    const expected = normalisedByDate(value);
+    if (expected === undefined) t.throws(() => normaliseInstant(value), { instanceOf: InvalidRecordDocumentError }, value);
+    else t.is(normaliseInstant(value), expected, value);
+  }
 });
