@@ -113,21 +113,47 @@ function stringsOf(value: unknown): string[] {
   return list.filter((item): item is string => typeof item === 'string');
 }
 
+/**
+ * Distinct non-empty strings in the order first added. A record's few titles, names and keys are
+ * searched in a list: hashing each into a Set cost more than half of keying a benchmark document
+ * (5.1–6.0 → 2.2–2.5 µs). A record with very many names gets a Set beside the list.
+ */
+class DistinctStrings {
+  readonly values: string[] = [];
+  private seen: Set<string> | undefined;
+
+  add(value: string): void {
+    if (value === '') return;
+    if (this.seen !== undefined) {
+      if (this.seen.has(value)) return;
+      this.seen.add(value);
+    } else if (this.values.includes(value)) {
+      return;
+    } else if (this.values.length >= SEARCHED_STRINGS) {
+      this.seen = new Set(this.values).add(value);
+    }
+    this.values.push(value);
+  }
+}
+const SEARCHED_STRINGS = 32;
+
 /** Titles are tried as they are, then the first one without its leading article ("The Hobbit" → "Hobbit"). */
 function keysFrom(titles: readonly string[], uniformTitles: readonly string[], authors: readonly string[]): string[] {
-  const keys = new Set<string>();
+  const keys = new DistinctStrings();
   for (const uniformTitle of uniformTitles) {
     const normalised = normaliseForWorkKey(uniformTitle);
     if (normalised !== '') keys.add(`UT ${normalised}`);
   }
+  const normalisedTitles = new DistinctStrings();
+  for (const title of titles) normalisedTitles.add(normaliseForWorkKey(title));
   const first = titles[0];
-  const titleForms = first === undefined ? titles : [...titles, first.replace(LEADING_ARTICLE, '')];
-  const normalisedTitles = new Set(titleForms.map(normaliseForWorkKey));
-  normalisedTitles.delete('');
-  const normalisedAuthors = new Set(authors.map(normaliseForWorkKey));
-  normalisedAuthors.delete('');
-  for (const title of normalisedTitles) {
-    for (const author of normalisedAuthors) keys.add(`AT ${author} ${title}`);
+  const withoutArticle = first?.replace(LEADING_ARTICLE, '');
+  // The same text keys the same: only a title that lost an article is keyed again.
+  if (withoutArticle !== undefined && withoutArticle !== first) normalisedTitles.add(normaliseForWorkKey(withoutArticle));
+  const normalisedAuthors = new DistinctStrings();
+  for (const author of authors) normalisedAuthors.add(normaliseForWorkKey(author));
+  for (const title of normalisedTitles.values) {
+    for (const author of normalisedAuthors.values) keys.add(`AT ${author} ${title}`);
   }
-  return [...keys];
+  return keys.values;
 }

@@ -168,6 +168,19 @@ test('keys: duplicates are dropped', (t) => {
   t.deepEqual(keys, ['UT hobbit', 'UT bible', 'AT tolkienjrr hobbit']);
 });
 
+test('keys: a record with very many names and uniform titles keeps each key once, in first-seen order', (t) => {
+  // Past a few dozen names the distinct values are kept in a set beside the list: both must agree.
+  const names = Array.from({ length: 90 }, (_, i) => `Author ${i % 60}`);
+  const uniformTitles = Array.from({ length: 80 }, (_, i) => (i % 2 === 0 ? `Work ${i % 50}` : `WORK ${i % 50}.`));
+  const keys = workKeysOf(record({ title: 'The Collected Papers', uniformTitles, authors: names.slice(0, 45), corporateAuthors: names.slice(45) }));
+  const expectedUniform = [...new Set(uniformTitles.map((title) => `UT ${normaliseForWorkKey(title)}`))];
+  const expectedAuthors = [...new Set(names.map(normaliseForWorkKey))];
+  const expected = [...expectedUniform, ...['thecollectedpapers', 'collectedpapers'].flatMap((title) => expectedAuthors.map((author) => `AT ${author} ${title}`))];
+  t.is(expectedUniform.length, 50);
+  t.is(expectedAuthors.length, 60);
+  t.deepEqual(keys, expected);
+});
+
 test('keys: authors, titles and uniform titles that normalise to nothing are skipped', (t) => {
   t.deepEqual(workKeysOf(record({ title: 'Dom Casmurro', authors: ['', ' — '], corporateAuthors: ['Garnier'] })), [
     'AT garnier domcasmurro',
