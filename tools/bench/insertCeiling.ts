@@ -36,7 +36,10 @@ export interface InsertCeilingReport {
   readonly peakRssBytes: number;
 }
 
-/** The batch size EmbeddedIndex.load() uses, so both sides commit equally often. */
+/**
+ * Rows per transaction: the size this storage takes fastest, as a ceiling must (1,000,000 records in
+ * 18.9/20.8 s with 5,000 against 23.9/30.5 s with 1,000, alternated). The real load commits its file once.
+ */
 const BATCH = 5000;
 
 const require = createRequire(import.meta.url);
