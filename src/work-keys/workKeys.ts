@@ -116,9 +116,10 @@ function stringsOf(value: unknown): string[] {
 /**
  * Distinct non-empty strings in the order first added. A record's few titles, names and keys are
  * searched in a list: hashing each into a Set cost more than half of keying a benchmark document
- * (5.1–6.0 → 2.2–2.5 µs). A record with very many names gets a Set beside the list.
+ * (5.1–6.0 → 2.2–2.5 µs). A record with very many names gets a Set beside the list. The MARC mapping's
+ * keys (marcWorkKeys.ts) are gathered in these too.
  */
-class DistinctStrings {
+export class DistinctStrings {
   readonly values: string[] = [];
   private seen: Set<string> | undefined;
 

@@ -29,7 +29,7 @@
  * Left to others: the normalisation itself (src/work-keys/workKeys.ts), the rest of the record document
  * (vufindMarcMapping.ts), reading MARC (the readers).
  */
-import { normaliseForWorkKey } from '../../work-keys/workKeys.js';
+import { DistinctStrings, normaliseForWorkKey } from '../../work-keys/workKeys.js';
 import { isDataField, type MarcDataField, type MarcRecord } from './marcRecord.js';
 
 /** The field specifications stock VuFind passes to getWorkKeys. */
@@ -121,34 +121,33 @@ export function joinedSubfields(field: MarcDataField, codes: string, removeNonFi
 /** The values a field specification gives, de-duplicated, in record order (VuFind's getFieldsByTagList). */
 export function valuesOfFieldSpec(record: MarcRecord, spec: string, removeNonFiling = false): string[] {
   const parsed = parsedSpec(spec);
-  const values = new Set<string>();
+  const values = new DistinctStrings();
   for (const field of dataFieldsNamedBy(record, parsed)) {
     for (const codes of parsed.get(field.tag) ?? []) {
       const value = joinedSubfields(field, codes, removeNonFiling);
       if (value !== undefined) values.add(value);
     }
   }
-  return [...values];
+  return values.values;
 }
 
 /** A MARC record's work keys as VuFind 7.1.1 stores them in `work_keys_str_mv`. */
 export function marcWorkKeys(record: MarcRecord, specs: WorkKeyFieldSpecs = VUFIND_WORK_KEY_FIELD_SPECS): string[] {
-  const keys = new Set<string>();
+  const keys = new DistinctStrings();
   for (const uniformTitle of valuesOfFieldSpec(record, specs.uniformTitles)) {
     const key = normaliseForWorkKey(uniformTitle);
     if (key !== '') keys.add(`UT ${key}`);
   }
-  const titles = new Set([
-    ...valuesOfFieldSpec(record, specs.titles),
-    ...valuesOfFieldSpec(record, specs.titlesWithoutNonFiling, true),
-  ]);
+  const titles = new DistinctStrings();
+  for (const title of valuesOfFieldSpec(record, specs.titles)) titles.add(title);
+  for (const title of valuesOfFieldSpec(record, specs.titlesWithoutNonFiling, true)) titles.add(title);
   const authorKeys = valuesOfFieldSpec(record, specs.authors)
     .map(normaliseForWorkKey)
     .filter((key) => key !== '');
-  for (const title of titles) {
+  for (const title of titles.values) {
     const titleKey = normaliseForWorkKey(title);
     if (titleKey === '') continue;
     for (const authorKey of authorKeys) keys.add(`AT ${authorKey} ${titleKey}`);
   }
-  return [...keys];
+  return keys.values;
 }
