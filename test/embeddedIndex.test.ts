@@ -587,3 +587,27 @@ test('a large key\'s remembered records and what a record\'s small keys add make
   t.is((await index.findVersions({ workKeys: ['AT many big'], order: 'relevance', offset: 0, limit: 5 })).total, 300);
   await index.close();
 });
+
+test('a load that names no batch size writes in the batches its writer prefers: 1,000 into an empty index, 5,000 into a filled one', async (t) => {
+  const index = openEmbeddedIndex({ path: newFile('preferred-batches') });
+  const documents = (count: number, prefix: string) => Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, title: `Title ${i % 40}`, author: 'A' }));
+  // A writer takes its turn until closed: each one opened to be asked is closed.
+  const preferredNow = async () => {
+    const writer = index.openWriter();
+    await writer.close();
+    return writer.preferredBatchSize;
+  };
+  t.is(await preferredNow(), 1000);
+  const intoEmpty: number[] = [];
+  await index.load(documents(2500, 'e'), { onProgress: (read) => intoEmpty.push(read) });
+  t.deepEqual(intoEmpty, [1000, 2000, 2500]);
+  t.is(await preferredNow(), 5000);
+  const intoFilled: number[] = [];
+  await index.load(documents(6000, 'f'), { onProgress: (read) => intoFilled.push(read) });
+  t.deepEqual(intoFilled, [5000, 6000]);
+  const named: number[] = [];
+  await index.load(documents(5, 'n'), { batchSize: 2, onProgress: (read) => named.push(read) });
+  t.deepEqual(named, [2, 4, 5], 'a batch size given wins');
+  t.is(await index.count(), 8505);
+  await index.close();
+});

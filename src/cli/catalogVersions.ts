@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { GENERATOR } from '../packageFiles.js';
 import { DEFAULT_SOLR_WRITE_TIMEOUT_MS } from '../adapters/solr/solrWriter.js';
+import { LOAD_BATCH_SIZES } from '../adapters/sqlite/embeddedIndex.js';
 import { describeRejection, type SourceItem } from '../ingest/sourceRecord.js';
 import { detectRecordFormat, recordFormatNamed, RECORD_FILE_FORMATS, type RecordFileFormat } from '../ingest/recordFormats.js';
 import { runIngest, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
@@ -69,7 +70,8 @@ Options:
   --until DATE         harvest: records changed until DATE
   --institution NAME   harvest: the institution field of harvested records
   --state FILE         harvest with --solr: where the last harvest's date is kept
-  --batch-size N       documents per write (default ${DEFAULT_BATCH_SIZE})
+  --batch-size N       documents per write (default ${DEFAULT_BATCH_SIZE}; ${LOAD_BATCH_SIZES.intoFilledIndex} into an
+                       embedded index that holds records)
   --timeout-ms N       Solr: deadline of each request in ms (default ${DEFAULT_SOLR_WRITE_TIMEOUT_MS})
   --no-progress        no progress bar even on a terminal
   -h, --help           this help
@@ -89,7 +91,8 @@ export interface CliIo {
 class UsageError extends Error {}
 
 interface Common {
-  batchSize: number;
+  /** Undefined: the target writer's preferred size. */
+  batchSize: number | undefined;
   progress: boolean;
 }
 interface LoadCommand extends Common { kind: 'load'; files: string[]; format: RecordFileFormat | undefined; target: TargetSpec }
@@ -148,7 +151,7 @@ function parseCommandLine(argv: readonly string[]): Parsed {
     throw new UsageError(`unknown command ${JSON.stringify(subcommand)} (the commands are "load", "convert" and "harvest")`);
   }
   const common: Common = {
-    batchSize: wholeNumber(text('batch-size'), '--batch-size') ?? DEFAULT_BATCH_SIZE,
+    batchSize: wholeNumber(text('batch-size'), '--batch-size'),
     progress: values['no-progress'] !== true,
   };
   if (subcommand === 'load') {
@@ -287,7 +290,7 @@ async function load(command: LoadCommand, files: RecordFile[], io: CliIo): Promi
   return report(io, what, target, unit, bar, () => loadRecordFiles({
     files,
     writer: target.openWriter(),
-    batchSize: command.batchSize,
+    ...(command.batchSize !== undefined ? { batchSize: command.batchSize } : {}),
     onProgress: (progress) => bar?.update(progress.position?.line ?? progress.read, progress.read),
     onRejected: (rejection) => {
       bar?.clear();
@@ -375,7 +378,7 @@ async function harvest(command: HarvestCommand, io: CliIo): Promise<number> {
     toDocument: (record) => harvestedRecordToDocument(record, mapping),
     writer: target.openWriter(),
     now: () => clock,
-    batchSize: command.batchSize,
+    ...(command.batchSize !== undefined ? { batchSize: command.batchSize } : {}),
     onProgress: (progress) => bar?.update(progress.read, progress.read),
     onRejected: (rejection) => {
       bar?.clear();

@@ -37,6 +37,8 @@ export interface WriteRefusal {
 export interface IngestWriter {
   /** For messages: `embedded index catalog.sqlite`, `Solr core http://…/solr/biblio`. */
   readonly description: string;
+  /** Documents per `put` this writer takes best, used when the load names no batch size. */
+  readonly preferredBatchSize?: number;
   /** For the ids it holds: the stored content's fingerprint and `last_indexed`. */
   storedContentOf(ids: readonly string[]): Promise<ReadonlyMap<string, StoredContent>>;
   /** Adds or replaces (by id) prepared documents; answers the ones the engine refused. */
@@ -78,7 +80,7 @@ export interface IngestOptions<T> {
   readonly writer: IngestWriter;
   /** The clock for documents without `last_indexed`. */
   readonly now: () => Date;
-  /** Documents per put (default 1000). */
+  /** Documents per put (default: the writer's preferredBatchSize, else DEFAULT_BATCH_SIZE). */
   readonly batchSize?: number;
   /** Called for each record not written. If it throws, the load writes what came before and stops with that error. */
   readonly onRejected?: (rejection: IngestRejection) => void;
@@ -111,7 +113,7 @@ interface Pending {
  */
 export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSummary> {
   const { writer, toDocument, now } = options;
-  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const batchSize = options.batchSize ?? writer.preferredBatchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a whole number >= 1, not ${batchSize}`);
   const started = performance.now();
   let read = 0;

@@ -226,20 +226,20 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
     async load(documents, loadOptions = {}) {
       ensureOpen();
       if (readOnly) throw new InvalidOptionError('readOnly', 'this index was opened read-only and cannot load documents');
-      // Read before the writer's turn comes: a load queued behind another may find it filled by then, and
-      // only the batch size, not what is written, depends on it.
-      let batchSize = loadOptions.batchSize;
-      try {
-        batchSize ??= anyRecord.get() === undefined ? STAGED_LOAD_BATCH : REPLACING_LOAD_BATCH;
-      } catch (cause) {
-        throw unavailable('load', cause);
-      }
-      return loadDocuments(this.openWriter(), documents, { ...loadOptions, batchSize });
+      return loadDocuments(this.openWriter(), documents, loadOptions);
     },
 
     openWriter(description = 'embedded index') {
       ensureOpen();
       if (readOnly) throw new InvalidOptionError('readOnly', 'this index was opened read-only and cannot load documents');
+      // Read now, before taking a turn (which a failure here must not leave taken), not when the turn comes:
+      // a load queued behind another may find the index filled by then, but only the batch size depends on it.
+      let preferredBatchSize: number;
+      try {
+        preferredBatchSize = anyRecord.get() === undefined ? LOAD_BATCH_SIZES.intoEmptyIndex : LOAD_BATCH_SIZES.intoFilledIndex;
+      } catch (cause) {
+        throw unavailable('load', cause);
+      }
       // Writers take turns: this one starts when the one before it has closed.
       let closed!: () => void;
       const turn = lastLoad;
@@ -255,6 +255,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
       // data_version changes, and markWritten here drops what was kept in between).
       return {
         description,
+        preferredBatchSize,
         storedContentOf: async (ids) => (await ready()).storedContentOf(ids),
         put: async (batch) => {
           await (await ready()).put(batch);
@@ -348,21 +349,21 @@ function searchTextOf(documentJson: string): string {
 
 
 /**
- * Documents per batch of EmbeddedIndex.load() when the caller gives none. Into an empty index (the staged
- * load) smaller batches keep fewer documents alive at once on the loading thread, whose garbage collector
- * then copies less: 1,000,000 records in 30.2/33.1 s with 1,000 against 34.9/35.6 s with 5,000, alternated.
- * Replacing records in a filled index, one transaction per batch, goes the other way: 100,000 records in
- * 10.8/11.5 s with 5,000 against 16.9/13.8 s with 1,000.
+ * Documents per batch that the index's writers prefer, used when a load names none (load(), the loader
+ * command). Into an empty index (the staged load) smaller batches keep fewer documents alive at once on
+ * the loading thread, whose garbage collector then copies less: 1,000,000 records in 30.2/33.1 s with
+ * 1,000 against 34.9/35.6 s with 5,000, alternated. Replacing records in a filled index, one transaction
+ * per batch, goes the other way: 100,000 records in 10.8/11.5 s with 5,000 against 16.9/13.8 s with 1,000
+ * through load(), 9.1/11.9 s against 13.9/15.8 s through the loader command.
  */
-const STAGED_LOAD_BATCH = 1000;
-const REPLACING_LOAD_BATCH = 5000;
+export const LOAD_BATCH_SIZES = { intoEmptyIndex: 1000, intoFilledIndex: 5000 } as const;
 
 /**
  * EmbeddedIndex.load(): the documents go through the ingest pipeline as they are (no mapping step), with
  * the index's own writer. Without onRejected the first bad document stops the load, as an
  * InvalidRecordDocumentError naming its position; the documents before it are written.
  */
-async function loadDocuments(writer: IngestWriter, documents: Iterable<unknown> | AsyncIterable<unknown>, loadOptions: LoadOptions & { readonly batchSize: number }): Promise<LoadSummary> {
+async function loadDocuments(writer: IngestWriter, documents: Iterable<unknown> | AsyncIterable<unknown>, loadOptions: LoadOptions): Promise<LoadSummary> {
   async function* items(): AsyncGenerator<SourceItem<unknown>> {
     let recordNumber = 0;
     for await (const record of documents as AsyncIterable<unknown>) {
@@ -387,7 +388,7 @@ async function loadDocuments(writer: IngestWriter, documents: Iterable<unknown> 
     },
     writer,
     now: loadOptions.now ?? (() => new Date()),
-    batchSize: loadOptions.batchSize,
+    ...(loadOptions.batchSize !== undefined ? { batchSize: loadOptions.batchSize } : {}),
     // Reported after each written batch only (the pipeline reports the end too).
     onProgress: (progress) => {
       if (progress.loaded === reportedLoaded) return;
