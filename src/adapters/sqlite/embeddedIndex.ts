@@ -13,7 +13,7 @@ import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError }
 import { IngestStoppedError, runIngest, type IngestWriter } from '../../ingest/pipeline.js';
 import type { SourceItem } from '../../ingest/sourceRecord.js';
 import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../versions/catalogIndex.js';
-import { RECORD_COLUMNS, recordOfRow, SCHEMA, SCHEMA_VERSION, schemaVersionOf, type RecordRow } from './indexTables.js';
+import { holdsRecords, RECORD_COLUMNS, recordOfRow, SCHEMA, SCHEMA_VERSION, schemaVersionOf, type RecordRow } from './indexTables.js';
 import { legacyReads, migrateLegacyFile, readableAsItIs } from './legacyLayouts.js';
 import { openTableWriter, type TableWriter } from './tableWriters.js';
 import { currentReads, type IndexReads } from './versionsReads.js';
@@ -133,7 +133,6 @@ export function openEmbeddedIndex(options: EmbeddedIndexOptions): EmbeddedIndex 
 function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout: boolean): EmbeddedIndex {
   const reads: IndexReads = currentLayout ? currentReads(db) : legacyReads(db);
   const countRecords = db.prepare<[], number>('SELECT COUNT(*) FROM records').pluck();
-  const anyRecord = db.prepare<[], number>('SELECT 1 FROM records LIMIT 1').pluck();
   // The search box of a small catalog: a scan of titles and authors, matched by folded words. Good for the
   // thousands of records the embedded index is meant for; a large catalog searches its Solr.
   db.function('search_text', { deterministic: true }, (json: unknown) => searchTextOf(String(json)));
@@ -236,7 +235,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
       // a load queued behind another may find the index filled by then, but only the batch size depends on it.
       let preferredBatchSize: number;
       try {
-        preferredBatchSize = anyRecord.get() === undefined ? LOAD_BATCH_SIZES.intoEmptyIndex : LOAD_BATCH_SIZES.intoFilledIndex;
+        preferredBatchSize = holdsRecords(db) ? LOAD_BATCH_SIZES.intoFilledIndex : LOAD_BATCH_SIZES.intoEmptyIndex;
       } catch (cause) {
         throw unavailable('load', cause);
       }

@@ -126,6 +126,11 @@ const MULTI_VALUED = RECORD_FIELDS.filter((field) => field.multiValued && field.
 const SINGLE_VALUED = RECORD_FIELDS.filter((field) => !field.multiValued && field.name !== 'id' && field.name !== 'last_indexed');
 const OPTIONAL_LISTS: ReadonlySet<string> = new Set(['institution', 'building']);
 
+/** Whether the index holds any record: an empty one is filled by a bulk load (tableWriters.ts). */
+export function holdsRecords(db: Database.Database): boolean {
+  return db.prepare('SELECT 1 FROM records LIMIT 1').get() !== undefined;
+}
+
 /** A `records` row as the read statements select it (RECORD_COLUMNS of a row `r`). */
 export interface RecordRow {
   readonly id: string;

@@ -11,7 +11,7 @@ import type { RecordDocument } from '../../record/catalogRecord.js';
 import { contentFingerprintOf } from '../../record/recordContent.js';
 import type { StoredContent } from '../../ingest/pipeline.js';
 import { IndexUnavailableError } from '../../errors.js';
-import { clusterOf, documentColumnOf, documentFromRow, firstKeyIdOf, KEYS_PER_HASH, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow } from './indexTables.js';
+import { clusterOf, documentColumnOf, documentFromRow, firstKeyIdOf, holdsRecords, KEYS_PER_HASH, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow } from './indexTables.js';
 import { stagedLoadOffThread } from './stagedLoadOffThread.js';
 
 type BatchWriter = (batch: readonly RecordDocument[]) => void;
@@ -45,7 +45,7 @@ export interface BulkLoad {
  */
 export function openTableWriter(db: Database.Database): TableWriter {
   let bulk: BulkLoad | undefined;
-  if (db.prepare('SELECT 1 FROM records LIMIT 1').get() === undefined) {
+  if (!holdsRecords(db)) {
     bulk = db.memory ? stagedLoadHere(db) : stagedLoadOffThread(db.name);
   }
   const drop = recordDropper(db);
