@@ -70,6 +70,8 @@ export function withAmpersandRead(text: string, language: string | undefined): s
 
 /** Words that join a title to its author's name: "Fables de La Fontaine", "Poems by Keats", "Gedichte von Goethe". */
 const NAME_CONNECTORS = new Set(['de', 'du', 'des', 'by', 'von', 'van', 'di', 'da', 'del', 'della', 'do', 'dos', 'af', 'av']);
+/** Particles that stand inside a name: "Jean de La Fontaine", "Ludwig van Beethoven". */
+const NAME_PARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'von', 'van', 'der', 'den', 'di', 'da', 'del', 'dos', "d'", 'd’']);
 /** At most this many words (forenames, particles) between the connector and the surname. */
 const MAX_WORDS_BEFORE_SURNAME = 3;
 
@@ -93,12 +95,15 @@ export function withoutAuthorName(text: string, surname: string | undefined): st
   let start = keys.length;
   while (start > 0 && joined.length < surnameKey.length) joined = keys[--start] + joined;
   if (joined !== surnameKey) return undefined;
-  for (let connector = start - 1; connector >= 1 && connector >= start - 1 - MAX_WORDS_BEFORE_SURNAME; connector--) {
+  // The earliest connector within reach whose words up to the surname are forenames or particles
+  // ("de Jean de La Fontaine"), not title words ("Poèmes de la nuit de Hugo" keeps "de la nuit").
+  for (let connector = Math.max(1, start - 1 - MAX_WORDS_BEFORE_SURNAME); connector < start; connector++) {
     const word = words[connector]?.[0] ?? '';
-    if (NAME_CONNECTORS.has(keys[connector] ?? '') || /^d['’]$/iu.test(word)) {
-      const before = text.slice(0, words[connector]?.index ?? 0).replace(/[\s,:;/.-]+$/u, '');
-      return normaliseForWorkKey(before) === '' ? undefined : before;
-    }
+    if (!NAME_CONNECTORS.has(keys[connector] ?? '') && !/^d['’]$/iu.test(word)) continue;
+    const between = words.slice(connector + 1, start).map((match) => match[0]);
+    if (!between.every((w) => /^\p{Lu}/u.test(w) || NAME_PARTICLES.has(w.toLowerCase()))) continue;
+    const before = text.slice(0, words[connector]?.index ?? 0).replace(/[\s,:;/.-]+$/u, '');
+    return normaliseForWorkKey(before) === '' ? undefined : before;
   }
   return undefined;
 }
