@@ -6,7 +6,7 @@
  *   whether the name is inverted (1) or a forename (0);
  * - added entry names: 700 $a$b, 710 $a$b, 711 $a$c, except name-title entries ($t) and analytical
  *   entries (second indicator 2), which name a work the record contains, not its own. A record with no
- *   main entry and one name-title entry that is neither analytical nor a relationship ($i) names its own
+ *   main entry, no 130 or 240, and one name-title entry that is neither analytical nor a relationship ($i) names its own
  *   work there (an audiobook of "The hobbit" with `700 $a Tolkien, J. R. R. $t Hobbit`): its name is
  *   taken as the main entry and its title ($t$k$m$n$o$p$r) as the record's uniform title;
  * - titles: 245 as VuFind reads it ($a$b$n) with its title proper ($a$n$p), subtitle ($b) and non-filing
@@ -59,7 +59,7 @@ export function workStatementFromMarc(record: MarcRecord): WorkStatement {
     }
   }
   const nameTitles = fields.filter((field) => ['700', '710', '711'].includes(field.tag) && hasSubfield(field, 't'));
-  const ownNameTitle = mainNames.length === 0 && nameTitles.length === 1 && nameTitles[0]!.ind2 !== '2' && !hasSubfield(nameTitles[0]!, 'i') ? nameTitles[0] : undefined;
+  const ownNameTitle = mainNames.length === 0 && ownUniformTitles.length === 0 && nameTitles.length === 1 && nameTitles[0]!.ind2 !== '2' && !hasSubfield(nameTitles[0]!, 'i') ? nameTitles[0] : undefined;
   if (ownNameTitle !== undefined) {
     const name = nameOf(ownNameTitle);
     if (name !== undefined) mainNames.push(name);

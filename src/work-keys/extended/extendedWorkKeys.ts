@@ -5,8 +5,9 @@
  *
  * - names: main entries only; added entries only when there is no main entry; cleaned (workNames.ts);
  * - titles: VuFind's title forms (245 $a$b$n as catalogued and without non-filing characters, 246, 247),
- *   and shorter forms of the title statement: without the subtitle, a leading article, the author's name,
- *   with "&" read as a word (titleForms.ts) — never a form that is generic or whose subtitle names a part;
+ *   and, with main entries only, shorter forms of the title statement: without the subtitle, an
+ *   alternative title, a leading article, the author's name, with "&" read as a word (titleForms.ts) —
+ *   never a form that is generic, only the author's name, or whose subtitle names a part;
  * - uniform titles: the record's own, never a generic one (genericTitles.ts); with the main author as an
  *   `AT` key when the record has one, else alone as a `UT` key (never a bare music form title);
  * - translations: the original's title (765 $t) with its author (765 $a, else the main author);
@@ -22,8 +23,8 @@ import { DistinctStrings, normaliseForWorkKey } from '../workKeys.js';
 import { isFormTitle, isGenericTitle, saysSelections } from './genericTitles.js';
 import { canonicalIdentifier } from './manifestationIdentifiers.js';
 import {
-  subtitleNamesAPart, titleBeforeSeparator, withAmpersandRead, withoutAuthorName, withoutLeadingArticle,
-  withoutNonFilingCharacters,
+  subtitleNamesAPart, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle, withoutAuthorName,
+  withoutLeadingArticle, withoutNonFilingCharacters,
 } from './titleForms.js';
 import { cleanedName, keyedNames, surnameOf } from './workNames.js';
 import type { StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
@@ -77,7 +78,7 @@ export function titleProperOf(title: StatedTitle): string | undefined {
 
 /**
  * The shorter forms of a record's title statements: the title proper (without non-filing characters,
- * without an article, "&" read) and those without the main author's name; none that is generic
+ * without an alternative title, without an article, "&" read) and those without the main author's name; none that is generic
  * ("Poems", "Selections") or empty.
  */
 export function shortTitleForms(statement: WorkStatement): string[] {
@@ -89,6 +90,10 @@ export function shortTitleForms(statement: WorkStatement): string[] {
     const starts = [proper];
     const nonFiling = withoutNonFilingCharacters(proper, title.nonFiling);
     if (nonFiling !== undefined) starts.push(nonFiling);
+    for (const start of [...starts]) {
+      const withoutAlternative = withoutAlternativeTitle(start, statement.language);
+      if (withoutAlternative !== undefined) starts.push(withoutAlternative);
+    }
     for (const start of starts) {
       for (const form of languageForms(start, statement.language)) {
         forms.add(form);
@@ -167,7 +172,9 @@ export function extendedWorkKeys(statement: WorkStatement): string[] {
     return made;
   };
   addTitleKeys(vufindTitleForms(statement.titles), authors);
-  addTitleKeys(shortTitleForms(statement), authors);
+  // Shorter forms only with main entries: a record without one (a film, a compilation) names many
+  // contributors, and "The hobbit" with its director would join the films of a series.
+  addTitleKeys(shortTitleForms(statement), mainAuthors);
   const fromTitles = new Set(titleKeys.values);
 
   for (const uniformTitle of statement.uniformTitles.filter(isKeyedUniformTitle)) {

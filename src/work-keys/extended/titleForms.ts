@@ -68,6 +68,21 @@ export function withAmpersandRead(text: string, language: string | undefined): s
   return text.replace(/\s*&\s*/gu, ` ${and} `);
 }
 
+/**
+ * The title without its alternative title, which cataloguing keeps in the title proper but by which the
+ * work is rarely known alone: "The hobbit, or, There and back again" → "The hobbit"; "Frankenstein, or,
+ * The modern Prometheus" → "Frankenstein". Only where the language's "or" stands between commas (or a
+ * comma and a space), so "Now or never" keeps its words; English's "or" when the language is not known.
+ */
+export function withoutAlternativeTitle(text: string, language: string | undefined): string | undefined {
+  const or = language === undefined ? 'or' : titleLanguageOf(language)?.or;
+  if (or === undefined) return undefined;
+  const match = new RegExp(`\\s*[,;]\\s*${or},?\\s+(?=\\p{L})`, 'iu').exec(text);
+  if (match === null || match.index === 0) return undefined;
+  const before = text.slice(0, match.index).trim();
+  return normaliseForWorkKey(before) === '' ? undefined : before;
+}
+
 /** Words that join a title to its author's name: "Fables de La Fontaine", "Poems by Keats", "Gedichte von Goethe". */
 const NAME_CONNECTORS = new Set(['de', 'du', 'des', 'by', 'von', 'van', 'di', 'da', 'del', 'della', 'do', 'dos', 'af', 'av']);
 /** Particles that stand inside a name: "Jean de La Fontaine", "Ludwig van Beethoven". */

@@ -1,6 +1,6 @@
 /**
- * The language facts the `extended` title rules need, one row per language: its leading articles and its
- * word for "and". A record's language comes as a MARC code (008/35-37), an ISO 639-1 code, a locale
+ * The language facts the `extended` title rules need, one row per language: its leading articles, its
+ * word for "and" and the word that introduces an alternative title. A record's language comes as a MARC code (008/35-37), an ISO 639-1 code, a locale
  * (`pt-BR`) or an English name (`French`, as VuFind's `language` field holds it); languageCodeOf reads
  * them all to the MARC code.
  *
@@ -12,22 +12,24 @@ export interface TitleLanguage {
   readonly articles: readonly string[];
   /** What "&" reads as. */
   readonly and: string;
+  /** The word that introduces an alternative title ("The hobbit, or, There and back again"). */
+  readonly or: string;
 }
 
 /** MARC language code → articles and conjunction. Only languages whose articles we are sure of. */
 export const TITLE_LANGUAGES: Readonly<Record<string, TitleLanguage>> = {
-  eng: { articles: ['the', 'a', 'an'], and: 'and' },
-  fre: { articles: ['le', 'la', 'les', "l'", 'un', 'une'], and: 'et' },
-  ger: { articles: ['der', 'die', 'das', 'ein', 'eine'], and: 'und' },
-  spa: { articles: ['el', 'la', 'los', 'las', 'un', 'una'], and: 'y' },
-  por: { articles: ['o', 'a', 'os', 'as', 'um', 'uma'], and: 'e' },
-  ita: { articles: ['il', 'lo', 'la', 'i', 'gli', 'le', "l'", 'un', 'uno', 'una', "un'"], and: 'e' },
-  dut: { articles: ['de', 'het', 'een', "'t"], and: 'en' },
-  swe: { articles: ['en', 'ett', 'den', 'det'], and: 'och' },
-  dan: { articles: ['en', 'et', 'den', 'det'], and: 'og' },
-  nor: { articles: ['en', 'et', 'ei', 'den', 'det'], and: 'og' },
-  fin: { articles: [], and: 'ja' },
-  cat: { articles: ['el', 'la', 'els', 'les', "l'", 'un', 'una'], and: 'i' },
+  eng: { articles: ['the', 'a', 'an'], and: 'and', or: 'or' },
+  fre: { articles: ['le', 'la', 'les', "l'", 'un', 'une'], and: 'et', or: 'ou' },
+  ger: { articles: ['der', 'die', 'das', 'ein', 'eine'], and: 'und', or: 'oder' },
+  spa: { articles: ['el', 'la', 'los', 'las', 'un', 'una'], and: 'y', or: 'o' },
+  por: { articles: ['o', 'a', 'os', 'as', 'um', 'uma'], and: 'e', or: 'ou' },
+  ita: { articles: ['il', 'lo', 'la', 'i', 'gli', 'le', "l'", 'un', 'uno', 'una', "un'"], and: 'e', or: 'ossia' },
+  dut: { articles: ['de', 'het', 'een', "'t"], and: 'en', or: 'of' },
+  swe: { articles: ['en', 'ett', 'den', 'det'], and: 'och', or: 'eller' },
+  dan: { articles: ['en', 'et', 'den', 'det'], and: 'og', or: 'eller' },
+  nor: { articles: ['en', 'et', 'ei', 'den', 'det'], and: 'og', or: 'eller' },
+  fin: { articles: [], and: 'ja', or: 'eli' },
+  cat: { articles: ['el', 'la', 'els', 'les', "l'", 'un', 'una'], and: 'i', or: 'o' },
 };
 
 /** Other ways of naming the languages above. */
