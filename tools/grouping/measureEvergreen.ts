@@ -2,14 +2,19 @@
  * Versions lists of real MARC files under both key profiles:
  *
  *   npx tsx tools/grouping/measureEvergreen.ts <file.mrc|file.xml>… [--top N] [--vufind-jsonl file]
+ *       [--list-of "title words"]
  *
- * For each file: the largest versions list under `vufind` and `extended`, the N largest lists of each
- * with the keys that join them, and how many records have no key. With --vufind-jsonl (VuFind's own
- * documents for the same file, in file order) it checks that the `vufind` profile's keys are VuFind's.
+ * For each file: the largest versions list under `vufind` and `extended`, the N largest distinct lists
+ * of each with the keys that join them, how many records have no key, and a SHA-256 digest of every
+ * record's `vufind` keys (so a refactoring can show the profile unchanged by the same digest). With
+ * --vufind-jsonl (VuFind's own documents for the same file, in file order) it checks that the `vufind`
+ * profile's keys are VuFind's. With --list-of, the versions lists of records whose 245 contains those
+ * words. SHOW_MEMBERS=1 prints the titles in each list.
  *
  * Left to others: the keys (src/ingest/marc/marcWorkKeys.ts, src/work-keys/extended/), the lists
  * (versionLists.ts).
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readIso2709 } from '../../src/ingest/marc/iso2709Reader.js';
 import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
@@ -39,7 +44,7 @@ function keyed(records: readonly MarcRecord[], keysOf: (record: MarcRecord) => s
   });
 }
 
-function report(name: string, records: readonly KeyedRecord[], top: number): void {
+function report(name: string, records: readonly KeyedRecord[], top: number, listOf: string | undefined): void {
   const lists = versionsLists(records);
   const byId = new Map(records.map((record) => [record.id, record]));
   const unkeyed = records.filter((record) => record.keys.length === 0).length;
@@ -56,24 +61,33 @@ function report(name: string, records: readonly KeyedRecord[], top: number): voi
     console.log(`    ${list.versions.length} ${list.record.id} "${list.record.title}" ← ${joins}`);
     if (process.env.SHOW_MEMBERS) for (const id of list.versions) console.log(`        ${id} ${byId.get(id)?.title}`);
   }
+  if (listOf === undefined) return;
+  for (const list of lists.filter((candidate) => candidate.record.title.toLowerCase().includes(listOf.toLowerCase()))) {
+    const others = list.versions.filter((id) => id !== list.record.id).map((id) => `${id} "${byId.get(id)?.title}"`);
+    console.log(`    list of ${list.record.id} "${list.record.title}": ${list.versions.length} — ${others.length === 0 ? 'itself alone' : others.join('; ')}`);
+  }
 }
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   let top = 10;
   let vufindJsonl: string | undefined;
+  let listOf: string | undefined;
   const paths: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--top') top = Number(argv[++i]);
     else if (argv[i] === '--vufind-jsonl') vufindJsonl = argv[++i];
+    else if (argv[i] === '--list-of') listOf = argv[++i];
     else paths.push(argv[i]!);
   }
   for (const path of paths) {
     const records = await readRecords(path);
     console.log(`${path}: ${records.length} records`);
     const vufind = keyed(records, (record) => marcWorkKeys(record));
-    report('vufind', vufind, top);
-    report('extended', keyed(records, (record) => extendedWorkKeys(workStatementFromMarc(record))), top);
+    report('vufind', vufind, top, listOf);
+    report('extended', keyed(records, (record) => extendedWorkKeys(workStatementFromMarc(record))), top, listOf);
+    const digest = createHash('sha256').update(vufind.map((record) => JSON.stringify(record.keys)).join('\n')).digest('hex');
+    console.log(`  vufind keys digest (sha256 of one JSON list a record): ${digest}`);
     if (vufindJsonl !== undefined && paths.length === 1) {
       const documents = readFileSync(vufindJsonl, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as { work_keys_str_mv?: string[] });
       let agree = 0;
