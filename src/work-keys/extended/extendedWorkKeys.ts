@@ -20,7 +20,7 @@
  * (normaliseForWorkKey in workKeys.ts), storing keys and finding versions (the indexes).
  */
 import { DistinctStrings, normaliseForWorkKey } from '../workKeys.js';
-import { isFormTitle, isGenericTitle, saysSelections } from './genericTitles.js';
+import { isFormTitle, isGenericTitle, saysSelections, subtitleSaysCollection } from './genericTitles.js';
 import { canonicalIdentifier } from './manifestationIdentifiers.js';
 import {
   subtitleNamesAPart, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle, withoutAuthorName,
@@ -64,7 +64,8 @@ export function languageForms(text: string, language: string | undefined): strin
 
 /**
  * The title statement's title proper, without its subtitle (245 $a$n$p, or the text before ` : `, ` = `,
- * ` / `); undefined when that is the whole title already or when the subtitle names a part ("vol. 2").
+ * ` / `); undefined when the subtitle names a part ("vol. 2") or says the book is a collection
+ * ("the complete novels and stories").
  */
 export function titleProperOf(title: StatedTitle): string | undefined {
   if (title.role !== 'title-statement') return undefined;
@@ -72,7 +73,9 @@ export function titleProperOf(title: StatedTitle): string | undefined {
   // A source that separates the title proper (MARC's 245 $a$n$p) is ISBD; one that does not may write "Title: subtitle".
   const proper = titleBeforeSeparator(base, title.titleProper === undefined) ?? base;
   const subtitle = title.subtitle ?? title.text.slice(proper.length);
-  if (subtitleNamesAPart(subtitle) || subtitleNamesAPart(base.slice(proper.length))) return undefined;
+  for (const rest of [subtitle, base.slice(proper.length)]) {
+    if (subtitleNamesAPart(rest) || subtitleSaysCollection(rest)) return undefined;
+  }
   return proper;
 }
 

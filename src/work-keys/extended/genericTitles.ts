@@ -20,6 +20,10 @@ const COLLECTIVE_TITLES = [
   'stories', 'short stories', 'selected stories', 'collected stories', 'tales', 'prose works', 'writings',
   'selected writings', 'speeches', 'sermons', 'songs', 'hymns', 'carols', 'folk songs', 'spirituals', 'jazz', 'blues',
   'anthology', 'greatest hits', 'best of', 'hits', 'the best', 'choruses', 'libretti', 'operas', 'musicals',
+  'selected essays', 'collected essays', 'complete stories', 'complete short stories', 'collected short stories',
+  'selected short stories', 'complete plays', 'collected plays', 'selected plays', 'selected letters',
+  'collected letters', 'selected prose', 'complete novels', 'major works', 'tragedies', 'comedies', 'histories',
+  'novellas', 'complete poetry', 'collected poetry', 'selected poetry',
   // French
   'œuvres', 'oeuvres', 'œuvres complètes', 'oeuvres complètes', 'œuvres choisies', 'poésies', 'poèmes', 'lettres',
   'correspondance', 'théâtre', 'romans', 'contes', 'nouvelles', 'essais', 'chansons', 'morceaux choisis', 'choix',
@@ -73,6 +77,17 @@ const IDENTIFYING_PART = /\d|\b(?:op|no|nr|bwv|k|kv|hob|d|rv|hwv|wq)\b\.?|\b(?:m
 /** The first element of a uniform or collective title: up to the first comma or full stop. */
 function firstElement(text: string): string {
   return text.split(/[.,;:]\s|[.,;:]$|\(/u)[0] ?? text;
+}
+
+/** A subtitle that says the book collects works ("the complete novels and stories", "selected tales"). */
+const COLLECTING = /\b(?:complete|collected|selected|selections?|omnibus)\b/iu;
+
+/**
+ * A subtitle that makes its title a collection: "Sherlock Holmes : the complete novels and stories" and
+ * "Sherlock Holmes : selected stories" are different books, so their title proper is no key.
+ */
+export function subtitleSaysCollection(subtitle: string): boolean {
+  return COLLECTING.test(subtitle) || saysSelections(subtitle);
 }
 
 /** The text says it is a selection (in $a, $k, $p or $s). */

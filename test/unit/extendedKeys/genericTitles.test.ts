@@ -1,5 +1,5 @@
 import test from 'ava';
-import { isFormTitle, isGenericTitle, saysSelections } from '../../../src/work-keys/extended/genericTitles.js';
+import { isFormTitle, isGenericTitle, saysSelections, subtitleSaysCollection } from '../../../src/work-keys/extended/genericTitles.js';
 
 // Uniform titles found in the jazz and Concerto files, and the collective titles of other languages.
 const generic: [string, boolean][] = [
@@ -55,4 +55,12 @@ const selections: [string, boolean][] = [
 ];
 for (const [text, expected] of selections) {
   test(`saysSelections: "${text}"`, (t) => t.is(saysSelections(text), expected));
+}
+
+const collectingSubtitles: [string, boolean][] = [
+  ['the complete novels and stories', true], ['selected stories', true], ['an omnibus', true], ['a novel', false],
+  ['stories', false], ['text, criticism, and notes', false],
+];
+for (const [subtitle, expected] of collectingSubtitles) {
+  test(`subtitleSaysCollection: "${subtitle}"`, (t) => t.is(subtitleSaysCollection(subtitle), expected));
 }

@@ -50,6 +50,11 @@ const rows: Row[] = [
     exactly: ['AT blakeyart holidayforskinsvol2'],
   },
   {
+    rule: 'no title without its subtitle when the subtitle says the book is a collection',
+    record: record(f008('eng'), df('100', '1 ', '$aDoyle, Arthur Conan,$d1859-1930.'), df('245', '10', '$aSherlock Holmes :$bthe complete novels and stories /')),
+    exactly: ['AT doylearthurconan sherlockholmesthecompletenovelsandstories'],
+  },
+  {
     rule: 'no short form that is only the author\'s name',
     record: record(f008('eng'), df('100', '1 ', '$aEvans, Bill,$d1929-1980'), df('245', '00', '$aBill Evans :$bthe second trio')),
     exactly: ['AT evansbill billevansthesecondtrio'],
