@@ -17,7 +17,9 @@
  *   listing several works is a compilation, not a version of each. $k and $s are kept apart to find
  *   "Selections"; $l (a translation's language) is noted;
  * - language: 008/35-37;
- * - originals of translations: 765 $t with 765 $a, in the language 041 $h names;
+ * - originals of translations: 765 $t with 765 $a, and the title a 500 note names ("Translation of:
+ *   Cien años de soledad.", "Traduction de :", "Tradução de:", "Título original:", "Originaltitel:"), the
+ *   way AACR2 records name it; in the language 041 $h names;
  * - identifiers: 024 with first indicator 7 and $2 `doi`, `hdl` or `handle`.
  *
  * Left to others: the rules (src/work-keys/extended/extendedWorkKeys.ts); the VuFind profile's keys
@@ -83,12 +85,18 @@ export function workStatementFromMarc(record: MarcRecord): WorkStatement {
     titles,
     uniformTitles,
     ...(language !== undefined ? { language } : {}),
-    originals: fields.filter((field) => field.tag === '765').flatMap((field) => {
-      const title = joinedSubfields(field, 't');
-      if (title === undefined) return [];
-      const name = joinedSubfields(field, 'a');
-      return [{ title, ...(name !== undefined ? { name } : {}), ...(originalLanguage ? { language: originalLanguage } : {}) }];
-    }),
+    originals: [
+      ...fields.filter((field) => field.tag === '765').flatMap((field) => {
+        const title = joinedSubfields(field, 't');
+        if (title === undefined) return [];
+        const name = joinedSubfields(field, 'a');
+        return [{ title, ...(name !== undefined ? { name } : {}), ...(originalLanguage ? { language: originalLanguage } : {}) }];
+      }),
+      ...fields.filter((field) => field.tag === '500').flatMap((field) => {
+        const title = originalTitleInNote(joinedSubfields(field, 'a') ?? '');
+        return title === undefined ? [] : [{ title, ...(originalLanguage ? { language: originalLanguage } : {}) }];
+      }),
+    ],
     identifiers: fields.filter((field) => field.tag === '024' && field.ind1 === '7').flatMap((field) => {
       const source = field.subfields.find((subfield) => subfield.code === '2')?.value.trim().toLowerCase();
       const scheme = source === 'doi' ? 'doi' : source === 'hdl' || source === 'handle' ? 'hdl' : undefined;
@@ -137,6 +145,19 @@ function uniformTitleOf(field: MarcDataField, own: boolean, codes = UNIFORM_TITL
     formAndVersion: field.subfields.filter((subfield) => subfield.code === 'k' || subfield.code === 's').map((subfield) => trimAsJavaDoes(subfield.value)),
     ...(language !== undefined ? { language } : {}),
   };
+}
+
+/** A note that names the original of a translation, in the languages catalogues write notes in. */
+const TRANSLATION_NOTE = /^\s*(?:translation of|translated from|traduction de|trad(?:ucción|ução) de|título original|titre original|originaltitel|originalt(?:itel)?|einheitssacht\.?|übers(?:etzung|\.) (?:von|aus)|traduzione di)\s*:\s*/iu;
+
+/** The original title a 500 note names: "Translation of: Cien años de soledad." → "Cien años de soledad". */
+export function originalTitleInNote(note: string): string | undefined {
+  const match = TRANSLATION_NOTE.exec(note);
+  if (match === null) return undefined;
+  // The title ends where the note goes on to its edition or publisher (". ", " / ") or at its last period.
+  const rest = note.slice(match[0].length);
+  const title = (rest.split(/\.\s|\s\/\s/u)[0] ?? '').replace(/[\s.;,]+$/u, '').trim();
+  return title === '' ? undefined : title;
 }
 
 /** 008/35-37, when it is a code (not blanks, `|||`, `und`, `mul`, `zxx`). */

@@ -83,8 +83,8 @@ export function withoutAlternativeTitle(text: string, language: string | undefin
   return normaliseForWorkKey(before) === '' ? undefined : before;
 }
 
-/** Words that join a title to its author's name: "Fables de La Fontaine", "Poems by Keats", "Gedichte von Goethe". */
-const NAME_CONNECTORS = new Set(['de', 'du', 'des', 'by', 'von', 'van', 'di', 'da', 'del', 'della', 'do', 'dos', 'af', 'av']);
+/** Words that join a title to its author's name: "Fables de La Fontaine", "Poems by Keats", "The Iliad of Homer", "Gedichte von Goethe". */
+const NAME_CONNECTORS = new Set(['de', 'du', 'des', 'by', 'of', 'von', 'van', 'di', 'da', 'del', 'della', 'do', 'dos', 'af', 'av']);
 /** Particles that stand inside a name: "Jean de La Fontaine", "Ludwig van Beethoven". */
 const NAME_PARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'von', 'van', 'der', 'den', 'di', 'da', 'del', 'dos', "d'", 'd’']);
 /** At most this many words (forenames, particles) between the connector and the surname. */
@@ -137,7 +137,9 @@ function withoutPossessiveSurname(text: string, surnameKey: string): string | un
  * keyed without its subtitle.
  */
 export function subtitleNamesAPart(subtitle: string): boolean {
-  return PART_DESIGNATION.test(subtitle);
+  return PART_DESIGNATION.test(subtitle) || ROMAN_NUMBER_FIRST.test(subtitle);
 }
+/** A Roman number opening the subtitle, in capitals only: "II", not "civil war stories". */
+const ROMAN_NUMBER_FIRST = /^[\s:;=,.]*[IVXLC]+(?![\p{L}'’])/u;
 const PART_DESIGNATION =
-  /^[\s:;=,.]*(?:\d|[IVXLC]+\b|(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th))\b)|\b(?:vol|vols|volume|v|no|nr|num|number|part|pt|book|bk|tome|t|band|bd|teil|livro|libro|tomo|parte|partie|livre|series|série|serie|season|episode|chapter|issue)\b\.?\s*(?:\d|[IVXLC]+\b|one|two|three|four|five|six|seven|eight|nine|ten|un|deux|trois|uno|dos|tres|um|dois|eins|zwei|drei)|\b(?:first|second|third|fourth|fifth|last|final|new|further|premier|deuxième|segundo|segunda|zweite)\s+(?:series|volume|part|book|collection|série|serie|tome|livre|parte|teil|band)\b/iu;
+  /^[\s:;=,.]*(?:\d|(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th))\b)|\b(?:vol|vols|volume|v|no|nr|num|number|part|pt|book|bk|tome|t|band|bd|teil|livro|libro|tomo|parte|partie|livre|series|série|serie|season|episode|chapter|issue)\b\.?\s*(?:\d|[IVXLC]+\b|one|two|three|four|five|six|seven|eight|nine|ten|un|deux|trois|uno|dos|tres|um|dois|eins|zwei|drei)|\b(?:first|second|third|fourth|fifth|last|final|new|further|premier|deuxième|segundo|segunda|zweite)\s+(?:series|volume|part|book|collection|série|serie|tome|livre|parte|teil|band)\b/iu;

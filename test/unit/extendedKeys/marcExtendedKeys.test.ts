@@ -1,7 +1,7 @@
 import test from 'ava';
 import { bookRecord, dataField as df } from '../../support/marcFields.js';
 import type { MarcField, MarcRecord } from '../../../src/ingest/marc/marcRecord.js';
-import { workStatementFromMarc } from '../../../src/ingest/marc/marcWorkStatement.js';
+import { originalTitleInNote, workStatementFromMarc } from '../../../src/ingest/marc/marcWorkStatement.js';
 import { extendedWorkKeys } from '../../../src/work-keys/extended/extendedWorkKeys.js';
 
 /** 008 with the language at 35-37. */
@@ -135,3 +135,22 @@ for (const row of rows) {
     for (const key of row.excludes ?? []) t.false(keys.includes(key), `${key} is in ${JSON.stringify(keys)}`);
   });
 }
+
+const notes: [string, string | undefined][] = [
+  ['Translation of: Cien años de soledad.', 'Cien años de soledad'],
+  ['Traduction de : The old man and the sea.', 'The old man and the sea'],
+  ['Tradução de: Le petit prince. Paris : Gallimard, 1946.', 'Le petit prince'],
+  ['Título original: Der Prozess', 'Der Prozess'],
+  ['Includes bibliographical references.', undefined],
+];
+for (const [note, expected] of notes) {
+  test(`originalTitleInNote: "${note}"`, (t) => t.is(originalTitleInNote(note), expected));
+}
+
+test('a 500 translation note keys the original title with the main author', (t) => {
+  const keys = keysOf(record(f008('eng'), df('041', '1 ', '$aeng$hfre'), df('100', '1 ', '$aHugo, Victor,$d1802-1885.'), df('245', '10', '$aLes misérables /$ctranslated by Charles E. Wilbour.'), df('500', '  ', '$aTranslation of: Les misérables.')));
+  // The French article goes in the original's language (041 $h), not in the English record's.
+  t.true(keys.includes('AT hugovictor miserables'));
+  t.true(keys.includes('TR hugovictor miserables'));
+  t.false(keys.includes('TR hugovictor lesmiserables'), 'no note where the titles give the key themselves');
+});

@@ -59,6 +59,7 @@ const authorNames: [string, string, string, string | undefined][] = [
   ['"by"', 'Poems by John Keats', 'Keats', 'Poems'],
   ['"von"', 'Gedichte von Goethe', 'Goethe', 'Gedichte'],
   ['accents compared normalised', 'Théâtre de Moliere', 'Molière', 'Théâtre'],
+  ['"of"', 'The Iliad of Homer', 'Homer', 'The Iliad'],
   ['a possessive', "Shakespeare's sonnets", 'Shakespeare', 'sonnets'],
   ['a plural possessive', "Grimms' fairy tales", 'Grimm', 'fairy tales'],
   ['another name stays', 'Le comte de Monte-Cristo', 'Dumas', undefined],
@@ -73,7 +74,7 @@ for (const [name, text, surname, expected] of authorNames) {
 const parts: [string, boolean][] = [
   [': vol. 2', true], ['second series', true], ['part one', true], ['1958', true], ['book 3', true], ['tome II', true],
   ['a novel', false], ['an authoritative text, backgrounds and sources, criticism', false], ['jazz preludes', false],
-  ['the second trio', false],
+  ['the second trio', false], ['civil war stories', false], ['II', true],
 ];
 for (const [subtitle, expected] of parts) {
   test(`subtitleNamesAPart: "${subtitle}"`, (t) => t.is(subtitleNamesAPart(subtitle), expected));
