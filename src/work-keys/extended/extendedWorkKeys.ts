@@ -6,8 +6,9 @@
  * - names: main entries only; added entries only when there is no main entry; cleaned (workNames.ts);
  * - titles: VuFind's title forms (245 $a$b$n as catalogued and without non-filing characters, 246, 247),
  *   and, with main entries only, shorter forms of the title statement: without the subtitle, an
- *   alternative title, a leading article, the author's name, with "&" read as a word (titleForms.ts) —
- *   never a form that is generic, only the author's name, or whose subtitle names a part;
+ *   alternative title, a descriptive opening, a leading article, the author's name, with "&" read as a
+ *   word (titleForms.ts) — never a form that is generic or only the author's name, nor one whose subtitle
+ *   names a part, a collection or another work;
  * - uniform titles: the record's own, never a generic one (genericTitles.ts); with the main author as an
  *   `AT` key when the record has one, else alone as a `UT` key (never a bare music form title);
  * - translations: the original's title (765 $t) with its author (765 $a, else the main author);
@@ -23,8 +24,8 @@ import { DistinctStrings, normaliseForWorkKey } from '../workKeys.js';
 import { isFormTitle, isGenericTitle, saysSelections, subtitleSaysCollection } from './genericTitles.js';
 import { canonicalIdentifier } from './manifestationIdentifiers.js';
 import {
-  subtitleNamesAPart, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle, withoutAuthorName,
-  withoutLeadingArticle, withoutNonFilingCharacters,
+  subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
+  withoutAuthorName, withoutDescriptiveOpening, withoutLeadingArticle, withoutNonFilingCharacters,
 } from './titleForms.js';
 import { cleanedName, keyedNames, surnameOf } from './workNames.js';
 import type { StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
@@ -64,8 +65,8 @@ export function languageForms(text: string, language: string | undefined): strin
 
 /**
  * The title statement's title proper, without its subtitle (245 $a$n$p, or the text before ` : `, ` = `,
- * ` / `); undefined when the subtitle names a part ("vol. 2") or says the book is a collection
- * ("the complete novels and stories").
+ * ` / `); undefined when the subtitle names a part ("vol. 2"), says the book is a collection ("the
+ * complete novels and stories") or another work ("the graphic novel", "a study guide").
  */
 export function titleProperOf(title: StatedTitle): string | undefined {
   if (title.role !== 'title-statement') return undefined;
@@ -74,7 +75,7 @@ export function titleProperOf(title: StatedTitle): string | undefined {
   const proper = titleBeforeSeparator(base, title.titleProper === undefined) ?? base;
   const subtitle = title.subtitle ?? title.text.slice(proper.length);
   for (const rest of [subtitle, base.slice(proper.length)]) {
-    if (subtitleNamesAPart(rest) || subtitleSaysCollection(rest)) return undefined;
+    if (subtitleNamesAPart(rest) || subtitleSaysCollection(rest) || subtitleSaysAnotherWork(rest)) return undefined;
   }
   return proper;
 }
@@ -96,6 +97,10 @@ export function shortTitleForms(statement: WorkStatement): string[] {
     for (const start of [...starts]) {
       const withoutAlternative = withoutAlternativeTitle(start, statement.language);
       if (withoutAlternative !== undefined) starts.push(withoutAlternative);
+    }
+    for (const start of [...starts]) {
+      const name = withoutDescriptiveOpening(start, statement.language);
+      if (name !== undefined) starts.push(name);
     }
     for (const start of starts) {
       for (const form of languageForms(start, statement.language)) {

@@ -83,6 +83,32 @@ export function withoutAlternativeTitle(text: string, language: string | undefin
   return normaliseForWorkKey(before) === '' ? undefined : before;
 }
 
+/**
+ * Title pages of classics call the work by a description ("The tragedy of Hamlet, Prince of Denmark",
+ * "The history of Tom Jones, a foundling", "The life and opinions of Tristram Shandy, gentleman") where
+ * other editions print its short name. Without the description and after it what follows the first comma:
+ * "Hamlet", "Tom Jones", "Tristram Shandy". English only, where uniform titles are most often missing.
+ */
+export function withoutDescriptiveOpening(text: string, language: string | undefined): string | undefined {
+  if (language !== undefined && language !== 'eng') return undefined;
+  const match = DESCRIPTIVE_OPENING.exec(text);
+  if (match === null) return undefined;
+  const name = (text.slice(match[0].length).split(',')[0] ?? '').trim();
+  return normaliseForWorkKey(name) === '' ? undefined : name;
+}
+const DESCRIPTIVE_OPENING = /^\s*(?:the\s+)?(?:(?:most\s+)?(?:excellent\s+|lamentable\s+)?trag(?:edy|edie|icall\s+historie)|history|historie|life\s+and\s+(?:opinions|adventures|strange\s+surprizing\s+adventures)|famous\s+history)\s+of\s+(?=\p{L})/iu;
+
+/**
+ * A subtitle that makes the book another work than its title proper: an adaptation, a study of it, a
+ * sequel ("Pride and prejudice : the graphic novel", "Hamlet : a study guide"), which is not keyed by the
+ * title proper alone.
+ */
+export function subtitleSaysAnotherWork(subtitle: string): boolean {
+  return ANOTHER_WORK.test(subtitle);
+}
+const ANOTHER_WORK =
+  /\b(?:graphic novel|comic|manga|adapt(?:ed|ation)|retold|a play|play in|musical|opera|libretto|screenplay|study guide|companion|criticism and interpretation|sequel|continuation|parody|spoof|adaptação|adaptación|adaptation|bande dessinée)\b/iu;
+
 /** Words that join a title to its author's name: "Fables de La Fontaine", "Poems by Keats", "The Iliad of Homer", "Gedichte von Goethe". */
 const NAME_CONNECTORS = new Set(['de', 'du', 'des', 'by', 'of', 'von', 'van', 'di', 'da', 'del', 'della', 'do', 'dos', 'af', 'av']);
 /** Particles that stand inside a name: "Jean de La Fontaine", "Ludwig van Beethoven". */

@@ -1,6 +1,7 @@
 import test from 'ava';
 import {
-  subtitleNamesAPart, titleBeforeSeparator, withAmpersandRead, withoutAuthorName, withoutLeadingArticle,
+  subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
+  withoutAuthorName, withoutDescriptiveOpening, withoutLeadingArticle,
 } from '../../../src/work-keys/extended/titleForms.js';
 
 const separators: [string, string, boolean, string | undefined][] = [
@@ -78,4 +79,36 @@ const parts: [string, boolean][] = [
 ];
 for (const [subtitle, expected] of parts) {
   test(`subtitleNamesAPart: "${subtitle}"`, (t) => t.is(subtitleNamesAPart(subtitle), expected));
+}
+
+const alternatives: [string, string | undefined, string | undefined][] = [
+  ['The hobbit, or, There and back again', 'eng', 'The hobbit'],
+  ['Frankenstein, or, The modern Prometheus', undefined, 'Frankenstein'],
+  ['Candide, ou, L\'optimisme', 'fre', 'Candide'],
+  ['Now or never', 'eng', undefined],
+  ['Emil, oder, Über die Erziehung', 'eng', undefined],
+];
+for (const [text, language, expected] of alternatives) {
+  test(`withoutAlternativeTitle: "${text}" (${language ?? 'language not known'})`, (t) => t.is(withoutAlternativeTitle(text, language), expected));
+}
+
+const openings: [string, string | undefined, string | undefined][] = [
+  ['The tragedy of Hamlet, Prince of Denmark', 'eng', 'Hamlet'],
+  ['The history of Tom Jones, a foundling', 'eng', 'Tom Jones'],
+  ['The life and opinions of Tristram Shandy, gentleman', undefined, 'Tristram Shandy'],
+  ['The comedy of errors', 'eng', undefined],
+  ['Hamlet', 'eng', undefined],
+  ['The history of Tom Jones', 'fre', undefined],
+];
+for (const [text, language, expected] of openings) {
+  test(`withoutDescriptiveOpening: "${text}"`, (t) => t.is(withoutDescriptiveOpening(text, language), expected));
+}
+
+const anotherWork: [string, boolean][] = [
+  ['the graphic novel', true], ['a study guide', true], ['adapted for young readers', true], ['a sequel', true],
+  ['a novel', false], ['an authoritative text, backgrounds and sources, criticism', false],
+  ['text, criticism, and notes', false],
+];
+for (const [subtitle, expected] of anotherWork) {
+  test(`subtitleSaysAnotherWork: "${subtitle}"`, (t) => t.is(subtitleSaysAnotherWork(subtitle), expected));
 }
