@@ -81,9 +81,9 @@ export function titleProperOf(title: StatedTitle): string | undefined {
 }
 
 /**
- * The shorter forms of a record's title statements: the title proper (without non-filing characters,
- * without an alternative title, without an article, "&" read) and those without the main author's name; none that is generic
- * ("Poems", "Selections") or empty.
+ * The shorter forms of a record's title statements: the title proper, also without non-filing
+ * characters, an alternative title, a descriptive opening or an article, with "&" read, and each without
+ * the main author's name; none that is generic ("Poems", "Selections"), empty, or only the author's name.
  */
 export function shortTitleForms(statement: WorkStatement): string[] {
   const surnames = statement.mainNames.map(surnameOf).filter((surname): surname is string => surname !== undefined);
