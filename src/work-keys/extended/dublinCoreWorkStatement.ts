@@ -21,7 +21,9 @@ export function workStatementFromDublinCore(elements: DublinCoreElements): WorkS
     const values: readonly string[] | undefined = elements instanceof Map
       ? (elements as ReadonlyMap<string, readonly string[]>).get(name)
       : (elements as Readonly<Record<string, readonly string[] | undefined>>)[name];
-    return (values ?? []).map((value) => value.replace(/\s+/g, ' ').trim()).filter((value) => value !== '');
+    // Anything but a list of strings is no value: a caller's bad input gives an empty statement, never a TypeError.
+    if (!Array.isArray(values)) return [];
+    return values.filter((value): value is string => typeof value === 'string').map((value) => value.replace(/\s+/g, ' ').trim()).filter((value) => value !== '');
   };
   const language = valuesOf('language').map(languageCodeOf).find((code) => code !== undefined);
   return {

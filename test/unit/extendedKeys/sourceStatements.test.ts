@@ -72,3 +72,9 @@ test('profiles: two, each named as its key, and vufind keys documents as workKey
   t.deepEqual(WORK_KEY_PROFILES.vufind.keysOfDocument(document), workKeysOf(document));
   t.deepEqual(WORK_KEY_PROFILES.extended.keysOfDocument(document), ['AT tolkienjrr thehobbit', 'AT tolkienjrr hobbit']);
 });
+
+test('Dublin Core: values that are not lists of strings are left out, never a TypeError', (t) => {
+  const elements = { title: 'Not a list', creator: [42, 'Costa, Rita'], identifier: undefined } as unknown as Record<string, string[]>;
+  t.deepEqual(extendedWorkKeys(workStatementFromDublinCore(elements)), []);
+  t.deepEqual(workStatementFromDublinCore(elements).mainNames, [{ name: 'Costa, Rita', kind: 'unknown' }]);
+});
