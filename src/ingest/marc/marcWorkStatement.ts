@@ -1,0 +1,167 @@
+/**
+ * What a MARC 21 record says about its work, for the `extended` work-key profile
+ * (src/work-keys/extended/): field by field,
+ *
+ * - main entry names: 100 $a$b, 110 $a$b, 111 $a$c (VuFind's subfields); the 100's first indicator says
+ *   whether the name is inverted (1) or a forename (0);
+ * - added entry names: 700 $a$b, 710 $a$b, 711 $a$c, except name-title entries ($t) and analytical
+ *   entries (second indicator 2), which name a work the record contains, not its own. A record with no
+ *   main entry, no 130 or 240, and one name-title entry that is neither analytical nor a relationship ($i) names its own
+ *   work there (an audiobook of "The hobbit" with `700 $a Tolkien, J. R. R. $t Hobbit`): its name is
+ *   taken as the main entry and its title ($t$k$m$n$o$p$r) as the record's uniform title;
+ * - titles: 245 as VuFind reads it ($a$b$n) with its title proper ($a$n$p), subtitle ($b) and non-filing
+ *   count (second indicator); 246 and 247 ($a$b$n) as variants;
+ * - uniform titles: $a$k$m$n$o$p$r of 130 and 240 (the record's own work) and of 730. A 730 is the
+ *   record's own work only when it is the one 730, there is no 130 or 240, it is not an analytical entry
+ *   (second indicator 2) and has no relationship ($i: "Container of", "Based on"); otherwise a record
+ *   listing several works is a compilation, not a version of each. $k and $s are kept apart to find
+ *   "Selections"; $l (a translation's language) is noted;
+ * - language: 008/35-37;
+ * - originals of translations: 765 $t with 765 $a, and the title a 500 note names ("Translation of:
+ *   Cien años de soledad.", "Traduction de :", "Tradução de:", "Título original:", "Originaltitel:"), the
+ *   way AACR2 records name it; in the language 041 $h names;
+ * - identifiers: 024 with first indicator 7 and $2 `doi`, `hdl` or `handle`.
+ *
+ * Left to others: the rules (src/work-keys/extended/extendedWorkKeys.ts); the VuFind profile's keys
+ * (marcWorkKeys.ts, whose field helpers this reads with).
+ */
+import type { StatedName, StatedTitle, StatedUniformTitle, WorkStatement } from '../../work-keys/extended/workStatement.js';
+import { controlFieldOf, isDataField, type MarcDataField, type MarcRecord } from './marcRecord.js';
+import { joinedSubfields, nonFilingCharacterCount, trimAsJavaDoes } from './marcWorkKeys.js';
+
+const NAME_SUBFIELDS: Readonly<Record<string, string>> = { '00': 'ab', '10': 'ab', '11': 'ac' };
+const NAME_KINDS: Readonly<Record<string, StatedName['kind']>> = { '00': 'person', '10': 'body', '11': 'meeting' };
+const UNIFORM_TITLE_SUBFIELDS = 'akmnopr';
+
+export function workStatementFromMarc(record: MarcRecord): WorkStatement {
+  const fields = record.fields.filter(isDataField);
+  const mainNames: StatedName[] = [];
+  const addedNames: StatedName[] = [];
+  const titles: StatedTitle[] = [];
+  const ownUniformTitles: MarcDataField[] = [];
+  const relatedUniformTitles: MarcDataField[] = [];
+  for (const field of fields) {
+    const tag = field.tag;
+    if (tag === '100' || tag === '110' || tag === '111') {
+      const name = nameOf(field);
+      if (name !== undefined) mainNames.push(name);
+    } else if ((tag === '700' || tag === '710' || tag === '711') && field.ind2 !== '2' && !hasSubfield(field, 't')) {
+      const name = nameOf(field);
+      if (name !== undefined) addedNames.push(name);
+    } else if (tag === '245') {
+      const title = titleStatementOf(field);
+      if (title !== undefined) titles.push(title);
+    } else if (tag === '246' || tag === '247') {
+      const text = joinedSubfields(field, 'abn');
+      if (text !== undefined) titles.push({ text, nonFiling: 0, role: 'variant' });
+    } else if (tag === '130' || tag === '240') {
+      ownUniformTitles.push(field);
+    } else if (tag === '730') {
+      relatedUniformTitles.push(field);
+    }
+  }
+  const nameTitles = fields.filter((field) => ['700', '710', '711'].includes(field.tag) && hasSubfield(field, 't'));
+  const ownNameTitle = mainNames.length === 0 && ownUniformTitles.length === 0 && nameTitles.length === 1 && nameTitles[0]!.ind2 !== '2' && !hasSubfield(nameTitles[0]!, 'i') ? nameTitles[0] : undefined;
+  if (ownNameTitle !== undefined) {
+    const name = nameOf(ownNameTitle);
+    if (name !== undefined) mainNames.push(name);
+  }
+  const lone730 = relatedUniformTitles.length === 1 && ownUniformTitles.length === 0 ? relatedUniformTitles[0] : undefined;
+  const uniformTitles: StatedUniformTitle[] = [];
+  if (ownNameTitle !== undefined) {
+    const uniformTitle = uniformTitleOf(ownNameTitle, true, 'tkmnopr');
+    if (uniformTitle !== undefined) uniformTitles.push(uniformTitle);
+  }
+  for (const field of [...ownUniformTitles, ...relatedUniformTitles]) {
+    const own = field.tag !== '730' || (field === lone730 && field.ind2 !== '2' && !hasSubfield(field, 'i'));
+    const uniformTitle = uniformTitleOf(field, own);
+    if (uniformTitle !== undefined) uniformTitles.push(uniformTitle);
+  }
+  const language = languageOf(record);
+  const originalLanguage = fields.find((field) => field.tag === '041' && hasSubfield(field, 'h'))?.subfields.find((s) => s.code === 'h')?.value.trim().toLowerCase().slice(0, 3);
+  return {
+    mainNames,
+    addedNames,
+    titles,
+    uniformTitles,
+    ...(language !== undefined ? { language } : {}),
+    originals: [
+      ...fields.filter((field) => field.tag === '765').flatMap((field) => {
+        const title = joinedSubfields(field, 't');
+        if (title === undefined) return [];
+        const name = joinedSubfields(field, 'a');
+        return [{ title, ...(name !== undefined ? { name } : {}), ...(originalLanguage ? { language: originalLanguage } : {}) }];
+      }),
+      ...fields.filter((field) => field.tag === '500').flatMap((field) => {
+        const title = originalTitleInNote(joinedSubfields(field, 'a') ?? '');
+        return title === undefined ? [] : [{ title, ...(originalLanguage ? { language: originalLanguage } : {}) }];
+      }),
+    ],
+    identifiers: fields.filter((field) => field.tag === '024' && field.ind1 === '7').flatMap((field) => {
+      const source = field.subfields.find((subfield) => subfield.code === '2')?.value.trim().toLowerCase();
+      const scheme = source === 'doi' ? 'doi' : source === 'hdl' || source === 'handle' ? 'hdl' : undefined;
+      const value = joinedSubfields(field, 'a');
+      return scheme !== undefined && value !== undefined ? [{ scheme, value }] : [];
+    }),
+  };
+}
+
+function hasSubfield(field: MarcDataField, code: string): boolean {
+  return field.subfields.some((subfield) => subfield.code === code && subfield.value.trim() !== '');
+}
+
+function nameOf(field: MarcDataField): StatedName | undefined {
+  const type = field.tag.slice(1);
+  const name = joinedSubfields(field, NAME_SUBFIELDS[type] ?? 'a');
+  if (name === undefined) return undefined;
+  const kind = NAME_KINDS[type] ?? 'unknown';
+  const surnameFirst = kind !== 'person' ? undefined : field.ind1 === '1' ? true : field.ind1 === '0' ? false : undefined;
+  return { name, kind, ...(surnameFirst !== undefined ? { surnameFirst } : {}) };
+}
+
+function titleStatementOf(field: MarcDataField): StatedTitle | undefined {
+  const text = joinedSubfields(field, 'abn');
+  if (text === undefined) return undefined;
+  const titleProper = joinedSubfields(field, 'anp');
+  const subtitle = joinedSubfields(field, 'b');
+  return {
+    text,
+    ...(titleProper !== undefined ? { titleProper } : {}),
+    ...(subtitle !== undefined ? { subtitle } : {}),
+    nonFiling: nonFilingCharacterCount(field),
+    role: 'title-statement',
+  };
+}
+
+function uniformTitleOf(field: MarcDataField, own: boolean, codes = UNIFORM_TITLE_SUBFIELDS): StatedUniformTitle | undefined {
+  const text = joinedSubfields(field, codes);
+  if (text === undefined) return undefined;
+  const language = joinedSubfields(field, 'l');
+  return {
+    text,
+    // A name-title entry's $t has no non-filing indicator.
+    nonFiling: codes === UNIFORM_TITLE_SUBFIELDS ? nonFilingCharacterCount(field) : 0,
+    role: own ? 'own' : 'related',
+    formAndVersion: field.subfields.filter((subfield) => subfield.code === 'k' || subfield.code === 's').map((subfield) => trimAsJavaDoes(subfield.value)),
+    ...(language !== undefined ? { language } : {}),
+  };
+}
+
+/** A note that names the original of a translation, in the languages catalogues write notes in. */
+const TRANSLATION_NOTE = /^\s*(?:translation of|translated from|traduction de|trad(?:ucción|ução) de|título original|titre original|originaltitel|originalt(?:itel)?|einheitssacht\.?|übers(?:etzung|\.) (?:von|aus)|traduzione di)\s*:\s*/iu;
+
+/** The original title a 500 note names: "Translation of: Cien años de soledad." → "Cien años de soledad". */
+export function originalTitleInNote(note: string): string | undefined {
+  const match = TRANSLATION_NOTE.exec(note);
+  if (match === null) return undefined;
+  // The title ends where the note goes on to its edition or publisher (". ", " / ") or at its last period.
+  const rest = note.slice(match[0].length);
+  const title = (rest.split(/\.\s|\s\/\s/u)[0] ?? '').replace(/[\s.;,]+$/u, '').trim();
+  return title === '' ? undefined : title;
+}
+
+/** 008/35-37, when it is a code (not blanks, `|||`, `und`, `mul`, `zxx`). */
+function languageOf(record: MarcRecord): string | undefined {
+  const code = controlFieldOf(record, '008')?.slice(35, 38).trim().toLowerCase();
+  return code !== undefined && /^[a-z]{3}$/.test(code) && !['und', 'mul', 'zxx'].includes(code) ? code : undefined;
+}

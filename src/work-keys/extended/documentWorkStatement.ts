@@ -1,0 +1,44 @@
+/**
+ * What a record document (VuFind field names, as workKeysOf in workKeys.ts takes it) says about its
+ * work: `title` (with `title_short` as its title proper when the title starts with it), `title_uniform`,
+ * `author` as the main entry, `author2` and `author_corporate` as added entries, `language`, and the DOIs
+ * and handles among `url` and `doi_str_mv`. Fields may hold a string or a list of strings; anything else
+ * is ignored, and nothing throws.
+ *
+ * Left to others: the rules (extendedWorkKeys.ts), checking documents (src/record/catalogRecord.ts).
+ */
+import { identifierOfText } from './manifestationIdentifiers.js';
+import { languageCodeOf } from './titleLanguages.js';
+import type { StatedIdentifier, StatedTitle, WorkStatement } from './workStatement.js';
+
+export function workStatementFromDocument(document: unknown): WorkStatement {
+  const doc = typeof document === 'object' && document !== null ? (document as Record<string, unknown>) : {};
+  const titles: StatedTitle[] = stringsOf(doc.title).map((text) => {
+    const short = stringsOf(doc.title_short)[0]?.trim();
+    const proper = short !== undefined && short !== '' && text.startsWith(short) && text.length > short.length ? short : undefined;
+    return proper === undefined
+      ? { text, nonFiling: 0, role: 'title-statement' }
+      : { text, titleProper: proper, subtitle: text.slice(proper.length), nonFiling: 0, role: 'title-statement' };
+  });
+  const identifiers = [...stringsOf(doc.url), ...stringsOf(doc.doi_str_mv)]
+    .map(identifierOfText)
+    .filter((identifier): identifier is StatedIdentifier => identifier !== undefined);
+  const language = languageCodeOf(stringsOf(doc.language)[0]);
+  return {
+    mainNames: stringsOf(doc.author).map((name) => ({ name, kind: 'unknown' })),
+    addedNames: [
+      ...stringsOf(doc.author2).map((name) => ({ name, kind: 'unknown' as const })),
+      ...stringsOf(doc.author_corporate).map((name) => ({ name, kind: 'body' as const })),
+    ],
+    titles,
+    uniformTitles: stringsOf(doc.title_uniform).map((text) => ({ text, nonFiling: 0, role: 'own', formAndVersion: [] })),
+    ...(language !== undefined ? { language } : {}),
+    originals: [],
+    identifiers,
+  };
+}
+
+function stringsOf(value: unknown): string[] {
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  return list.filter((item): item is string => typeof item === 'string' && item.trim() !== '');
+}

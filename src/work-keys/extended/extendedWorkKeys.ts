@@ -1,0 +1,216 @@
+/**
+ * The `extended` work-key profile: VuFind's `UT`/`AT` keys made from what a record says about its work
+ * (a WorkStatement), with the rules cataloguing practice adds (Aspen Discovery's grouping, OCLC's
+ * work-set algorithm, Open Library's editions are the models) and the false links it takes away:
+ *
+ * - names: main entries only; added entries only when there is no main entry; cleaned (workNames.ts);
+ * - titles: VuFind's title forms (245 $a$b$n as catalogued and without non-filing characters, 246, 247),
+ *   and, with main entries only, shorter forms of the title statement: without the subtitle, an
+ *   alternative title, a descriptive opening, a leading article, the author's name, with "&" read as a
+ *   word (titleForms.ts) — never a form that is generic or only the author's name, nor one whose subtitle
+ *   names a part, a collection or another work;
+ * - uniform titles: the record's own, never a generic one (genericTitles.ts); with the main author as an
+ *   `AT` key when the record has one, else alone as a `UT` key (never a bare music form title);
+ * - translations: the original's title (765 $t) with its author (765 $a, else the main author);
+ * - DOI and handle keys of their own.
+ *
+ * Each rule is a function here or in the files named; extendedWorkKeys puts them together. The key
+ * kinds and the reasons they give are in workKeyKinds.ts; docs/work-keys.md has every rule with examples.
+ *
+ * Left to others: reading a source into a WorkStatement (the adapters), normalising text
+ * (normaliseForWorkKey in workKeys.ts), storing keys and finding versions (the indexes).
+ */
+import { DistinctStrings, normaliseForWorkKey } from '../workKeys.js';
+import { isFormTitle, isGenericTitle, saysSelections, subtitleSaysCollection } from './genericTitles.js';
+import { canonicalIdentifier } from './manifestationIdentifiers.js';
+import {
+  subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
+  withoutAuthorName, withoutDescriptiveOpening, withoutLeadingArticle, withoutNonFilingCharacters,
+} from './titleForms.js';
+import { cleanedName, keyedNames, surnameOf } from './workNames.js';
+import type { StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
+
+/** The normalised names a record's `AT` keys pair titles with (main entries, else added entries). */
+export function authorKeysOf(statement: WorkStatement): string[] {
+  const keys = new DistinctStrings();
+  for (const name of keyedNames(statement)) keys.add(normaliseForWorkKey(cleanedName(name)));
+  return keys.values;
+}
+
+/** VuFind's title forms: each title as catalogued, and the title statement without its non-filing characters. */
+export function vufindTitleForms(titles: readonly StatedTitle[]): string[] {
+  const forms = new DistinctStrings();
+  for (const title of titles) forms.add(title.text);
+  for (const title of titles) {
+    if (title.role === 'title-statement') forms.add(withoutNonFilingCharacters(title.text, title.nonFiling) ?? title.text);
+  }
+  return forms.values;
+}
+
+/**
+ * A title's forms with the language rules applied: as given, without a leading article, with "&" read,
+ * and both (`The blues & roots` → `blues and roots`).
+ */
+export function languageForms(text: string, language: string | undefined): string[] {
+  const forms = new DistinctStrings();
+  forms.add(text);
+  const withoutArticle = withoutLeadingArticle(text, language);
+  if (withoutArticle !== undefined) forms.add(withoutArticle);
+  for (const form of [...forms.values]) {
+    const read = withAmpersandRead(form, language);
+    if (read !== undefined) forms.add(read);
+  }
+  return forms.values;
+}
+
+/**
+ * The title statement's title proper, without its subtitle (245 $a$n$p, or the text before ` : `, ` = `,
+ * ` / `); undefined when the subtitle names a part ("vol. 2"), says the book is a collection ("the
+ * complete novels and stories") or another work ("the graphic novel", "a study guide").
+ */
+export function titleProperOf(title: StatedTitle): string | undefined {
+  if (title.role !== 'title-statement') return undefined;
+  const base = title.titleProper ?? title.text;
+  // A source that separates the title proper (MARC's 245 $a$n$p) is ISBD; one that does not may write "Title: subtitle".
+  const proper = titleBeforeSeparator(base, title.titleProper === undefined) ?? base;
+  const subtitle = title.subtitle ?? title.text.slice(proper.length);
+  for (const rest of [subtitle, base.slice(proper.length)]) {
+    if (subtitleNamesAPart(rest) || subtitleSaysCollection(rest) || subtitleSaysAnotherWork(rest)) return undefined;
+  }
+  return proper;
+}
+
+/**
+ * The shorter forms of a record's title statements: the title proper, also without non-filing
+ * characters, an alternative title, a descriptive opening or an article, with "&" read, and each without
+ * the main author's name; none that is generic ("Poems", "Selections"), empty, or only the author's name.
+ */
+export function shortTitleForms(statement: WorkStatement): string[] {
+  const surnames = statement.mainNames.map(surnameOf).filter((surname): surname is string => surname !== undefined);
+  const forms = new DistinctStrings();
+  for (const title of statement.titles) {
+    const proper = titleProperOf(title);
+    if (proper === undefined) continue;
+    const starts = [proper];
+    const nonFiling = withoutNonFilingCharacters(proper, title.nonFiling);
+    if (nonFiling !== undefined) starts.push(nonFiling);
+    for (const start of [...starts]) {
+      const withoutAlternative = withoutAlternativeTitle(start, statement.language);
+      if (withoutAlternative !== undefined) starts.push(withoutAlternative);
+    }
+    for (const start of [...starts]) {
+      const name = withoutDescriptiveOpening(start, statement.language);
+      if (name !== undefined) starts.push(name);
+    }
+    for (const start of starts) {
+      for (const form of languageForms(start, statement.language)) {
+        forms.add(form);
+        for (const surname of surnames) {
+          const withoutName = withoutAuthorName(form, surname);
+          if (withoutName !== undefined) for (const shorter of languageForms(withoutName, statement.language)) forms.add(shorter);
+        }
+      }
+    }
+  }
+  const names = nameForms(statement);
+  return forms.values.filter((form) => !isGenericTitle(form) && !names.has(normaliseForWorkKey(form)));
+}
+
+/**
+ * The main authors' names as a title would write them ("Evans, Bill" → `evansbill`, `billevans`, `evans`):
+ * a title proper that is only its author's name ("Bill Evans : the second trio") leaves the subtitle to
+ * tell the work, so it is no short form.
+ */
+function nameForms(statement: WorkStatement): Set<string> {
+  const forms = new Set<string>();
+  for (const name of statement.mainNames) {
+    const cleaned = cleanedName(name);
+    forms.add(normaliseForWorkKey(cleaned));
+    const [surname, forenames] = cleaned.split(/,\s*/u);
+    if (surname !== undefined) forms.add(normaliseForWorkKey(surname));
+    if (surname !== undefined && forenames !== undefined) forms.add(normaliseForWorkKey(`${forenames} ${surname}`));
+  }
+  return forms;
+}
+
+/** A uniform title that may make a key: the record's own, not generic, not a selection. */
+export function isKeyedUniformTitle(uniformTitle: StatedUniformTitle): boolean {
+  return uniformTitle.role === 'own'
+    && !isGenericTitle(uniformTitle.text)
+    && !saysSelections(uniformTitle.text)
+    && !uniformTitle.formAndVersion.some(saysSelections);
+}
+
+/** A uniform title as catalogued and without its non-filing characters. */
+function uniformTitleForms(uniformTitle: StatedUniformTitle): string[] {
+  const forms = [uniformTitle.text];
+  const withoutNonFiling = withoutNonFilingCharacters(uniformTitle.text, uniformTitle.nonFiling);
+  if (withoutNonFiling !== undefined) forms.push(withoutNonFiling);
+  return forms;
+}
+
+/** The forms of a translation's original title: as given, without its subtitle, in its own language's forms. */
+function originalTitleForms(original: StatedOriginal): string[] {
+  const forms = new DistinctStrings();
+  for (const start of [original.title, titleBeforeSeparator(original.title, true)]) {
+    if (start !== undefined) for (const form of languageForms(start, original.language)) forms.add(form);
+  }
+  return forms.values.filter((form) => !isGenericTitle(form));
+}
+
+/** A record's keys under the `extended` profile: `UT`, then `AT`, then the notes (`UA`, `TR`), then `DOI`/`HDL`. */
+export function extendedWorkKeys(statement: WorkStatement): string[] {
+  const uniformKeys = new DistinctStrings();
+  const titleKeys = new DistinctStrings();
+  const notedKeys: { key: string; note: 'UA' | 'TR' }[] = [];
+  const authors = authorKeysOf(statement);
+  const mainAuthors = statement.mainNames.length > 0 ? authors : [];
+
+  const addTitleKeys = (forms: readonly string[], names: readonly string[]): string[] => {
+    const made: string[] = [];
+    for (const form of forms) {
+      const title = normaliseForWorkKey(form);
+      if (title === '') continue;
+      for (const name of names) {
+        const key = `AT ${name} ${title}`;
+        titleKeys.add(key);
+        made.push(key);
+      }
+    }
+    return made;
+  };
+  addTitleKeys(vufindTitleForms(statement.titles), authors);
+  // Shorter forms only with main entries: a record without one (a film, a compilation) names many
+  // contributors, and "The hobbit" with its director would join the films of a series.
+  addTitleKeys(shortTitleForms(statement), mainAuthors);
+  const fromTitles = new Set(titleKeys.values);
+
+  for (const uniformTitle of statement.uniformTitles.filter(isKeyedUniformTitle)) {
+    if (mainAuthors.length > 0) {
+      const note = uniformTitle.language !== undefined ? 'TR' : 'UA';
+      for (const key of addTitleKeys(uniformTitleForms(uniformTitle), mainAuthors)) notedKeys.push({ key, note });
+    } else if (!isFormTitle(uniformTitle.text)) {
+      for (const form of uniformTitleForms(uniformTitle)) {
+        const title = normaliseForWorkKey(form);
+        if (title !== '') uniformKeys.add(`UT ${title}`);
+      }
+    }
+  }
+  for (const original of statement.originals) {
+    const names = new DistinctStrings();
+    if (original.name !== undefined) names.add(normaliseForWorkKey(cleanedName({ name: original.name, kind: 'unknown' })));
+    for (const name of mainAuthors) names.add(name);
+    for (const key of addTitleKeys(originalTitleForms(original), names.values)) notedKeys.push({ key, note: 'TR' });
+  }
+
+  const keys = new DistinctStrings();
+  for (const key of uniformKeys.values) keys.add(key);
+  for (const key of titleKeys.values) keys.add(key);
+  // A note only where the titles do not give the key themselves (workKeyKinds.ts reads it so).
+  for (const { key, note } of notedKeys) if (!fromTitles.has(key)) keys.add(`${note} ${key.slice(3)}`);
+  for (const identifier of statement.identifiers) {
+    const canonical = canonicalIdentifier(identifier);
+    if (canonical !== undefined) keys.add(`${identifier.scheme === 'doi' ? 'DOI' : 'HDL'} ${canonical}`);
+  }
+  return keys.values;
+}

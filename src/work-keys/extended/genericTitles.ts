@@ -1,0 +1,114 @@
+/**
+ * Titles that name no one work: collective uniform titles (`Works`, `Selections`, `Poems`, `Œuvres`,
+ * `Werke`, `Obras`, `Instrumental music`, `Jazz`), music form titles with no more than a medium
+ * (`Concertos, piano`), and anything said to be a selection (`$k Selections`, `Auswahl`). A key made of
+ * one joins different works: the jazz file's `Instrumental music. Selections.` joined 38 albums of
+ * different players. One table, several languages, compared in normalised form.
+ *
+ * Music form titles with a number, opus or key (`Concertos, piano, no. 1, op. 23, B flat minor`) name one
+ * work only with their composer: isFormTitle tells the rules to key them with the main author only.
+ *
+ * Left to others: deciding what to do with a generic title (extendedWorkKeys.ts).
+ */
+import { normaliseForWorkKey } from '../workKeys.js';
+
+/** Collective titles, in several languages, as they stand before any `. Selections` or medium. */
+const COLLECTIVE_TITLES = [
+  // English (AACR2 and RDA conventional collective titles, and the genre terms catalogues use as such)
+  'works', 'selections', 'selected works', 'complete works', 'collected works', 'novels', 'poems', 'selected poems',
+  'collected poems', 'complete poems', 'poetry', 'letters', 'correspondence', 'plays', 'dramatic works', 'essays',
+  'stories', 'short stories', 'selected stories', 'collected stories', 'tales', 'prose works', 'writings',
+  'selected writings', 'speeches', 'sermons', 'songs', 'hymns', 'carols', 'folk songs', 'spirituals', 'jazz', 'blues',
+  'anthology', 'greatest hits', 'best of', 'hits', 'the best', 'choruses', 'libretti', 'operas', 'musicals',
+  'selected essays', 'collected essays', 'complete stories', 'complete short stories', 'collected short stories',
+  'selected short stories', 'complete plays', 'collected plays', 'selected plays', 'selected letters',
+  'collected letters', 'selected prose', 'complete novels', 'major works', 'tragedies', 'comedies', 'histories',
+  'novellas', 'complete poetry', 'collected poetry', 'selected poetry',
+  // French
+  'œuvres', 'oeuvres', 'œuvres complètes', 'oeuvres complètes', 'œuvres choisies', 'poésies', 'poèmes', 'lettres',
+  'correspondance', 'théâtre', 'romans', 'contes', 'nouvelles', 'essais', 'chansons', 'morceaux choisis', 'choix',
+  // German
+  'werke', 'sämtliche werke', 'gesammelte werke', 'ausgewählte werke', 'gedichte', 'briefe', 'dramen', 'romane',
+  'erzählungen', 'novellen', 'schriften', 'aufsätze', 'lieder', 'auswahl',
+  // Spanish and Portuguese
+  'obras', 'obras completas', 'obras escogidas', 'obras escolhidas', 'obra completa', 'poesías', 'poemas', 'poesia',
+  'cartas', 'teatro', 'novelas', 'romances', 'cuentos', 'contos', 'ensayos', 'ensaios', 'crónicas', 'crônicas',
+  'canciones', 'canções', 'selección', 'seleção', 'antología', 'antologia',
+  // Italian, Dutch, Scandinavian
+  'opere', 'tutte le opere', 'poesie', 'lettere', 'racconti', 'saggi', 'romanzi', 'canzoni', 'werken', 'gedichten',
+  'brieven', 'verhalen', 'verker', 'værker', 'samlade verk', 'samlede verker', 'dikter', 'digte', 'noveller', 'brev',
+].map(normaliseForWorkKey);
+const COLLECTIVE = new Set(COLLECTIVE_TITLES);
+
+/**
+ * `<medium> music`: the collective title of a composer's or a player's music for a medium. A list, not a
+ * pattern, so that works named "… music" (`Water music`, `The sound of music`) stay works.
+ */
+const MEDIUM_MUSIC = new Set([
+  ...[
+    'instrumental', 'piano', 'organ', 'harpsichord', 'keyboard', 'guitar', 'lute', 'harp', 'violin', 'viola',
+    'violoncello', 'cello', 'double bass', 'flute', 'recorder', 'oboe', 'clarinet', 'bassoon', 'saxophone',
+    'trumpet', 'horn', 'trombone', 'tuba', 'percussion', 'accordion', 'band', 'big band', 'brass band', 'wind',
+    'string', 'chamber', 'orchestral', 'orchestra', 'vocal', 'choral', 'sacred', 'sacred vocal', 'church',
+    'dance', 'popular', 'folk', 'jazz', 'electronic', 'computer', 'incidental', 'film', 'motion picture',
+    'television', 'radio', 'teaching', 'brass', 'woodwind', 'string quartet', 'piano trio', 'ensemble',
+  ].map((medium) => `${medium} music`),
+  'klaviermusik', 'orgelmusik', 'kammermusik', 'musique de chambre', 'musique pour piano', 'música para piano',
+  'música de cámara', 'música instrumental', 'musica per pianoforte',
+].map(normaliseForWorkKey));
+
+/** Music forms as uniform titles name them (plural, the way a collective form title is written). */
+const MUSIC_FORMS = new Set([
+  'concertos', 'concerti grossi', 'concertinos', 'sonatas', 'sonatinas', 'symphonies', 'sinfonias', 'quartets',
+  'quintets', 'sextets', 'septets', 'octets', 'nonets', 'trios', 'duets', 'duos', 'suites', 'variations', 'preludes',
+  'préludes', 'etudes', 'études', 'nocturnes', 'waltzes', 'mazurkas', 'polonaises', 'fugues', 'fantasias',
+  'fantasies', 'overtures', 'serenades', 'scherzos', 'rhapsodies', 'ballades', 'impromptus', 'divertimenti',
+  'divertimentos', 'masses', 'motets', 'cantatas', 'partitas', 'dances', 'marches', 'inventions', 'toccatas',
+  'minuets', 'rondos', 'canons', 'chorale preludes', 'madrigals', 'arias', 'pieces', 'intermezzos', 'caprices',
+  'capriccios', 'romances', 'songs', 'lieder', 'symphonic poems', 'tangos', 'nocturnos', 'sonates', 'konzerte',
+].map(normaliseForWorkKey));
+
+/** "A selection of": English, Spanish, Portuguese, German, French, Italian, Dutch, Scandinavian. */
+const SELECTIONS = /\b(?:selections?|selecciones|selección|seleções|seleção|auswahl|choix|morceaux choisis|selezioni|selectie|urval|udvalg|utvalg)\b/iu;
+
+/** A number, an opus, a thematic catalogue number or a key: what makes a form title one work. */
+const IDENTIFYING_PART = /\d|\b(?:op|no|nr|bwv|k|kv|hob|d|rv|hwv|wq)\b\.?|\b(?:major|minor|dur|moll|majeur|mineur|maggiore|minore|mayor|menor)\b/iu;
+
+/** The first element of a uniform or collective title: up to the first comma or full stop. */
+function firstElement(text: string): string {
+  return text.split(/[.,;:]\s|[.,;:]$|\(/u)[0] ?? text;
+}
+
+/** A subtitle that says the book collects works ("the complete novels and stories", "selected tales"). */
+const COLLECTING = /\b(?:complete|collected|selected|selections?|omnibus)\b/iu;
+
+/**
+ * A subtitle that makes its title a collection: "Sherlock Holmes : the complete novels and stories" and
+ * "Sherlock Holmes : selected stories" are different books, so their title proper is no key.
+ */
+export function subtitleSaysCollection(subtitle: string): boolean {
+  return COLLECTING.test(subtitle) || saysSelections(subtitle);
+}
+
+/** The text says it is a selection (in $a, $k, $p or $s). */
+export function saysSelections(text: string): boolean {
+  return SELECTIONS.test(text);
+}
+
+/**
+ * A title that is a collective or generic one: a collective title, anything ending in "music" (`Piano
+ * music, 4 hands`, `Big band music`), or a music form with at most a medium (`Concertos, piano`).
+ */
+export function isGenericTitle(text: string): boolean {
+  const first = firstElement(text.trim());
+  const key = normaliseForWorkKey(first);
+  if (key === '' || COLLECTIVE.has(key) || MEDIUM_MUSIC.has(key)) return true;
+  if (COLLECTIVE.has(normaliseForWorkKey(text))) return true;
+  return MUSIC_FORMS.has(key) && !IDENTIFYING_PART.test(text.slice(first.length));
+}
+
+/** A music form title that names one work by its number, opus or key (`Symphonies, no. 5, op. 67`). */
+export function isFormTitle(text: string): boolean {
+  const first = firstElement(text.trim());
+  return MUSIC_FORMS.has(normaliseForWorkKey(first)) && IDENTIFYING_PART.test(text.slice(first.length));
+}

@@ -1,0 +1,171 @@
+/**
+ * The title rules of the `extended` profile, each a small function of a title's text: the title without
+ * its subtitle, without a leading article, with "&" read as a word, without the author's name.
+ * Each gives the shorter form or undefined when the rule does not apply, so the caller can tell which
+ * rule made a key. Text stays as catalogued; normalising is normaliseForWorkKey's (workKeys.ts).
+ *
+ * Left to others: which titles of a record these apply to and which forms become keys
+ * (extendedWorkKeys.ts); languages' articles and conjunctions (titleLanguages.ts).
+ */
+import { normaliseForWorkKey } from '../workKeys.js';
+import { TITLE_LANGUAGES, titleLanguageOf } from './titleLanguages.js';
+
+/**
+ * ISBD's separators between the title proper and what follows: other title information (` : `), a
+ * parallel title (` = `), the statement of responsibility (` / `). Not ` ; ` or `. `: those separate
+ * titles of different works in one volume ("Hamlet ; Macbeth"), which must not be keyed as the first.
+ */
+const ISBD_SEPARATOR = /\s+[:=/](?=\s|$)/u;
+/** Text typed without ISBD (Dublin Core, a host's documents) writes "Title: subtitle". */
+const LOOSE_SEPARATOR = /\s+[:=/](?=\s|$)|:(?=\s)/u;
+
+/**
+ * The text before the first ISBD separator, when there is one and something stands before it. With
+ * `looseColon`, for text not written to ISBD, a colon followed by a space separates too; in a MARC title
+ * proper ("Mission: impossible") it is part of the title.
+ */
+export function titleBeforeSeparator(text: string, looseColon = false): string | undefined {
+  const match = (looseColon ? LOOSE_SEPARATOR : ISBD_SEPARATOR).exec(text);
+  if (match === null) return undefined;
+  const before = text.slice(0, match.index).trim();
+  return before === '' ? undefined : before;
+}
+
+/** The text without its first `count` characters (a non-filing indicator's count); undefined for 0. */
+export function withoutNonFilingCharacters(text: string, count: number): string | undefined {
+  if (count <= 0 || count >= text.length) return undefined;
+  return text.slice(count).trim();
+}
+
+/**
+ * The title without one leading article of the language (English's when the language is not known, as
+ * VuFind removes English ones): `Les fables` → `fables`, `L'étranger` → `étranger`, `The hobbit` →
+ * `hobbit`. A whole word only ("Theory" keeps its "The"), and never the whole title ("A" stays).
+ */
+export function withoutLeadingArticle(text: string, language: string | undefined): string | undefined {
+  // A language without a row has articles we do not know ("A" is Hungarian's): none are removed.
+  const articles = language === undefined ? ENGLISH_ARTICLES : titleLanguageOf(language)?.articles ?? [];
+  const trimmed = text.trimStart().replace(/^["'“‘«¿¡\[]+/u, '');
+  const lower = trimmed.toLowerCase();
+  for (const article of articles) {
+    const elided = article.endsWith("'");
+    const stem = elided ? article.slice(0, -1) : article;
+    if (!lower.startsWith(stem)) continue;
+    const rest = trimmed.slice(stem.length);
+    const after = elided ? /^['’]\s*(?=\p{L})/u.exec(rest) : /^\s+(?=[\p{L}\p{N}"'“‘«])/u.exec(rest);
+    if (after === null) continue;
+    const shorter = rest.slice(after[0].length);
+    if (normaliseForWorkKey(shorter) !== '') return shorter;
+  }
+  return undefined;
+}
+const ENGLISH_ARTICLES = TITLE_LANGUAGES.eng?.articles ?? [];
+
+/** The title with each "&" written as the language's "and" (`Blues & roots` → `Blues and roots`); undefined without a "&" or a known language. */
+export function withAmpersandRead(text: string, language: string | undefined): string | undefined {
+  const and = titleLanguageOf(language)?.and;
+  if (and === undefined || !text.includes('&')) return undefined;
+  return text.replace(/\s*&\s*/gu, ` ${and} `);
+}
+
+/**
+ * The title without its alternative title, which cataloguing keeps in the title proper but by which the
+ * work is rarely known alone: "The hobbit, or, There and back again" → "The hobbit"; "Frankenstein, or,
+ * The modern Prometheus" → "Frankenstein". Only where the language's "or" stands between commas (or a
+ * comma and a space), so "Now or never" keeps its words; English's "or" when the language is not known.
+ */
+export function withoutAlternativeTitle(text: string, language: string | undefined): string | undefined {
+  const or = language === undefined ? 'or' : titleLanguageOf(language)?.or;
+  if (or === undefined) return undefined;
+  const match = new RegExp(`\\s*[,;]\\s*${or},?\\s+(?=\\p{L})`, 'iu').exec(text);
+  if (match === null || match.index === 0) return undefined;
+  const before = text.slice(0, match.index).trim();
+  return normaliseForWorkKey(before) === '' ? undefined : before;
+}
+
+/**
+ * Title pages of classics call the work by a description ("The tragedy of Hamlet, Prince of Denmark",
+ * "The history of Tom Jones, a foundling", "The life and opinions of Tristram Shandy, gentleman") where
+ * other editions print its short name. Without the description and after it what follows the first comma:
+ * "Hamlet", "Tom Jones", "Tristram Shandy". English only, where uniform titles are most often missing.
+ */
+export function withoutDescriptiveOpening(text: string, language: string | undefined): string | undefined {
+  if (language !== undefined && language !== 'eng') return undefined;
+  const match = DESCRIPTIVE_OPENING.exec(text);
+  if (match === null) return undefined;
+  const name = (text.slice(match[0].length).split(',')[0] ?? '').trim();
+  return normaliseForWorkKey(name) === '' ? undefined : name;
+}
+const DESCRIPTIVE_OPENING = /^\s*(?:the\s+)?(?:(?:most\s+)?(?:excellent\s+|lamentable\s+)?trag(?:edy|edie|icall\s+historie)|history|historie|life\s+and\s+(?:opinions|adventures|strange\s+surprizing\s+adventures)|famous\s+history)\s+of\s+(?=\p{L})/iu;
+
+/**
+ * A subtitle that makes the book another work than its title proper: an adaptation, a study of it, a
+ * sequel ("Pride and prejudice : the graphic novel", "Hamlet : a study guide"), which is not keyed by the
+ * title proper alone.
+ */
+export function subtitleSaysAnotherWork(subtitle: string): boolean {
+  return ANOTHER_WORK.test(subtitle);
+}
+const ANOTHER_WORK =
+  /\b(?:graphic novel|comic|manga|adapt(?:ed|ation)|retold|a play|play in|musical|opera|libretto|screenplay|study guide|companion|criticism and interpretation|sequel|continuation|parody|spoof|adaptação|adaptación|adaptation|bande dessinée)\b/iu;
+
+/** Words that join a title to its author's name: "Fables de La Fontaine", "Poems by Keats", "The Iliad of Homer", "Gedichte von Goethe". */
+const NAME_CONNECTORS = new Set(['de', 'du', 'des', 'by', 'of', 'von', 'van', 'di', 'da', 'del', 'della', 'do', 'dos', 'af', 'av']);
+/** Particles that stand inside a name: "Jean de La Fontaine", "Ludwig van Beethoven". */
+const NAME_PARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'von', 'van', 'der', 'den', 'di', 'da', 'del', 'dos', "d'", 'd’']);
+/** At most this many words (forenames, particles) between the connector and the surname. */
+const MAX_WORDS_BEFORE_SURNAME = 3;
+
+/**
+ * The title without the main author's name it ends or starts with: "Fables de La Fontaine" → "Fables",
+ * "Fables choisies de Jean de La Fontaine" → "Fables choisies", "Poems by John Keats" → "Poems",
+ * "Shakespeare's sonnets" → "sonnets". Words are compared normalised, so "Molière" matches "Moliere";
+ * undefined when the title does not carry the surname that way or nothing would be left.
+ */
+export function withoutAuthorName(text: string, surname: string | undefined): string | undefined {
+  if (surname === undefined) return undefined;
+  const surnameKey = normaliseForWorkKey(surname);
+  if (surnameKey === '') return undefined;
+  const possessive = withoutPossessiveSurname(text, surnameKey);
+  if (possessive !== undefined) return possessive;
+  // Words with their positions; "d'" and "l'" are split off the word they are elided onto.
+  const words = [...text.matchAll(/[dDlL]['’](?=\p{L})|[\p{L}\p{M}\p{N}]+/gu)];
+  const keys = words.map((word) => normaliseForWorkKey(word[0]));
+  // The surname is the title's last words (a two-word surname is two words: "La Fontaine").
+  let joined = '';
+  let start = keys.length;
+  while (start > 0 && joined.length < surnameKey.length) joined = keys[--start] + joined;
+  if (joined !== surnameKey) return undefined;
+  // The earliest connector within reach whose words up to the surname are forenames or particles
+  // ("de Jean de La Fontaine"), not title words ("Poèmes de la nuit de Hugo" keeps "de la nuit").
+  for (let connector = Math.max(1, start - 1 - MAX_WORDS_BEFORE_SURNAME); connector < start; connector++) {
+    const word = words[connector]?.[0] ?? '';
+    if (!NAME_CONNECTORS.has(keys[connector] ?? '') && !/^d['’]$/iu.test(word)) continue;
+    const between = words.slice(connector + 1, start).map((match) => match[0]);
+    if (!between.every((w) => /^\p{Lu}/u.test(w) || NAME_PARTICLES.has(w.toLowerCase()))) continue;
+    const before = text.slice(0, words[connector]?.index ?? 0).replace(/[\s,:;/.-]+$/u, '');
+    return normaliseForWorkKey(before) === '' ? undefined : before;
+  }
+  return undefined;
+}
+
+/** "Shakespeare's sonnets" → "sonnets"; "Grimms' fairy tales" with surname Grimm → "fairy tales". */
+function withoutPossessiveSurname(text: string, surnameKey: string): string | undefined {
+  const match = /^\s*([\p{L}\p{M}\s.-]+?)(?:['’]s|s['’])\s+(.+)$/u.exec(text);
+  if (match === null || normaliseForWorkKey(match[1] ?? '') !== surnameKey) return undefined;
+  const rest = (match[2] ?? '').trim();
+  return normaliseForWorkKey(rest) === '' ? undefined : rest;
+}
+
+/**
+ * A subtitle that tells one part of a title from another ("vol. 2", "second series", "part one",
+ * "1958"): records whose titles differ only there are different works, so such a title proper is not
+ * keyed without its subtitle.
+ */
+export function subtitleNamesAPart(subtitle: string): boolean {
+  return PART_DESIGNATION.test(subtitle) || ROMAN_NUMBER_FIRST.test(subtitle);
+}
+/** A Roman number opening the subtitle, in capitals only: "II", not "civil war stories". */
+const ROMAN_NUMBER_FIRST = /^[\s:;=,.]*[IVXLC]+(?![\p{L}'’])/u;
+const PART_DESIGNATION =
+  /^[\s:;=,.]*(?:\d|(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th))\b)|\b(?:vol|vols|volume|v|no|nr|num|number|part|pt|book|bk|tome|t|band|bd|teil|livro|libro|tomo|parte|partie|livre|series|série|serie|season|episode|chapter|issue)\b\.?\s*(?:\d|[IVXLC]+\b|one|two|three|four|five|six|seven|eight|nine|ten|un|deux|trois|uno|dos|tres|um|dois|eins|zwei|drei)|\b(?:first|second|third|fourth|fifth|last|final|new|further|premier|deuxième|segundo|segunda|zweite)\s+(?:series|volume|part|book|collection|série|serie|tome|livre|parte|teil|band)\b/iu;

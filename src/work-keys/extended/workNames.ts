@@ -1,0 +1,68 @@
+/**
+ * Names as the `extended` profile keys them: which names count (main entries; added entries only when a
+ * record has no main entry) and each name cleaned of what varies between catalogues for one person:
+ * dates (`, 1923-1968`, `1936-`), parenthesised qualifiers (`(Philip Rista)`, `(Musical group)`) and
+ * relator terms (`ed.`, `tr.`, `ill.`, `trad.`, `:著`). The cleaned name is then normalised by
+ * normaliseForWorkKey (workKeys.ts).
+ *
+ * Left to others: reading names from a source (the adapters), pairing names with titles
+ * (extendedWorkKeys.ts).
+ */
+import type { StatedName, WorkStatement } from './workStatement.js';
+
+/** Relator terms catalogues write after a name (English, French, Spanish, Portuguese, German abbreviations). */
+const RELATOR_TERMS = [
+  'ed', 'eds', 'editor', 'editors', 'edited', 'comp', 'compiler', 'tr', 'trans', 'translator', 'ill', 'illus',
+  'illustrator', 'author', 'joint author', 'arr', 'arranger', 'trad', 'traductor', 'traducteur', 'tradutor', 'éd',
+  'dir', 'org', 'organizador', 'hrsg', 'herausgeber', 'übers', 'composer', 'performer', 'narrator', 'writer',
+];
+const RELATOR_AT_END = new RegExp(`[,\\s]+(?:${RELATOR_TERMS.join('|')})\\.?\\s*$`, 'iu');
+/** CJK statements of responsibility after a name: 著 (author), 編 (editor), 訳/譯 (translator), 作, 絵/画 (pictures). */
+const CJK_ROLE_AT_END = /[\s:：]*(?:著|編著|編|訳|譯|作|絵|画|撰)\s*$/u;
+const PARENTHESISED = /\s*[(（][^()（）]*[)）]/gu;
+/**
+ * Dates after a name: `1923-1968`, `1936-`, `b. 1950`, `d. 1800`, `fl. 1200`, `ca. 1450-ca. 1500`,
+ * `1775-1817.`, `19th cent.`; only after a comma or at the end of a personal name, so `Sum 41` (a body) and
+ * `John Paul II` keep their words.
+ */
+const DATES_AT_END =
+  /,?\s*(?:(?:b|d|fl|ca|born|died|active|approximately)\.?\s*)?\d{1,4}(?:th|st|nd|rd)?\??(?:\s*cent(?:ury)?\.?)?(?:\s*-\s*(?:(?:ca|d)\.?\s*)?(?:\d{1,4}\??)?)?\.?\s*$/iu;
+
+/**
+ * A name without dates, parenthesised qualifiers or relator terms, and without the trailing punctuation
+ * those leave: `Montgomery, Wes, 1923-1968` → `Montgomery, Wes`; `Nimmons, Phil (Philip Rista), 1923-` →
+ * `Nimmons, Phil`; `Borges, Jorge Luis, 1899-1986, trad.` → `Borges, Jorge Luis`.
+ */
+export function cleanedName(name: StatedName): string {
+  let current = name.name.replace(PARENTHESISED, ' ');
+  for (;;) {
+    let next = current.replace(RELATOR_AT_END, '').replace(CJK_ROLE_AT_END, '');
+    if (name.kind === 'person' || name.kind === 'unknown') next = next.replace(DATES_AT_END, '');
+    next = next.replace(/[\s,;:/.]+$/u, '').trim();
+    if (next === current) return next;
+    current = next;
+  }
+}
+
+/**
+ * The names a record's keys pair with titles: its main entries, or when it has none its added entries.
+ * An illustrator or translator in a 700 of a record with a 100 names no work of its own here.
+ */
+export function keyedNames(statement: WorkStatement): readonly StatedName[] {
+  return statement.mainNames.length > 0 ? statement.mainNames : statement.addedNames;
+}
+
+/**
+ * The surname of a person's name, when it can be told: the part before the comma of an inverted name
+ * (`La Fontaine, Jean de` → `La Fontaine`), or a forename-only name as a whole (`Molière`, `Homer`).
+ * Undefined for bodies, meetings and names written forename first (`Jean de La Fontaine`), where the
+ * surname cannot be told from the words.
+ */
+export function surnameOf(name: StatedName): string | undefined {
+  if (name.kind !== 'person' && name.kind !== 'unknown') return undefined;
+  const cleaned = cleanedName(name);
+  const comma = cleaned.indexOf(',');
+  if (comma > 0) return name.surnameFirst === false ? undefined : cleaned.slice(0, comma).trim();
+  // One word: a forename-only name (Homer, Molière) or a surname standing alone.
+  return /^\p{L}[\p{L}\p{M}'’-]*$/u.test(cleaned) ? cleaned : undefined;
+}

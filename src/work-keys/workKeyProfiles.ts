@@ -1,0 +1,33 @@
+/**
+ * The two work-key profiles, one table: `vufind` (VuFind 7.1.1's keys, byte for byte) and `extended`
+ * (src/work-keys/extended/). Each row names the profile, says what it is, and keys a record document;
+ * MARC records are keyed by src/ingest/marc/marcWorkKeys.ts (vufind) and marcWorkStatement.ts with
+ * extendedWorkKeys (extended). docs/work-keys.md states every rule of both.
+ *
+ * Left to others: choosing a profile for an index and recording it there (the indexes, the CLI).
+ */
+import { workStatementFromDocument } from './extended/documentWorkStatement.js';
+import { extendedWorkKeys } from './extended/extendedWorkKeys.js';
+import { workKeysOf } from './workKeys.js';
+
+export type WorkKeyProfileName = 'vufind' | 'extended';
+
+export interface WorkKeyProfile {
+  readonly name: WorkKeyProfileName;
+  readonly description: string;
+  /** The keys of a record document (VuFind field names); never throws. */
+  readonly keysOfDocument: (document: unknown) => string[];
+}
+
+export const WORK_KEY_PROFILES: Readonly<Record<WorkKeyProfileName, WorkKeyProfile>> = {
+  vufind: {
+    name: 'vufind',
+    description: "VuFind 7.1.1's work keys, byte for byte: UT <uniform title> and AT <author> <title> for every author and title form, as VuFind's importer writes work_keys_str_mv.",
+    keysOfDocument: (document) => workKeysOf(document as Parameters<typeof workKeysOf>[0]),
+  },
+  extended: {
+    name: 'extended',
+    description: "VuFind's title forms with the main author, plus titles without subtitle, article or author's name, '&' read; no generic uniform titles and no added-entry names beside a main entry; translations and DOI/handle keys.",
+    keysOfDocument: (document) => extendedWorkKeys(workStatementFromDocument(document)),
+  },
+};
