@@ -17,7 +17,7 @@ import { hostLabels, type HostLabels } from '../i18n/hostLabels.js';
 import type { VersionsView } from '../versions/listVersions.js';
 import { pageNumberFrom } from '../versions/paging.js';
 import { languageResolver, supportedLanguageCode } from '../i18n/resolveLanguage.js';
-import type { ThemeModel } from '../versions/viewModels.js';
+import type { ThemeModel } from '../page/pageViewModels.js';
 import { GENERATOR, LABELS_DIRECTORY, THEMES_DIRECTORY, VIEWS_DIRECTORY } from '../packageFiles.js';
 import { respondWithErrorPage } from './errorResponses.js';
 import { setFeedSecurityHeaders, setPageSecurityHeaders } from './securityHeaders.js';

@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import pug from 'pug';
 import { InvalidOptionError } from '../errors.js';
-import type { ThemeModel } from '../versions/viewModels.js';
+import type { ThemeModel } from '../page/pageViewModels.js';
 
 export interface ThemeDefinition {
   readonly name: string;
