@@ -52,7 +52,7 @@ function entriesOf(html: string): Field[][] {
 
 /** The field classes a template's source names (`.version__author` in Pug, `class="version__author"` in XSL). */
 function fieldClassesIn(source: string): string[] {
-  const classes = [...source.matchAll(/(?:\.|class="|')(version__[a-z]+|badges)\b/g)].map((match) => match[1] ?? '');
+  const classes = [...source.matchAll(/(?:\.|class="|')(version__[a-z][a-z-]*|badges)\b/g)].map((match) => match[1] ?? '');
   return [...new Set(classes)].filter((name) => name !== 'version__body' && !CONTAINERS.has(name));
 }
 
