@@ -1,6 +1,7 @@
 /**
- * The demo host's own words, in the plugin's three languages: one table, checked by the compiler (every
- * language has every key of the English one). What the versions pages also say ("Show all versions (N)",
+ * The demo host's own words, in the plugin's languages (held to its table, src/i18n/languages.ts, by
+ * test/unit/languageTable.test.ts): one table, checked by the compiler (every language has every key of
+ * the English one). What the versions pages also say ("Show all versions (N)",
  * the format labels) comes from the plugin itself (its labelsFor), so the two never drift apart.
  *
  * Left to others: choosing the language (languageChoice.ts), the pages (demo/views/).

@@ -39,3 +39,17 @@ test('labelsFor words the show-all-versions link and format labels as the versio
   t.is(plugin.labelsFor('pt-br').format('Something local'), 'Something local', 'unknown formats as written');
   t.is(plugin.labelsFor('fr').showAllVersions(4), 'Show all versions (4)', 'a language not offered gives the default');
 });
+
+test('labelsFor answers values of the wrong kind with its documented empty answer, not an error from inside', async (t) => {
+  const { plugin, index } = hostWithLanguageRoute();
+  t.teardown(() => index.close());
+  const spanish = plugin.labelsFor('es');
+  const wrongKinds: unknown[] = [undefined, null, {}, 42, Buffer.from('Thesis'), ['Thesis']];
+  for (const value of wrongKinds) t.is(spanish.format(value as string), '', `format(${String(value)})`);
+  for (const count of [undefined, null, {}, -1, 2.5, Number.NaN, '3', Buffer.from('3')]) {
+    t.is(spanish.showAllVersions(count as number), '', `showAllVersions(${String(count)})`);
+  }
+  t.is(spanish.showAllVersions(0), 'Mostrar todas las versiones (0)');
+  // A language that is not a string is one the plugin does not offer: the default language's labels.
+  for (const language of [undefined, {}, 7, Buffer.from('es')]) t.is(plugin.labelsFor(language as string).format('Thesis'), 'Thesis', String(language));
+});

@@ -33,6 +33,31 @@ test('a host theme overrides one partial and wraps the default layout; the rest 
   await request.get('/themes/campus/assets/theme.css').expect(200).expect(/campus-entry/);
 });
 
+test('a theme replaces one part of the entry and inherits the rest from the themes it extends', async (t) => {
+  const { app } = await testHost(fixture('thesis-in-two-repositories'), {
+    themeDirectories: [join(FIXTURES, 'themes-overriding-templates')],
+    themes: { standard: 'standard', mobile: 'mobile', compact: 'campus-compact' },
+  });
+  const request = supertest(app.callback());
+  const entries = async (ui: string) => {
+    const $ = cheerio.load((await request.get(`${PAGE}&lng=en`).set('Cookie', `ui=${ui}`).expect(200)).text);
+    return $('ol.versions > li').map((_, li) => ({
+      classes: $(li).attr('class'),
+      parts: $(li).find('[class]').map((_, e) => `${e.tagName}.${$(e).attr('class')}`).get().join(' '),
+      author: $(li).find('.version__author').text(),
+    })).get();
+  };
+  const [standard, mobile, compact] = [await entries('standard'), await entries('mobile'), await entries('compact')];
+  t.is(compact.length, 2);
+  // Its own part: the author line.
+  t.deepEqual(compact.map((entry) => entry.author), ['By Pereira, Ana Clara', 'By Pereira, Ana Clara']);
+  // Mobile's changes (the compact class, the year as a span), and everything else as the default draws it.
+  t.deepEqual(compact.map((entry) => entry.classes), mobile.map((entry) => entry.classes));
+  t.true(compact.every((entry) => entry.classes?.includes('version--compact')));
+  t.deepEqual(compact.map((entry) => entry.parts), mobile.map((entry) => entry.parts.replace('p.version__author', 'p.version__author campus-author')));
+  t.deepEqual(mobile.map((entry) => entry.parts), standard.map((entry) => entry.parts.replace('p.version__published', 'span.version__year')));
+});
+
 test('the error page renders through the host theme too', async (t) => {
   const { app } = await testHost(fixture('thesis-in-two-repositories'), {
     themeDirectories: [join(FIXTURES, 'themes-overriding-templates')],

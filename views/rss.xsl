@@ -210,6 +210,11 @@
     </html>
   </xsl:template>
 
+  <!--
+    One item as the page's entry (views/includes/version-entry.pug): the same fields in the same order,
+    but the source and the full-text links, which the feed does not carry. test/versionEntryViews.test.ts
+    compares the two.
+  -->
   <xsl:template match="item">
     <xsl:variable name="requested" select="normalize-space(link) = $requested-link"/>
     <li class="version">

@@ -7,7 +7,7 @@ import { mainAuthorOf, yearOf, type CatalogRecord } from '../record/catalogRecor
 import type { Translate } from '../i18n/labels.js';
 import { FEED_ROWS, lastPageOf, offsetOf } from '../versions/paging.js';
 import { recordUrl, trimBaseUrl, versionsFeedUrl, versionsLinkUrl } from '../versions/versionsUrls.js';
-import type { FeedItem, FeedLink, VersionsFeedModel } from '../versions/viewModels.js';
+import type { FeedItem, FeedLink, VersionsFeedModel } from './feedViewModel.js';
 import type { VersionsPage } from '../versions/catalogIndex.js';
 
 export const RSS_STYLESHEET_PATH = '/themes/root/assets/xsl/rss.xsl';

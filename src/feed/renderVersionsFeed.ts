@@ -13,7 +13,7 @@
  * (docs/architecture.md, "Why the feed is written as strings"). Its shape is fixed and small, so escaping is the only thing to get right, and the golden
  * file, the XML-parser tests and the fast-check round trips hold it to that.
  */
-import type { FeedItem, FeedLink, VersionsFeedModel } from '../versions/viewModels.js';
+import type { FeedItem, FeedLink, VersionsFeedModel } from './feedViewModel.js';
 
 export const FEED_NAMESPACES = {
   opensearch: 'http://a9.com/-/spec/opensearch/1.1/',

@@ -12,11 +12,12 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
 import { parsePluginOptions, type VersionsPluginOptions } from './pluginOptions.js';
-import { formatLabel, type Translate } from '../i18n/labels.js';
+import type { Translate } from '../i18n/labels.js';
+import { hostLabels, type HostLabels } from '../i18n/hostLabels.js';
 import type { VersionsView } from '../versions/listVersions.js';
 import { pageNumberFrom } from '../versions/paging.js';
 import { languageResolver, supportedLanguageCode } from '../i18n/resolveLanguage.js';
-import type { ThemeModel } from '../versions/viewModels.js';
+import type { ThemeModel } from '../page/pageViewModels.js';
 import { GENERATOR, LABELS_DIRECTORY, THEMES_DIRECTORY, VIEWS_DIRECTORY } from '../packageFiles.js';
 import { respondWithErrorPage } from './errorResponses.js';
 import { setFeedSecurityHeaders, setPageSecurityHeaders } from './securityHeaders.js';
@@ -71,13 +72,7 @@ interface RequestSettings {
   readonly theme: ThemeModel;
 }
 
-/** The plugin's labels a host shows on its own pages beside the versions pages (its result lists, say). */
-export interface HostLabels {
-  /** "Show all versions (N)" in the language. */
-  showAllVersions(count: number): string;
-  /** A catalog's format value as the versions page shows it: translated when known, else as written. */
-  format(value: string): string;
-}
+export type { HostLabels };
 
 /**
  * The middleware a host mounts, with two helpers for the host's own pages, so that they agree with the
@@ -86,7 +81,7 @@ export interface HostLabels {
 export interface VersionsPlugin extends Middleware {
   /** The language the plugin answers this request in: `lng`, the host session, the `language` cookie, Accept-Language, the default. */
   languageOf(ctx: Context): string;
-  /** The plugin's labels in a language (one it was configured with; another gives the default language's). */
+  /** The plugin's labels in a language (one it was configured with; any other value gives the default language's). */
   labelsFor(language: string): HostLabels;
 }
 
@@ -112,11 +107,11 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
     GENERATOR, config.siteTitle, config.contact, config.catalogHomeUrl, config.languages, config.themes, config.defaultUi,
   ]);
 
-  const resolveLanguage = languageResolver({ supported: config.languages, fallback: config.defaultLanguage });
+  const chooseLanguage = languageResolver({ supported: config.languages, fallback: config.defaultLanguage });
 
   function languageOf(ctx: Context): string {
     const session = hostSessionOf(ctx);
-    return resolveLanguage({
+    return chooseLanguage({
       query: firstValue(ctx.query.lng),
       session: typeof session?.[config.sessionLanguageKey] === 'string' ? (session[config.sessionLanguageKey] as string) : undefined,
       cookie: ctx.cookies.get(LANGUAGE_COOKIE, { signed: false }),
@@ -229,12 +224,9 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
   const middleware = compose([router.routes() as Middleware, router.allowedMethods() as Middleware]);
   return Object.assign(middleware, {
     languageOf,
-    labelsFor(language: string): HostLabels {
-      const translate = labels.translatorFor(supportedLanguageCode(language, config.languages) ?? config.defaultLanguage);
-      return {
-        showAllVersions: (count) => translate('record.showAllVersions', { count }),
-        format: (value) => formatLabel(value, translate),
-      };
+    labelsFor(language: unknown): HostLabels {
+      const offered = typeof language === 'string' ? supportedLanguageCode(language, config.languages) : undefined;
+      return hostLabels(labels.translatorFor(offered ?? config.defaultLanguage));
     },
   });
 }

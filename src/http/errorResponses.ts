@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import { VersionsError, type VersionsErrorCode } from '../errors.js';
 import { buildErrorPageModel } from '../page/errorModel.js';
 import type { Translate } from '../i18n/labels.js';
-import type { ErrorPageModel, ThemeModel } from '../versions/viewModels.js';
+import type { ErrorPageModel, ThemeModel } from '../page/pageViewModels.js';
 import type { PluginLogger } from './pluginOptions.js';
 import { setPageSecurityHeaders } from './securityHeaders.js';
 import type { ThemeEngine } from './themeEngine.js';

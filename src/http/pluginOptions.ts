@@ -8,6 +8,7 @@ import { InvalidOptionError } from '../errors.js';
 import type { ServerTimeZone } from '../feed/rfc822Date.js';
 import { processTimeZone } from '../feed/rfc822Date.js';
 import type { CatalogIndex } from '../versions/catalogIndex.js';
+import { DEFAULT_LANGUAGE, SHIPPED_LANGUAGES } from '../i18n/languages.js';
 
 export interface PluginLogger {
   error(message: string, details?: Record<string, unknown>): void;
@@ -28,9 +29,9 @@ export interface VersionsPluginOptions {
    * http(s) URL or a path on this site (`/vufind/`). Default `/`.
    */
   catalogHomeUrl?: string;
-  /** Offered interface languages, in order. Default `['en', 'pt-br', 'es']`. */
+  /** Offered interface languages, in order. Default: every shipped language (src/i18n/languages.ts), `['en', 'pt-br', 'es']`. */
   languages?: string[];
-  /** Language when nothing else decides. Default `en`. */
+  /** Language when nothing else decides. Default: the first shipped language, `en`. */
   defaultLanguage?: string;
   /** `ui` cookie value → theme name. Default `{ standard: 'standard', mobile: 'mobile' }`. */
   themes?: Record<string, string>;
@@ -74,8 +75,6 @@ export interface PluginConfig {
   readonly now: () => Date;
   readonly timeZone: ServerTimeZone;
 }
-
-export const SHIPPED_LANGUAGES = ['en', 'pt-br', 'es'] as const;
 
 const consoleLogger: PluginLogger = {
   error: (message, details) => console.error(`[koa-catalog-versions] ${message}`, details ?? ''),
@@ -154,7 +153,7 @@ export function parsePluginOptions(options: VersionsPluginOptions): PluginConfig
     }
     return lower as string;
   });
-  const defaultLanguage = text('defaultLanguage', options.defaultLanguage, 'en').toLowerCase();
+  const defaultLanguage = text('defaultLanguage', options.defaultLanguage, DEFAULT_LANGUAGE).toLowerCase();
   if (!normalisedLanguages.includes(defaultLanguage)) {
     throw new InvalidOptionError('defaultLanguage', `${JSON.stringify(defaultLanguage)} is not one of languages (${normalisedLanguages.join(', ')})`);
   }

@@ -6,13 +6,15 @@
  * folder. Every template name (`versions`, `layout`, `includes/version-entry`, …) is looked up in the
  * theme, then the theme it extends, and so on, then in views/ (the defaults): a theme overrides the
  * defaults file by file. A template that extends or includes its own name gets the next one down the
- * chain, so a theme's `layout.pug` can `extends layout` to wrap the default layout.
+ * chain, so a theme's `layout.pug` can `extends layout` to wrap the default layout, and its
+ * `includes/version-entry.pug` can `include includes/version-entry` and redefine one part's mixin
+ * (docs/themes.md, "Changing part of the entry").
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import pug from 'pug';
 import { InvalidOptionError } from '../errors.js';
-import type { ThemeModel } from '../versions/viewModels.js';
+import type { ThemeModel } from '../page/pageViewModels.js';
 
 export interface ThemeDefinition {
   readonly name: string;

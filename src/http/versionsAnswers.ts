@@ -15,7 +15,7 @@ import { buildVersionsPageModel } from '../page/pageModel.js';
 import { compileVersionsFeed, encodeFeed, feedBytes, type EncodedFeed } from '../feed/renderVersionsFeed.js';
 import { newYearPubDatesAt, type ServerTimeZone } from '../feed/rfc822Date.js';
 import { versionsValidators, type Validators } from '../versions/versionsValidators.js';
-import type { ThemeModel } from '../versions/viewModels.js';
+import type { ThemeModel } from '../page/pageViewModels.js';
 import type { CatalogIndex } from '../versions/catalogIndex.js';
 import { createAnswerCache } from './answerCache.js';
 import type { ThemeEngine } from './themeEngine.js';

@@ -6,7 +6,7 @@
  */
 import type { Translate } from '../i18n/labels.js';
 import { catalogHomeHref } from '../versions/versionsUrls.js';
-import type { ErrorPageModel } from '../versions/viewModels.js';
+import type { ErrorPageModel } from './pageViewModels.js';
 
 export interface ErrorPageInput {
   readonly language: string;

@@ -9,7 +9,7 @@ import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions
 import { recordUrl, versionsFeedUrl, versionsLanguageHref, versionsPageHref } from '../versions/versionsUrls.js';
 import type {
   LanguageChoiceModel, PaginationModel, PastEndModel, SourceModel, VersionEntryModel, VersionsPageModel,
-} from '../versions/viewModels.js';
+} from './pageViewModels.js';
 import type { VersionsPage } from '../versions/catalogIndex.js';
 
 export interface VersionsPageInput {

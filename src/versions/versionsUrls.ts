@@ -2,6 +2,7 @@
  * Every URL the feed and the page show, built from the base URL and the request's values. Query values are
  * form-encoded (space as `+`, `:` and `/` percent-encoded) in the parameter order docs/feed.md states.
  */
+import { FEED_ROWS } from './paging.js';
 
 /** Base URL without its trailing slash, so that `${base}/Search/Versions` never doubles one. */
 export function trimBaseUrl(baseUrl: string): string {
@@ -14,7 +15,8 @@ function query(params: ReadonlyArray<readonly [string, string]>): string {
 }
 
 const FEED_SORT = 'last_indexed desc';
-const FEED_LIMIT = '50';
+// The feed's page size as its links name it: the rows of a feed page, stated once in paging.ts.
+const FEED_LIMIT = String(FEED_ROWS);
 
 export interface VersionsAddress {
   readonly id: string;

@@ -1,5 +1,5 @@
 /** Feed view models for the feed writer's tests: items and a channel around them, as feedModel.ts would make. */
-import type { FeedItem, VersionsFeedModel } from '../../src/versions/viewModels.js';
+import type { FeedItem, VersionsFeedModel } from '../../src/feed/feedViewModel.js';
 
 /** An item titled `title`, with a pubDate of `year` when given. */
 export function feedItem(title: string, year?: number): FeedItem {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { compileVersionsFeed, encodeFeed, feedBytes } from '../../src/feed/renderVersionsFeed.js';
-import type { FeedItem } from '../../src/versions/viewModels.js';
+import type { FeedItem } from '../../src/feed/feedViewModel.js';
 import { feedItem as item, feedModelWith } from '../support/feedModels.js';
 
 const pubDateText = (year: number) => `Tue, 01 Jan ${year} 09:05:07 +0000`;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { FORMAT_ALIASES, FORMAT_NAMES, foldFormat, formatLabel, formatLabelKey, LABEL_KEYS, placeholdersOf } from '../../src/i18n/labels.js';
 import { openLabelCatalogs } from '../../src/i18n/labelCatalogs.js';
 import { LABELS_DIRECTORY } from '../../src/packageFiles.js';
+import { DEFAULT_LANGUAGE, SHIPPED_LANGUAGES } from '../../src/i18n/languages.js';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -20,8 +21,8 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
 const files = readdirSync(LABELS_DIRECTORY).filter((name) => name.endsWith('.json'));
 const labels = new Map(files.map((name) => [name, flatten(JSON.parse(readFileSync(join(LABELS_DIRECTORY, name), 'utf8')) as Tree)]));
 
-test('the three languages ship a label file', (t) => {
-  t.deepEqual(files.sort(), ['en.json', 'es.json', 'pt-br.json']);
+test('every shipped language (src/i18n/languages.ts) has a label file, and no other language has one', (t) => {
+  t.deepEqual([...files].sort(), SHIPPED_LANGUAGES.map((code) => `${code}.json`).sort());
 });
 
 test('every language has every key the code uses, and no other', (t) => {
@@ -32,7 +33,7 @@ test('every language has every key the code uses, and no other', (t) => {
 });
 
 test('every language uses the same placeholders for each key', (t) => {
-  const english = labels.get('en.json')!;
+  const english = labels.get(`${DEFAULT_LANGUAGE}.json`)!;
   for (const [file, flat] of labels) {
     for (const [key, text] of english) t.deepEqual(placeholdersOf(flat.get(key) ?? ''), placeholdersOf(text), `${file} ${key}`);
   }

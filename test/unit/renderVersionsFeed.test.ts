@@ -2,7 +2,7 @@ import test from 'ava';
 import { XMLParser } from 'fast-xml-parser';
 import { compileVersionsFeed, encodeFeed, feedBytes, type CompiledFeed } from '../../src/feed/renderVersionsFeed.js';
 import { newYearPubDate, newYearPubDatesAt, type ServerTimeZone } from '../../src/feed/rfc822Date.js';
-import type { FeedItem } from '../../src/versions/viewModels.js';
+import type { FeedItem } from '../../src/feed/feedViewModel.js';
 import { feedModelWith } from '../support/feedModels.js';
 
 /** One request's whole feed as a string: the compiled pieces with the pubDates between them. */

@@ -1,48 +1,9 @@
 /**
- * The finished view models that templates and the feed writer receive. Views do no I/O and no lookups:
- * every label is already translated and every URL already built (feedModel.ts, pageModel.ts,
- * errorModel.ts build them). Strings are raw text; escaping is the renderer's job (Pug escapes by default,
- * renderVersionsFeed.ts escapes text and attributes).
+ * The finished view models the Pug templates receive (docs/themes.md, "What templates receive"): the
+ * versions page, the error page, their shared site chrome and the theme. Templates do no I/O and no
+ * lookups: every label is already translated and every URL already built (pageModel.ts, errorModel.ts,
+ * and src/http/themeEngine.ts for the theme). Strings are raw text; Pug escapes them.
  */
-
-export interface FeedLink {
-  readonly rel: 'first' | 'previous' | 'next' | 'last' | 'self';
-  readonly href: string;
-  /** Localised link title; `self` has none. */
-  readonly title?: string;
-}
-
-export interface FeedItem {
-  readonly title: string;
-  /**
-   * The year whose 1 January the item's pubDate names; undefined when the record has no year. The pubDate's
-   * time of day is the request's (docs/feed.md, "pubDate"), so the text is written with the feed
-   * (renderVersionsFeed.ts), and the rest of a feed can be reused from one request to the next.
-   */
-  readonly pubDateYear?: number;
-  readonly link: string;
-  readonly guid: string;
-  /** First author, else first corporate author; undefined when the record has neither. */
-  readonly author?: string;
-  readonly formats: readonly string[];
-  /** Four-digit year; undefined when the record has none. */
-  readonly date?: string;
-  readonly comments: 0;
-}
-
-export interface VersionsFeedModel {
-  readonly stylesheetHref: string;
-  readonly title: string;
-  readonly description: string;
-  readonly generator: string;
-  readonly link: string;
-  readonly totalResults: number;
-  readonly startIndex: number;
-  readonly itemsPerPage: number;
-  readonly searchTerms: string;
-  readonly links: readonly FeedLink[];
-  readonly items: readonly FeedItem[];
-}
 
 export interface LinkModel {
   readonly href: string;
