@@ -86,8 +86,9 @@ type Doc = typeof THESIS;
 
 /**
  * A Solr that answers the adapter's three questions from `docs` (read at each request, so a test may
- * change them): a record by id, versions by key (newest first), and the index version read
- * (q=*:*, sort=_version_ desc, fl=_version_). `questions` counts the first two, the reads apart.
+ * change them): a record by id, versions by key (newest first), and the index version reads (the count,
+ * with a facet.query counting documents above a `_version_`, then those documents' `_version_`).
+ * `questions` counts the first two, the reads apart.
  */
 function versionedSolr(docs: Doc[], state: { failing: boolean; questions: number; reads: number }): RequestListener {
   return (request, response) => {
@@ -98,10 +99,21 @@ function versionedSolr(docs: Doc[], state: { failing: boolean; questions: number
       return;
     }
     response.setHeader('content-type', 'application/json');
-    if (query === '*:*') {
+    const above = (range: string | null | undefined) => {
+      const lowest = /^_version_:\{(\d+) TO \*\]$/.exec(range ?? '')?.[1];
+      return docs.filter((doc) => lowest === undefined || doc._version_ > Number(lowest));
+    };
+    if (query === '*:*' && params.get('rows') === '0') {
       state.reads++;
-      const top = [...docs].sort((a, b) => b._version_ - a._version_)[0];
-      response.end(solrAnswer(top === undefined ? [] : [{ _version_: top._version_ }], docs.length));
+      const facetQuery = params.get('facet.query')?.replace(/^\{!key=newer\}/, '');
+      response.end(JSON.stringify({
+        ...JSON.parse(solrAnswer([], docs.length)),
+        ...(facetQuery === undefined ? {} : { facet_counts: { facet_queries: { newer: above(facetQuery).length } } }),
+      }));
+      return;
+    }
+    if (params.get('fl') === '_version_') {
+      response.end(solrAnswer(above(query === '*:*' ? undefined : query).map((doc) => ({ _version_: doc._version_ }))));
       return;
     }
     state.questions++;

@@ -9,7 +9,9 @@
  * expects. It can also play a SolrCloud collection whose documents sit on several shards: results are
  * merged, and each facet.query is counted on every shard and the counts added up under their key, as
  * Solr's distributed faceting does; a `{!join …}` facet query (the shape countVersions sent before, still
- * understood here) then sees only its own shard, as a join does on SolrCloud. Faults (refused connections,
+ * understood here) then sees only its own shard, as a join does on SolrCloud. The index version reads'
+ * shapes (`_version_:{N TO *]` as query and as keyed facet.query, `sort=_docid_ desc` in list order) are
+ * played too. Faults (refused connections,
  * silence, HTTP errors, garbage, proxy pages) are served by dedicated handlers. Nothing here talks to a
  * real Solr; the shared suite does that.
  */
@@ -146,6 +148,13 @@ const valuesOf = (doc: SolrDoc, field: string): unknown[] => {
 };
 
 const PHRASE = /^(\w+):"((?:[^"\\]|\\[\s\S])*)"$/;
+/** The range the index version read asks for: documents whose `_version_` is above a value. */
+const VERSION_RANGE = /^_version_:\{(\d+) TO \*\]$/;
+
+function aboveVersion(docs: readonly SolrDoc[], range: RegExpExecArray): SolrDoc[] {
+  const lowest = BigInt(range[1] ?? '0');
+  return docs.filter((doc) => typeof doc._version_ === 'number' && BigInt(doc._version_) > lowest);
+}
 
 function matchPhrase(docs: readonly SolrDoc[], phrase: RegExpExecArray): SolrDoc[] {
   const [, field = '', quoted = ''] = phrase;
@@ -169,8 +178,9 @@ function facetQueryCount(docs: readonly SolrDoc[], result: readonly SolrDoc[], f
   if (keyed !== null) {
     const [, key = '', inner = ''] = keyed;
     const phrase = PHRASE.exec(inner);
-    if (phrase === null) return undefined;
-    const hits = new Set(matchPhrase(docs, phrase));
+    const range = VERSION_RANGE.exec(inner);
+    if (phrase === null && range === null) return undefined;
+    const hits = new Set(phrase !== null ? matchPhrase(docs, phrase) : aboveVersion(docs, range as RegExpExecArray));
     return { key, count: result.filter((doc) => hits.has(doc)).length };
   }
   const join = /^\{!join from=(\w+) to=(\w+) score=none key=(\w+)\}([\s\S]*)$/.exec(facetQuery);
@@ -219,8 +229,11 @@ function fakeSolr(index: FakeIndex): Handler {
     const everything = q === '*:*';
     const terms = /^\{!terms f=(\w+) separator="([^"\\]*)"\}([\s\S]*)$/.exec(q);
     const phrase = PHRASE.exec(q);
+    const range = VERSION_RANGE.exec(q);
     if (everything) {
       matches = [...docs];
+    } else if (range !== null) {
+      matches = aboveVersion(docs, range);
     } else if (terms !== null) {
       const [, field = '', separator = ',', list = ''] = terms;
       const wanted = new Set(list.split(separator));
@@ -235,6 +248,8 @@ function fakeSolr(index: FakeIndex): Handler {
     matches = [...matches].sort((a, b) => {
       for (const [field, dir] of sort) {
         if (field === 'score') continue; // a filter-like query scores every match alike
+        // Index order: the fake's documents in the order they are listed (shard by shard).
+        if (field === '_docid_') return (docs.indexOf(a) - docs.indexOf(b)) * (dir === 'desc' ? -1 : 1);
         const x = valuesOf(a, field)[0];
         const y = valuesOf(b, field)[0];
         if (x === undefined || y === undefined) {
@@ -873,7 +888,9 @@ async function nextVersion(index: CatalogIndex, before: string | undefined, time
   throw new Error(`contentVersion() stayed ${JSON.stringify(before)} or undefined for ${timeoutMs} ms; last answers ${JSON.stringify(seen.slice(-5))}`);
 }
 
-const VERSION_READ: Array<[string, string]> = [['q', '*:*'], ['rows', '1'], ['fl', '_version_'], ['sort', '_version_ desc']];
+/** The first version read: the count; then, there being documents, their `_version_` (no sort on it). */
+const VERSION_COUNT: Array<[string, string]> = [['q', '*:*'], ['rows', '0']];
+const VERSION_FETCH: Array<[string, string]> = [['q', '*:*'], ['fl', '_version_'], ['sort', '_docid_ desc'], ['rows', '100']];
 
 /** Asks contentVersion() every few ms, each answer checked by `check`, until `done()` (or fails after 15 s). */
 async function askUntil(index: CatalogIndex, done: () => boolean, check: (version: string | undefined) => void = () => undefined): Promise<void> {
@@ -886,19 +903,47 @@ async function askUntil(index: CatalogIndex, done: () => boolean, check: (versio
 /** The Hobbits, each with a _version_ as Solr gives them (the leader's clock in ms, shifted left 20 bits). */
 const versioned = (): SolrDoc[] => HOBBITS.map((doc, i) => ({ ...doc, _version_: 1790000000000000000 + i * 2 ** 20 }));
 
-test('contentVersion: nothing is read until it is asked for; then q=*:*, rows=1, fl=_version_, sort=_version_ desc; quiet again when nobody asks', async (t) => {
+test('contentVersion: nothing is read until it is asked for; then q=*:*, rows=0 and the documents\' _version_ without sorting on it; quiet again when nobody asks', async (t) => {
   await withFake(t, versioned(), async (server) => {
     const index = openIndex(t, { url: server.url, versionCheckMs: 20 });
     await sleep(80);
     t.is(server.requests.length, 0, 'an adapter nobody asks does not poll');
     t.is(index.contentVersion?.(), undefined, 'nothing known yet: build afresh');
-    for (const until = Date.now() + 15_000; server.requests.length === 0 && Date.now() < until;) await sleep(2);
-    const seen = only(server.requests);
-    t.is(seen.method, 'GET');
-    t.is(seen.path, '/solr/biblio/select');
-    t.deepEqual(solrParamsOf(t, seen), VERSION_READ);
+    for (const until = Date.now() + 15_000; server.requests.length < 2 && Date.now() < until;) await sleep(2);
+    const [count, fetch] = server.requests;
+    for (const seen of [count, fetch]) {
+      t.is(seen?.method, 'GET');
+      t.is(seen?.path, '/solr/biblio/select');
+    }
+    t.deepEqual(solrParamsOf(t, count!), VERSION_COUNT);
+    t.deepEqual(solrParamsOf(t, fetch!), VERSION_FETCH);
     await sleep(120);
-    t.is(server.requests.length, 1, 'no further reads while contentVersion() is not called');
+    t.is(server.requests.length, 2, 'no further reads while contentVersion() is not called');
+  });
+});
+
+test('contentVersion: once the highest _version_ is known, a read of an unchanged index is one request counting the documents above it', async (t) => {
+  await withFake(t, versioned(), async (server) => {
+    const index = openIndex(t, { url: server.url, versionCheckMs: 10 });
+    const { version } = await nextVersion(index, undefined);
+    const highest = version.split('/')[1];
+    const before = server.requests.length;
+    await askUntil(index, () => server.requests.length >= before + 3);
+    for (const seen of server.requests.slice(before)) {
+      t.deepEqual(solrParamsOf(t, seen), [['q', '*:*'], ['rows', '0'], ['facet', 'true'], ['facet.query', `{!key=newer}_version_:{${highest} TO *]`]]);
+    }
+  });
+});
+
+test('contentVersion on a collection: documents on every shard count, and a change on either shard shows', async (t) => {
+  const [a = {}, b = {}, ...rest] = versioned();
+  const shards: SolrDoc[][] = [[a, ...rest], [b]];
+  await withFake(t, { shards }, async (server) => {
+    const index = openIndex(t, { url: server.url, versionCheckMs: 10 });
+    const first = await nextVersion(index, undefined);
+    t.is(first.version, `6/${1790000000000000000 + 5 * 2 ** 20}`);
+    shards[1]!.push({ id: 'hob-7', title: 'The Hobbit', work_keys_str_mv: [K_THE], _version_: 1790000000000000000 + 20 * 2 ** 20 });
+    t.is((await nextVersion(index, first.version)).version, `7/${1790000000000000000 + 20 * 2 ** 20}`);
   });
 });
 
@@ -934,15 +979,20 @@ test('contentVersion: a value once two reads agree, at most one read per interva
     t.is(deleted.version, `6/${1790000000000000000 + 12 * 2 ** 20}`);
 
     docs.length = 0;
-    t.is((await nextVersion(index, deleted.version)).version, '0/', 'an empty index has a version too');
+    t.is((await nextVersion(index, deleted.version)).version, `0/${1790000000000000000 + 12 * 2 ** 20}`, 'an emptied index has a version too');
   });
 });
 
 test('contentVersion reads _version_ as Solr wrote it: 64-bit values a JavaScript number cannot tell apart still differ', async (t) => {
   // 1790000000000000001 and …002 are the same JavaScript number; only the text tells them apart.
   let top = '1790000000000000001';
-  const server = await listen(t, (_seen, res) => {
-    const text = `{"responseHeader":{"status":0,"QTime":0,"params":{"q":"*:*","fl":"_version_","sort":"_version_ desc","rows":"1","wt":"json"}},"response":{"numFound":6,"start":0,"numFoundExact":true,"docs":[{"_version_":${top}}]}}`;
+  const server = await listen(t, (seen, res) => {
+    const get = (name: string) => seen.query.find(([n]) => n === name)?.[1];
+    const newer = /\{(\d+) TO/.exec(get('facet.query') ?? '')?.[1];
+    const text = get('fl') === '_version_'
+      ? `{"responseHeader":{"status":0,"QTime":0,"params":{"q":"*:*","fl":"_version_","rows":"100","wt":"json"}},"response":{"numFound":1,"start":0,"numFoundExact":true,"docs":[{"_version_":${top}}]}}`
+      : `{"responseHeader":{"status":0,"QTime":0},"response":{"numFound":6,"start":0,"numFoundExact":true,"docs":[]}${
+        newer === undefined ? '' : `,"facet_counts":{"facet_queries":{"newer":${BigInt(top) > BigInt(newer) ? 1 : 0}}}`}}`;
     res.writeHead(200, { 'content-type': 'application/json;charset=utf-8' }).end(text);
   });
   t.is(Number('1790000000000000001'), Number('1790000000000000002'));

@@ -20,7 +20,13 @@
  *   be asked turns into fresh requests (and, if it is really down, 503 pages), never into old answers
  *   served for ever.
  * A failed probe changes nothing but the clock: the agreed value ages out after `maxStalenessMs`.
+ *
+ * The probe itself (solrIndexVersionProbe below) reads the number of documents and the highest
+ * `_version_` without sorting on `_version_`: see there.
  */
+import { IndexUnavailableError } from '../../errors.js';
+import type { SolrResultList } from './solrAnswers.js';
+import { isObject } from './solrFaults.js';
 
 export interface VersionWatchSettings {
   /** Least time between the starts of two probes, in ms (> 0). */
@@ -111,4 +117,92 @@ export class VersionWatch {
     }
     this.schedule(started + this.settings.intervalMs - this.now());
   }
+}
+
+/** Solr's own field, the same name in every schema that has an update log (SolrCloud requires one). */
+export const SOLR_VERSION_FIELD = '_version_';
+/** How many `_version_` values one catching-up read fetches (a few KB of answer). */
+export const VERSION_CATCH_UP_ROWS = 100;
+
+/** Sends one /select with these parameters (solrIndex.ts select: deadline, faults, result list). */
+export type SolrSelect = (params: ReadonlyArray<readonly [string, string]>, what: string) => Promise<SolrResultList>;
+
+/**
+ * The Solr adapter's probe: `<numFound>/<highest _version_ seen>`, or `undefined` when Solr answered with
+ * partial results (a shard missing) and cannot vouch for the whole index.
+ *
+ * It never sorts, facets or computes on `_version_`. VuFind's `biblio` schemas (7.1.1 to 11) declare
+ * `_version_` a LongPointField without docValues: a sort on it either fails ("can not sort on a field
+ * w/o docValues unless it is indexed=true uninvertible=true") or makes Solr uninvert the field into the
+ * heap, and stats or JSON facets on it need docValues. What works on any schema with an update log, on a
+ * core and on a collection alike, is a range query (points are indexed) and reading the stored value:
+ *
+ *   1. `q=*:*`, `rows=0`, `facet=true`, `facet.query={!key=newer}_version_:{W TO *]`: the number of
+ *      documents, and how many carry a `_version_` above W, the highest seen so far. Both are summed
+ *      over every shard by the ordinary distributed query.
+ *   2. only when some are newer (and on the first read, with `q=*:*`): `q=_version_:{W TO *]`,
+ *      `fl=_version_`, `sort=_docid_ desc`, `rows=100`, and W becomes the highest value returned.
+ *
+ * Every added or replaced document gets a `_version_` above all before it (the shard leader's clock),
+ * so a change raises W or, for a deletion, lowers the count. When more than 100 documents are newer the
+ * 100 returned are the last in each shard's index order (`_docid_ desc`, cheap and without docValues),
+ * usually the newest; W then rises in steps, one per read, and the value settles once nothing is newer
+ * (the watch vouches only for a value two reads agree on). A steady core costs one request per read.
+ * Values are 64-bit; they are read as digits from the answer's text, since JSON.parse rounds them.
+ */
+export function solrIndexVersionProbe(select: SolrSelect, display: string): () => Promise<string | undefined> {
+  let highest: bigint | undefined;
+  const above = () => `${SOLR_VERSION_FIELD}:{${String(highest)} TO *]`;
+  return async () => {
+    const counted = await select(highest === undefined
+      ? [['q', '*:*'], ['rows', '0']]
+      : [['q', '*:*'], ['rows', '0'], ['facet', 'true'], ['facet.query', `{!key=newer}${above()}`]], 'indexVersion');
+    if (isPartial(counted)) return undefined;
+    const newer = highest === undefined ? counted.numFound : newerCount(counted, display);
+    if (newer > 0) {
+      const fetched = await select([
+        ['q', highest === undefined ? '*:*' : above()],
+        ['fl', SOLR_VERSION_FIELD],
+        ['sort', '_docid_ desc'],
+        ['rows', String(VERSION_CATCH_UP_ROWS)],
+      ], 'indexVersion newer');
+      if (isPartial(fetched)) return undefined;
+      const values = versionsOf(fetched);
+      if (values.length === 0 && fetched.docs.length > 0) {
+        throw new IndexUnavailableError(`Solr ${display}: indexVersion: the documents carry no ${SOLR_VERSION_FIELD}; the core needs an update log and that field (stored or with docValues) for answers to be kept`);
+      }
+      for (const value of values) if (highest === undefined || value > highest) highest = value;
+    }
+    return `${counted.numFound}/${highest === undefined ? '' : String(highest)}`;
+  };
+}
+
+function isPartial(list: SolrResultList): boolean {
+  const header = list.data.responseHeader;
+  return isObject(header) && header.partialResults === true;
+}
+
+function newerCount(list: SolrResultList, display: string): number {
+  const counts = list.data.facet_counts;
+  const queries = isObject(counts) ? counts.facet_queries : undefined;
+  const value = isObject(queries) ? queries.newer : undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new IndexUnavailableError(`Solr ${display}: indexVersion: Solr answer has no usable facet_queries count "newer" (${JSON.stringify(value)})`);
+  }
+  return value;
+}
+
+/**
+ * The `_version_` values of the returned documents, exactly: the digits in the answer's text after
+ * `"docs"` (the echoed parameters come before it) when there is one per document, each checked against
+ * the parsed number; else the parsed numbers lowered by one unit of their precision (256 at this size),
+ * so that W never passes a value it did not see exactly: such a document is fetched again by the next
+ * read rather than a later one within the same 256 missed.
+ */
+function versionsOf(list: SolrResultList): bigint[] {
+  const parsed = list.docs.map((doc) => doc[SOLR_VERSION_FIELD]).filter((v): v is number => typeof v === 'number' && Number.isInteger(v));
+  const docsAt = list.body.indexOf('"docs"');
+  const digits = docsAt < 0 ? [] : [...list.body.slice(docsAt).matchAll(/"_version_"\s*:\s*(-?\d+)/g)].map((m) => m[1] ?? '');
+  if (digits.length === parsed.length && digits.every((d, i) => Number(d) === parsed[i])) return digits.map((d) => BigInt(d));
+  return parsed.map((v) => BigInt(v) - 256n);
 }
