@@ -10,8 +10,7 @@
  * merged, and each facet.query is counted on every shard and the counts added up under their key, as
  * Solr's distributed faceting does; a `{!join …}` facet query (the shape countVersions sent before, still
  * understood here) then sees only its own shard, as a join does on SolrCloud. The index version reads'
- * shapes (`_version_:{N TO *]` as query and as keyed facet.query, `sort=_docid_ desc` in list order) are
- * played too. Faults (refused connections,
+ * shape (`_version_:{N TO *]` as query and as keyed facet.query) is played too. Faults (refused connections,
  * silence, HTTP errors, garbage, proxy pages) are served by dedicated handlers. Nothing here talks to a
  * real Solr; the shared suite does that.
  */
@@ -248,8 +247,6 @@ function fakeSolr(index: FakeIndex): Handler {
     matches = [...matches].sort((a, b) => {
       for (const [field, dir] of sort) {
         if (field === 'score') continue; // a filter-like query scores every match alike
-        // Index order: the fake's documents in the order they are listed (shard by shard).
-        if (field === '_docid_') return (docs.indexOf(a) - docs.indexOf(b)) * (dir === 'desc' ? -1 : 1);
         const x = valuesOf(a, field)[0];
         const y = valuesOf(b, field)[0];
         if (x === undefined || y === undefined) {
@@ -890,7 +887,7 @@ async function nextVersion(index: CatalogIndex, before: string | undefined, time
 
 /** The first version read: the count; then, there being documents, their `_version_` (no sort on it). */
 const VERSION_COUNT: Array<[string, string]> = [['q', '*:*'], ['rows', '0']];
-const VERSION_FETCH: Array<[string, string]> = [['q', '*:*'], ['fl', '_version_'], ['sort', '_docid_ desc'], ['rows', '100']];
+const VERSION_FETCH: Array<[string, string]> = [['q', '*:*'], ['fl', '_version_'], ['rows', '100']];
 
 /** Asks contentVersion() every few ms, each answer checked by `check`, until `done()` (or fails after 15 s). */
 async function askUntil(index: CatalogIndex, done: () => boolean, check: (version: string | undefined) => void = () => undefined): Promise<void> {
@@ -932,6 +929,32 @@ test('contentVersion: once the highest _version_ is known, a read of an unchange
     for (const seen of server.requests.slice(before)) {
       t.deepEqual(solrParamsOf(t, seen), [['q', '*:*'], ['rows', '0'], ['facet', 'true'], ['facet.query', `{!key=newer}_version_:{${highest} TO *]`]]);
     }
+  });
+});
+
+test('contentVersion on a core of many documents finds the exact highest _version_ by counting ranges, in a bounded number of requests, never sorting on it', async (t) => {
+  // 1,000 documents over two shards, versions a few ms apart as a bulk load gives them; the highest is
+  // neither first nor last in either shard's list.
+  const versionAt = (i: number) => 1790000000000000000 + ((i * 7919) % 1000) * 3 * 2 ** 20;
+  const shards: SolrDoc[][] = [[], []];
+  for (let i = 0; i < 1000; i++) shards[i % 2]!.push({ id: `many-${i}`, title: 'Many', _version_: versionAt(i) });
+  const highest = Math.max(...shards.flat().map((doc) => doc._version_ as number));
+  await withFake(t, { shards }, async (server) => {
+    const index = openIndex(t, { url: server.url, versionCheckMs: 10 });
+    const { version } = await nextVersion(index, undefined);
+    // (This fake writes numbers as JavaScript prints them, so compare as numbers.)
+    const [count, top] = version.split('/');
+    t.is(count, '1000');
+    t.is(Number(top), highest);
+    const firstRead = server.requests.slice(0, server.requests.findIndex((seen, i) => i > 0 && solrParamsOf(t, seen).some(([n, v]) => n === 'facet.query' && v.startsWith('{!key=newer}'))));
+    t.true(firstRead.length <= 14, `${firstRead.length} requests for the first read`);
+    t.log(`${firstRead.length} requests for the first read`);
+    for (const seen of server.requests) t.false(solrParamsOf(t, seen).some(([n, v]) => n === 'sort' && v.includes('_version_')));
+    // 150 more, beyond one fetch: found again by narrowing above the known highest.
+    for (let i = 0; i < 150; i++) shards[i % 2]!.push({ id: `more-${i}`, title: 'More', _version_: highest + (i + 1) * 2 ** 20 });
+    const [moreCount, moreTop] = (await nextVersion(index, version)).version.split('/');
+    t.is(moreCount, '1150');
+    t.is(Number(moreTop), highest + 150 * 2 ** 20);
   });
 });
 

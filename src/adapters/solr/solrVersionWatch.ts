@@ -121,8 +121,14 @@ export class VersionWatch {
 
 /** Solr's own field, the same name in every schema that has an update log (SolrCloud requires one). */
 export const SOLR_VERSION_FIELD = '_version_';
-/** How many `_version_` values one catching-up read fetches (a few KB of answer). */
-export const VERSION_CATCH_UP_ROWS = 100;
+/** At most this many documents' `_version_` are fetched at once (a few KB of answer). */
+export const VERSION_FETCH_ROWS = 100;
+/** Thresholds counted in one narrowing request (each a facet.query). */
+const NARROWING_STEPS = 64;
+/** Narrowing requests in one read at most (a 64-bit range needs about 11; more only while documents change). */
+const MAX_NARROWING_ROUNDS = 20;
+/** The highest value of a Solr long: a threshold above it would be a query Solr cannot parse. */
+const LONG_MAX = (1n << 63n) - 1n;
 
 /** Sends one /select with these parameters (solrIndex.ts select: deadline, faults, result list). */
 export type SolrSelect = (params: ReadonlyArray<readonly [string, string]>, what: string) => Promise<SolrResultList>;
@@ -131,50 +137,81 @@ export type SolrSelect = (params: ReadonlyArray<readonly [string, string]>, what
  * The Solr adapter's probe: `<numFound>/<highest _version_ seen>`, or `undefined` when Solr answered with
  * partial results (a shard missing) and cannot vouch for the whole index.
  *
- * It never sorts, facets or computes on `_version_`. VuFind's `biblio` schemas (7.1.1 to 11) declare
- * `_version_` a LongPointField without docValues: a sort on it either fails ("can not sort on a field
- * w/o docValues unless it is indexed=true uninvertible=true") or makes Solr uninvert the field into the
- * heap, and stats or JSON facets on it need docValues. What works on any schema with an update log, on a
- * core and on a collection alike, is a range query (points are indexed) and reading the stored value:
+ * It never sorts, facets or computes on `_version_`'s values. VuFind's `biblio` schemas (7.1.1 to 11)
+ * declare `_version_` a LongPointField without docValues: sorting on it needs Solr to uninvert the field
+ * into its heap (and fails where it cannot), and stats or JSON facets on it need docValues; a sort on
+ * `_docid_` fails on a collection. What works on any schema with an update log, on a core and on a
+ * collection alike, is counting range queries (points are indexed) and reading the stored value:
  *
  *   1. `q=*:*`, `rows=0`, `facet=true`, `facet.query={!key=newer}_version_:{W TO *]`: the number of
- *      documents, and how many carry a `_version_` above W, the highest seen so far. Both are summed
- *      over every shard by the ordinary distributed query.
- *   2. only when some are newer (and on the first read, with `q=*:*`): `q=_version_:{W TO *]`,
- *      `fl=_version_`, `sort=_docid_ desc`, `rows=100`, and W becomes the highest value returned.
+ *      documents, and how many carry a `_version_` above W, the highest seen so far (the first read has
+ *      no W and counts every document as newer). Both are summed over every shard. A steady core costs
+ *      this one request per read.
+ *   2. while more than 100 are newer: one request of 64 facet.queries `_version_:{T TO *]` at thresholds
+ *      T above W (first powers of two, then even steps between the last two thresholds that still had
+ *      documents above them), which narrows where the highest value lies, and W rises to the highest
+ *      threshold with documents above it. At most about a dozen such requests find it in a 64-bit range;
+ *      a core that changed little since the last read needs none.
+ *   3. `q=_version_:{W TO *]`, `fl=_version_`, `rows=100`: the few newer values themselves; W becomes the
+ *      highest.
  *
  * Every added or replaced document gets a `_version_` above all before it (the shard leader's clock),
- * so a change raises W or, for a deletion, lowers the count. When more than 100 documents are newer the
- * 100 returned are the last in each shard's index order (`_docid_ desc`, cheap and without docValues),
- * usually the newest; W then rises in steps, one per read, and the value settles once nothing is newer
- * (the watch vouches only for a value two reads agree on). A steady core costs one request per read.
- * Values are 64-bit; they are read as digits from the answer's text, since JSON.parse rounds them.
+ * so a change raises W or, for a deletion, lowers the count. Values are 64-bit: they are read as digits
+ * from the answer's text, since JSON.parse rounds them, and compared as BigInt.
  */
 export function solrIndexVersionProbe(select: SolrSelect, display: string): () => Promise<string | undefined> {
   let highest: bigint | undefined;
-  const above = () => `${SOLR_VERSION_FIELD}:{${String(highest)} TO *]`;
+  const above = (value: bigint) => `${SOLR_VERSION_FIELD}:{${String(value)} TO *]`;
   return async () => {
     const counted = await select(highest === undefined
       ? [['q', '*:*'], ['rows', '0']]
-      : [['q', '*:*'], ['rows', '0'], ['facet', 'true'], ['facet.query', `{!key=newer}${above()}`]], 'indexVersion');
+      : [['q', '*:*'], ['rows', '0'], ['facet', 'true'], ['facet.query', `{!key=newer}${above(highest)}`]], 'indexVersion');
     if (isPartial(counted)) return undefined;
-    const newer = highest === undefined ? counted.numFound : newerCount(counted, display);
+    let newer = highest === undefined ? counted.numFound : facetCount(counted, 'newer', display);
+    // The lowest value any document's _version_ can have is 1 (Solr's are positive), so 0 bounds the first read.
+    let low = highest ?? 0n;
+    let high: bigint | undefined;
+    for (let round = 0; newer > VERSION_FETCH_ROWS && round < MAX_NARROWING_ROUNDS; round++) {
+      const thresholds = high === undefined
+        ? Array.from({ length: NARROWING_STEPS }, (_, k) => low + (1n << BigInt(k)) - 1n).filter((value) => value < LONG_MAX)
+        : evenSteps(low, high);
+      const narrowed = await select([
+        ['q', '*:*'], ['rows', '0'], ['facet', 'true'],
+        ...thresholds.map((value, k) => ['facet.query', `{!key=t${k}}${above(value)}`] as const),
+      ], 'indexVersion narrowing');
+      if (isPartial(narrowed)) return undefined;
+      const counts = thresholds.map((_, k) => facetCount(narrowed, `t${k}`, display));
+      const last = counts.findLastIndex((count) => count > 0);
+      if (last < 0) break; // all gone since the count: fetch what is above `low`, if anything
+      // The highest value lies above thresholds[last] and at most at the next threshold (or the old bound).
+      high = thresholds[last + 1] ?? high ?? LONG_MAX;
+      low = thresholds[last]!;
+      newer = counts[last]!;
+    }
     if (newer > 0) {
       const fetched = await select([
-        ['q', highest === undefined ? '*:*' : above()],
+        ['q', highest === undefined && low === 0n ? '*:*' : above(low)],
         ['fl', SOLR_VERSION_FIELD],
-        ['sort', '_docid_ desc'],
-        ['rows', String(VERSION_CATCH_UP_ROWS)],
+        ['rows', String(VERSION_FETCH_ROWS)],
       ], 'indexVersion newer');
       if (isPartial(fetched)) return undefined;
       const values = versionsOf(fetched);
       if (values.length === 0 && fetched.docs.length > 0) {
         throw new IndexUnavailableError(`Solr ${display}: indexVersion: the documents carry no ${SOLR_VERSION_FIELD}; the core needs an update log and that field (stored or with docValues) for answers to be kept`);
       }
+      if (low > 0n && (highest === undefined || low > highest)) highest = low;
       for (const value of values) if (highest === undefined || value > highest) highest = value;
     }
     return `${counted.numFound}/${highest === undefined ? '' : String(highest)}`;
   };
+}
+
+/** NARROWING_STEPS thresholds from `low` up to below `high`, evenly spaced (at least 1 apart). */
+function evenSteps(low: bigint, high: bigint): bigint[] {
+  const step = (high - low) / BigInt(NARROWING_STEPS) || 1n;
+  const steps: bigint[] = [];
+  for (let value = low; value < high && steps.length < NARROWING_STEPS; value += step) steps.push(value);
+  return steps;
 }
 
 function isPartial(list: SolrResultList): boolean {
@@ -182,12 +219,12 @@ function isPartial(list: SolrResultList): boolean {
   return isObject(header) && header.partialResults === true;
 }
 
-function newerCount(list: SolrResultList, display: string): number {
+function facetCount(list: SolrResultList, key: string, display: string): number {
   const counts = list.data.facet_counts;
   const queries = isObject(counts) ? counts.facet_queries : undefined;
-  const value = isObject(queries) ? queries.newer : undefined;
+  const value = isObject(queries) ? queries[key] : undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new IndexUnavailableError(`Solr ${display}: indexVersion: Solr answer has no usable facet_queries count "newer" (${JSON.stringify(value)})`);
+    throw new IndexUnavailableError(`Solr ${display}: indexVersion: Solr answer has no usable facet_queries count "${key}" (${JSON.stringify(value)})`);
   }
   return value;
 }
