@@ -11,8 +11,9 @@
  * Solr's distributed faceting does; a `{!join …}` facet query (the shape countVersions sent before, still
  * understood here) then sees only its own shard, as a join does on SolrCloud. The index version reads'
  * shape (`_version_:{N TO *]` as query and as keyed facet.query) is played too. Faults (refused connections,
- * silence, HTTP errors, garbage, proxy pages) are served by dedicated handlers. Nothing here talks to a
- * real Solr; the shared suite does that.
+ * silence, HTTP errors, garbage, proxy pages) are served by dedicated handlers. The last test checks the
+ * fake itself: when a real Solr is named (tools/solr/start.sh), the adapter's answers from it and from the
+ * fake on the same documents must be equal.
  */
 import test from 'ava';
 import http from 'node:http';
@@ -21,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { createSolrIndex, encodeSolrParams, SOLR_POST_THRESHOLD_BYTES, type SolrIndexOptions } from '../src/adapters/solr/solrIndex.js';
 import type { CatalogIndex } from '../src/versions/catalogIndex.js';
 import { IndexUnavailableError, InvalidOptionError } from '../src/errors.js';
+import { skippedWithoutSolr, solrCore, solrTargets, updateSolr } from './indexBehaviour/realSolr.js';
 
 // ---------------------------------------------------------------------------------------------------
 // A recording HTTP server
@@ -1360,3 +1362,37 @@ test('good options are accepted: https, IPv6 literal, defaults', async (t) => {
   }
   t.pass();
 });
+
+// ---------------------------------------------------------------------------------------------------
+// The stand-in against the real thing: the same documents in a real Solr (standalone core and two-shard
+// SolrCloud collection "contract", from the plugin's configset; test/indexBehaviour/realSolr.ts) and in
+// the fake must give the adapter the same answers, so the contract tests above test what Solr does.
+
+if (!skippedWithoutSolr(test, 'the stand-in Solr compared with a real one')) {
+  for (const target of solrTargets()) {
+    test(`real Solr (${target.name}): the adapter's answers from the stand-in Solr equal a real Solr's on the same documents`, async (t) => {
+      const url = await solrCore(target, 'contract', 'plugin');
+      // _version_ is Solr's own (sent in an update it would be an optimistic-concurrency check).
+      const documents = HOBBITS.map(({ _version_: _dropped, ...doc }) => doc);
+      await updateSolr(url, { delete: { query: '*:*' } });
+      await updateSolr(url, documents);
+      const server = await listen(t, fakeSolr(documents));
+      const answers = async (index: CatalogIndex) => {
+        const out: unknown[] = [Object.fromEntries(await index.countVersions([...documents.map((doc) => String(doc.id)), 'missing']))];
+        for (const { id } of documents) {
+          const record = await index.getRecord(String(id));
+          out.push(record);
+          for (const order of ['last-indexed', 'relevance'] as const) {
+            out.push(await index.findVersions({ workKeys: record?.workKeys ?? [], order, offset: 0, limit: 20 }));
+            out.push(await index.findVersions({ workKeys: record?.workKeys ?? [], order, offset: 1, limit: 2 }));
+          }
+        }
+        out.push(await index.getRecord('hob-'));
+        return out;
+      };
+      const real = openIndex(t, { url, versionCheckMs: 0 });
+      const fake = openIndex(t, { url: server.url, versionCheckMs: 0 });
+      t.deepEqual(await answers(real), await answers(fake));
+    });
+  }
+}
