@@ -137,7 +137,7 @@ export type SolrSelect = (params: ReadonlyArray<readonly [string, string]>, what
  * The Solr adapter's probe: `<numFound>/<highest _version_ seen>`, or `undefined` when Solr answered with
  * partial results (a shard missing) and cannot vouch for the whole index.
  *
- * It never sorts, facets or computes on `_version_`'s values. VuFind's `biblio` schemas (7.1.1 to 11)
+ * It never sorts on `_version_` or computes over its values (stats, functions, JSON facets). VuFind's `biblio` schemas (7.1.1 to 11)
  * declare `_version_` a LongPointField without docValues: sorting on it needs Solr to uninvert the field
  * into its heap (and fails where it cannot), and stats or JSON facets on it need docValues; a sort on
  * `_docid_` fails on a collection. What works on any schema with an update log, on a core and on a
