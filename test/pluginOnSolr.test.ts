@@ -5,12 +5,21 @@
  * the index version (contentVersion) has confirmed it, feeds, pages and 304s are answered without a
  * question to Solr; a change shows within about versionCheckMs; a Solr that cannot be asked gets kept
  * answers for at most maxStalenessMs, then the 503 page; versionCheckMs 0 keeps nothing.
+ * Last, the plugin on a real Solr, when tools/solr/start.sh (or SOLR_TEST_URL / SOLR_CLOUD_TEST_URL) names one.
  */
 import test from 'ava';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as cheerio from 'cheerio';
 import { createSolrIndex } from '../src/index.js';
+import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
+import { createSolrWriter, solrIngestWriter } from '../src/adapters/solr/solrWriter.js';
+import { loadRecordFiles } from '../src/cli/loadRecords.js';
+import { recordFormatNamed } from '../src/ingest/recordFormats.js';
+import { skippedWithoutSolr, solrCore, solrTargets, updateSolr, type SolrTarget } from './indexBehaviour/realSolr.js';
 import { channelOf, itemsOf, parseFeed, textOf } from './support/parseFeed.js';
 import { hostFor } from './support/testHost.js';
 
@@ -86,8 +95,9 @@ type Doc = typeof THESIS;
 
 /**
  * A Solr that answers the adapter's three questions from `docs` (read at each request, so a test may
- * change them): a record by id, versions by key (newest first), and the index version read
- * (q=*:*, sort=_version_ desc, fl=_version_). `questions` counts the first two, the reads apart.
+ * change them): a record by id, versions by key (newest first), and the index version reads (the count,
+ * with a facet.query counting documents above a `_version_`, then those documents' `_version_`).
+ * `questions` counts the first two, the reads apart.
  */
 function versionedSolr(docs: Doc[], state: { failing: boolean; questions: number; reads: number }): RequestListener {
   return (request, response) => {
@@ -98,10 +108,21 @@ function versionedSolr(docs: Doc[], state: { failing: boolean; questions: number
       return;
     }
     response.setHeader('content-type', 'application/json');
-    if (query === '*:*') {
+    const above = (range: string | null | undefined) => {
+      const lowest = /^_version_:\{(\d+) TO \*\]$/.exec(range ?? '')?.[1];
+      return docs.filter((doc) => lowest === undefined || doc._version_ > Number(lowest));
+    };
+    if (query === '*:*' && params.get('rows') === '0') {
       state.reads++;
-      const top = [...docs].sort((a, b) => b._version_ - a._version_)[0];
-      response.end(solrAnswer(top === undefined ? [] : [{ _version_: top._version_ }], docs.length));
+      const facetQuery = params.get('facet.query')?.replace(/^\{!key=newer\}/, '');
+      response.end(JSON.stringify({
+        ...JSON.parse(solrAnswer([], docs.length)),
+        ...(facetQuery === undefined ? {} : { facet_counts: { facet_queries: { newer: above(facetQuery).length } } }),
+      }));
+      return;
+    }
+    if (params.get('fl') === '_version_') {
+      response.end(solrAnswer(above(query === '*:*' ? undefined : query).map((doc) => ({ _version_: doc._version_ }))));
       return;
     }
     state.questions++;
@@ -204,3 +225,105 @@ test('on Solr with versionCheckMs 0, every answer is built afresh and the versio
   t.is(state.questions, 8);
   t.is(state.reads, 0);
 });
+
+// ---------------------------------------------------------------------------------------------------
+// The plugin on a real Solr (test/indexBehaviour/realSolr.ts: standalone and two-shard SolrCloud cores of
+// this file's own). On a VuFind MARC core filled by the loader ("e2e_vufind"), every fixture record's feed
+// and page equal the embedded index's on the same files; on an aggregator's core ("e2e_aggregator",
+// documents as its crosswalk writes them: no keys, no last_indexed) each record lists itself. On both,
+// answers are kept once the version is read, and a committed change shows within the documented bound.
+
+const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const fixtureFiles = () => readdirSync(FIXTURES).filter((name) => name.endsWith('.jsonl')).sort()
+  .map((name) => ({ path: join(FIXTURES, name), format: recordFormatNamed('jsonl')! }));
+const fixtureIds = () => [...new Set(fixtureFiles().flatMap(({ path }) => readFileSync(path, 'utf8').split('\n')
+  .filter((line) => line.trim() !== '').map((line) => String((JSON.parse(line) as { id: unknown }).id))))];
+const aggregatorDocuments = () => JSON.parse(readFileSync(join(FIXTURES, 'aggregator-dc-without-keys.solr.json'), 'utf8')) as Array<Record<string, unknown>>;
+// One clock for both loads, so that records without last_indexed get the same one in both indexes.
+const LOAD_CLOCK = new Date('2025-06-01T00:00:00Z');
+
+async function filledCore(target: SolrTarget, schema: 'vufind' | 'aggregator'): Promise<string> {
+  const url = await solrCore(target, `e2e_${schema}`, schema);
+  await updateSolr(url, { delete: { query: '*:*' } });
+  if (schema === 'aggregator') {
+    await updateSolr(url, aggregatorDocuments());
+  } else {
+    await loadRecordFiles({ files: fixtureFiles(), writer: solrIngestWriter(createSolrWriter({ url, commitWithinMs: 0 }), 'Solr'), clock: LOAD_CLOCK });
+  }
+  return url;
+}
+
+if (!skippedWithoutSolr(test, 'the plugin end to end')) {
+  for (const target of solrTargets()) {
+    const cores = { vufind: filledCore(target, 'vufind'), aggregator: filledCore(target, 'aggregator') };
+    // Failing here fails the tests that await it, not the whole file.
+    for (const core of Object.values(cores)) core.catch(() => undefined);
+
+    test.serial(`real Solr (${target.name}, VuFind MARC core): every fixture record's feed and page are byte for byte the embedded index's`, async (t) => {
+      const url = await cores.vufind;
+      const embedded = openEmbeddedIndex({ path: ':memory:' });
+      t.teardown(() => embedded.close());
+      await loadRecordFiles({ files: fixtureFiles(), writer: embedded.openWriter(), clock: LOAD_CLOCK });
+      const solr = createSolrIndex({ url, versionCheckMs: 0 });
+      t.teardown(() => solr.close());
+      const fromSolr = hostFor(solr).request;
+      const fromEmbedded = hostFor(embedded).request;
+      const ids = fixtureIds();
+      t.true(ids.length >= 20);
+      for (const id of ids) {
+        for (const view of ['&view=rss', '&lng=pt-br', '&view=rss&lng=es']) {
+          const path = `/Search/Versions?id=${encodeURIComponent(id)}${view}`;
+          const [a, b] = [await fromSolr.get(path), await fromEmbedded.get(path)];
+          t.is(a.status, b.status, path);
+          t.is(a.text, b.text, path);
+        }
+      }
+    });
+
+    test.serial(`real Solr (${target.name}, aggregator core without keys): each record lists itself`, async (t) => {
+      const url = await cores.aggregator;
+      const solr = createSolrIndex({ url, versionCheckMs: 0 });
+      t.teardown(() => solr.close());
+      const { request } = hostFor(solr);
+      for (const { id } of aggregatorDocuments()) {
+        const feed = parseFeed((await request.get(`/Search/Versions?id=${encodeURIComponent(String(id))}&view=rss`).expect(200)).text);
+        t.is(textOf(channelOf(feed), 'opensearch:totalResults'), '1');
+        t.deepEqual(itemsOf(feed).map((item) => decodeURIComponent(textOf(item, 'guid') ?? '')), [`https://catalog.example.edu/Record/${String(id)}`]);
+      }
+    });
+
+    for (const schema of ['vufind', 'aggregator'] as const) {
+      test.serial(`real Solr (${target.name}, ${schema} core): answers are kept once the version is read, and a committed change shows within the bound`, async (t) => {
+        const url = await cores[schema];
+        const questions: string[] = [];
+        const index = createSolrIndex({ url, versionCheckMs: 50, logger: { debug: (line) => { if (!/indexVersion/.test(line)) questions.push(line); } } });
+        t.teardown(() => index.close());
+        const { request } = hostFor(index);
+        const id = schema === 'vufind' ? 'usp:tese-2019-0412' : String(aggregatorDocuments()[2]!.id);
+        const feed = `/Search/Versions?id=${encodeURIComponent(id)}&view=rss`;
+        const titleNow = async () => itemsOf(parseFeed((await request.get(feed).expect(200)).text)).map((item) => textOf(item, 'title')).join(' | ');
+        const before = await titleNow();
+        let kept = false;
+        for (const until = Date.now() + 15_000; !kept && Date.now() < until; await sleep(5)) {
+          const asked = questions.length;
+          await request.get(feed).expect(200);
+          kept = questions.length === asked;
+        }
+        t.true(kept, 'an answer came without a question to Solr');
+        // The record replaced with a new title, as a re-harvest or re-index does.
+        const stored = await (await fetch(`${url}/select?q=${encodeURIComponent(`id:"${id}"`)}&wt=json`)).json() as { response: { docs: Array<Record<string, unknown>> } };
+        const { _version_: _dropped, ...document } = stored.response.docs[0]!;
+        t.teardown(() => updateSolr(url, [document]));
+        await updateSolr(url, [{ ...document, title: `${String(document.title)} (revised)` }]);
+        const committedAt = Date.now();
+        let now = before;
+        while (now === before && Date.now() - committedAt < 15_000) now = await titleNow();
+        const shownAfter = Date.now() - committedAt;
+        t.regex(now ?? '', /\(revised\)/);
+        // docs/solr.md: within about one interval plus the read's own time; the margin is for a busy machine.
+        t.true(shownAfter < 4000, `shown after ${shownAfter} ms`);
+        t.log(`change shown after ${shownAfter} ms`);
+      });
+    }
+  }
+}

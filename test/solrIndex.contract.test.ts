@@ -9,9 +9,11 @@
  * expects. It can also play a SolrCloud collection whose documents sit on several shards: results are
  * merged, and each facet.query is counted on every shard and the counts added up under their key, as
  * Solr's distributed faceting does; a `{!join …}` facet query (the shape countVersions sent before, still
- * understood here) then sees only its own shard, as a join does on SolrCloud. Faults (refused connections,
- * silence, HTTP errors, garbage, proxy pages) are served by dedicated handlers. Nothing here talks to a
- * real Solr; the shared suite does that.
+ * understood here) then sees only its own shard, as a join does on SolrCloud. The index version reads'
+ * shape (`_version_:{N TO *]` as query and as keyed facet.query) is played too. Faults (refused connections,
+ * silence, HTTP errors, garbage, proxy pages) are served by dedicated handlers. The last test checks the
+ * fake itself: when a real Solr is named (tools/solr/start.sh), the adapter's answers from it and from the
+ * fake on the same documents must be equal.
  */
 import test from 'ava';
 import http from 'node:http';
@@ -20,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { createSolrIndex, encodeSolrParams, SOLR_POST_THRESHOLD_BYTES, type SolrIndexOptions } from '../src/adapters/solr/solrIndex.js';
 import type { CatalogIndex } from '../src/versions/catalogIndex.js';
 import { IndexUnavailableError, InvalidOptionError } from '../src/errors.js';
+import { skippedWithoutSolr, solrCore, solrTargets, updateSolr } from './indexBehaviour/realSolr.js';
 
 // ---------------------------------------------------------------------------------------------------
 // A recording HTTP server
@@ -146,6 +149,13 @@ const valuesOf = (doc: SolrDoc, field: string): unknown[] => {
 };
 
 const PHRASE = /^(\w+):"((?:[^"\\]|\\[\s\S])*)"$/;
+/** The range the index version read asks for: documents whose `_version_` is above a value. */
+const VERSION_RANGE = /^_version_:\{(\d+) TO \*\]$/;
+
+function aboveVersion(docs: readonly SolrDoc[], range: RegExpExecArray): SolrDoc[] {
+  const lowest = BigInt(range[1] ?? '0');
+  return docs.filter((doc) => typeof doc._version_ === 'number' && BigInt(doc._version_) > lowest);
+}
 
 function matchPhrase(docs: readonly SolrDoc[], phrase: RegExpExecArray): SolrDoc[] {
   const [, field = '', quoted = ''] = phrase;
@@ -169,8 +179,9 @@ function facetQueryCount(docs: readonly SolrDoc[], result: readonly SolrDoc[], f
   if (keyed !== null) {
     const [, key = '', inner = ''] = keyed;
     const phrase = PHRASE.exec(inner);
-    if (phrase === null) return undefined;
-    const hits = new Set(matchPhrase(docs, phrase));
+    const range = VERSION_RANGE.exec(inner);
+    if (phrase === null && range === null) return undefined;
+    const hits = new Set(phrase !== null ? matchPhrase(docs, phrase) : aboveVersion(docs, range as RegExpExecArray));
     return { key, count: result.filter((doc) => hits.has(doc)).length };
   }
   const join = /^\{!join from=(\w+) to=(\w+) score=none key=(\w+)\}([\s\S]*)$/.exec(facetQuery);
@@ -219,8 +230,11 @@ function fakeSolr(index: FakeIndex): Handler {
     const everything = q === '*:*';
     const terms = /^\{!terms f=(\w+) separator="([^"\\]*)"\}([\s\S]*)$/.exec(q);
     const phrase = PHRASE.exec(q);
+    const range = VERSION_RANGE.exec(q);
     if (everything) {
       matches = [...docs];
+    } else if (range !== null) {
+      matches = aboveVersion(docs, range);
     } else if (terms !== null) {
       const [, field = '', separator = ',', list = ''] = terms;
       const wanted = new Set(list.split(separator));
@@ -873,7 +887,9 @@ async function nextVersion(index: CatalogIndex, before: string | undefined, time
   throw new Error(`contentVersion() stayed ${JSON.stringify(before)} or undefined for ${timeoutMs} ms; last answers ${JSON.stringify(seen.slice(-5))}`);
 }
 
-const VERSION_READ: Array<[string, string]> = [['q', '*:*'], ['rows', '1'], ['fl', '_version_'], ['sort', '_version_ desc']];
+/** The first version read: the count; then, there being documents, their `_version_` (no sort on it). */
+const VERSION_COUNT: Array<[string, string]> = [['q', '*:*'], ['rows', '0']];
+const VERSION_FETCH: Array<[string, string]> = [['q', '*:*'], ['fl', '_version_'], ['rows', '100']];
 
 /** Asks contentVersion() every few ms, each answer checked by `check`, until `done()` (or fails after 15 s). */
 async function askUntil(index: CatalogIndex, done: () => boolean, check: (version: string | undefined) => void = () => undefined): Promise<void> {
@@ -886,19 +902,73 @@ async function askUntil(index: CatalogIndex, done: () => boolean, check: (versio
 /** The Hobbits, each with a _version_ as Solr gives them (the leader's clock in ms, shifted left 20 bits). */
 const versioned = (): SolrDoc[] => HOBBITS.map((doc, i) => ({ ...doc, _version_: 1790000000000000000 + i * 2 ** 20 }));
 
-test('contentVersion: nothing is read until it is asked for; then q=*:*, rows=1, fl=_version_, sort=_version_ desc; quiet again when nobody asks', async (t) => {
+test('contentVersion: nothing is read until it is asked for; then q=*:*, rows=0 and the documents\' _version_ without sorting on it; quiet again when nobody asks', async (t) => {
   await withFake(t, versioned(), async (server) => {
     const index = openIndex(t, { url: server.url, versionCheckMs: 20 });
     await sleep(80);
     t.is(server.requests.length, 0, 'an adapter nobody asks does not poll');
     t.is(index.contentVersion?.(), undefined, 'nothing known yet: build afresh');
-    for (const until = Date.now() + 15_000; server.requests.length === 0 && Date.now() < until;) await sleep(2);
-    const seen = only(server.requests);
-    t.is(seen.method, 'GET');
-    t.is(seen.path, '/solr/biblio/select');
-    t.deepEqual(solrParamsOf(t, seen), VERSION_READ);
+    for (const until = Date.now() + 15_000; server.requests.length < 2 && Date.now() < until;) await sleep(2);
+    const [count, fetch] = server.requests;
+    for (const seen of [count, fetch]) {
+      t.is(seen?.method, 'GET');
+      t.is(seen?.path, '/solr/biblio/select');
+    }
+    t.deepEqual(solrParamsOf(t, count!), VERSION_COUNT);
+    t.deepEqual(solrParamsOf(t, fetch!), VERSION_FETCH);
     await sleep(120);
-    t.is(server.requests.length, 1, 'no further reads while contentVersion() is not called');
+    t.is(server.requests.length, 2, 'no further reads while contentVersion() is not called');
+  });
+});
+
+test('contentVersion: once the highest _version_ is known, a read of an unchanged index is one request counting the documents above it', async (t) => {
+  await withFake(t, versioned(), async (server) => {
+    const index = openIndex(t, { url: server.url, versionCheckMs: 10 });
+    const { version } = await nextVersion(index, undefined);
+    const highest = version.split('/')[1];
+    const before = server.requests.length;
+    await askUntil(index, () => server.requests.length >= before + 3);
+    for (const seen of server.requests.slice(before)) {
+      t.deepEqual(solrParamsOf(t, seen), [['q', '*:*'], ['rows', '0'], ['facet', 'true'], ['facet.query', `{!key=newer}_version_:{${highest} TO *]`]]);
+    }
+  });
+});
+
+test('contentVersion on a core of many documents finds the exact highest _version_ by counting ranges, in a bounded number of requests, never sorting on it', async (t) => {
+  // 1,000 documents over two shards, versions a few ms apart as a bulk load gives them; the highest is
+  // neither first nor last in either shard's list.
+  const versionAt = (i: number) => 1790000000000000000 + ((i * 7919) % 1000) * 3 * 2 ** 20;
+  const shards: SolrDoc[][] = [[], []];
+  for (let i = 0; i < 1000; i++) shards[i % 2]!.push({ id: `many-${i}`, title: 'Many', _version_: versionAt(i) });
+  const highest = Math.max(...shards.flat().map((doc) => doc._version_ as number));
+  await withFake(t, { shards }, async (server) => {
+    const index = openIndex(t, { url: server.url, versionCheckMs: 10 });
+    const { version } = await nextVersion(index, undefined);
+    // (This fake writes numbers as JavaScript prints them, so compare as numbers.)
+    const [count, top] = version.split('/');
+    t.is(count, '1000');
+    t.is(Number(top), highest);
+    const firstRead = server.requests.slice(0, server.requests.findIndex((seen, i) => i > 0 && solrParamsOf(t, seen).some(([n, v]) => n === 'facet.query' && v.startsWith('{!key=newer}'))));
+    t.true(firstRead.length <= 14, `${firstRead.length} requests for the first read`);
+    t.log(`${firstRead.length} requests for the first read`);
+    for (const seen of server.requests) t.false(solrParamsOf(t, seen).some(([n, v]) => n === 'sort' && v.includes('_version_')));
+    // 150 more, beyond one fetch: found again by narrowing above the known highest.
+    for (let i = 0; i < 150; i++) shards[i % 2]!.push({ id: `more-${i}`, title: 'More', _version_: highest + (i + 1) * 2 ** 20 });
+    const [moreCount, moreTop] = (await nextVersion(index, version)).version.split('/');
+    t.is(moreCount, '1150');
+    t.is(Number(moreTop), highest + 150 * 2 ** 20);
+  });
+});
+
+test('contentVersion on a collection: documents on every shard count, and a change on either shard shows', async (t) => {
+  const [a = {}, b = {}, ...rest] = versioned();
+  const shards: SolrDoc[][] = [[a, ...rest], [b]];
+  await withFake(t, { shards }, async (server) => {
+    const index = openIndex(t, { url: server.url, versionCheckMs: 10 });
+    const first = await nextVersion(index, undefined);
+    t.is(first.version, `6/${1790000000000000000 + 5 * 2 ** 20}`);
+    shards[1]!.push({ id: 'hob-7', title: 'The Hobbit', work_keys_str_mv: [K_THE], _version_: 1790000000000000000 + 20 * 2 ** 20 });
+    t.is((await nextVersion(index, first.version)).version, `7/${1790000000000000000 + 20 * 2 ** 20}`);
   });
 });
 
@@ -934,15 +1004,20 @@ test('contentVersion: a value once two reads agree, at most one read per interva
     t.is(deleted.version, `6/${1790000000000000000 + 12 * 2 ** 20}`);
 
     docs.length = 0;
-    t.is((await nextVersion(index, deleted.version)).version, '0/', 'an empty index has a version too');
+    t.is((await nextVersion(index, deleted.version)).version, `0/${1790000000000000000 + 12 * 2 ** 20}`, 'an emptied index has a version too');
   });
 });
 
 test('contentVersion reads _version_ as Solr wrote it: 64-bit values a JavaScript number cannot tell apart still differ', async (t) => {
   // 1790000000000000001 and …002 are the same JavaScript number; only the text tells them apart.
   let top = '1790000000000000001';
-  const server = await listen(t, (_seen, res) => {
-    const text = `{"responseHeader":{"status":0,"QTime":0,"params":{"q":"*:*","fl":"_version_","sort":"_version_ desc","rows":"1","wt":"json"}},"response":{"numFound":6,"start":0,"numFoundExact":true,"docs":[{"_version_":${top}}]}}`;
+  const server = await listen(t, (seen, res) => {
+    const get = (name: string) => seen.query.find(([n]) => n === name)?.[1];
+    const newer = /\{(\d+) TO/.exec(get('facet.query') ?? '')?.[1];
+    const text = get('fl') === '_version_'
+      ? `{"responseHeader":{"status":0,"QTime":0,"params":{"q":"*:*","fl":"_version_","rows":"100","wt":"json"}},"response":{"numFound":1,"start":0,"numFoundExact":true,"docs":[{"_version_":${top}}]}}`
+      : `{"responseHeader":{"status":0,"QTime":0},"response":{"numFound":6,"start":0,"numFoundExact":true,"docs":[]}${
+        newer === undefined ? '' : `,"facet_counts":{"facet_queries":{"newer":${BigInt(top) > BigInt(newer) ? 1 : 0}}}`}}`;
     res.writeHead(200, { 'content-type': 'application/json;charset=utf-8' }).end(text);
   });
   t.is(Number('1790000000000000001'), Number('1790000000000000002'));
@@ -1287,3 +1362,37 @@ test('good options are accepted: https, IPv6 literal, defaults', async (t) => {
   }
   t.pass();
 });
+
+// ---------------------------------------------------------------------------------------------------
+// The stand-in against the real thing: the same documents in a real Solr (standalone core and two-shard
+// SolrCloud collection "contract", from the plugin's configset; test/indexBehaviour/realSolr.ts) and in
+// the fake must give the adapter the same answers, so the contract tests above test what Solr does.
+
+if (!skippedWithoutSolr(test, 'the stand-in Solr compared with a real one')) {
+  for (const target of solrTargets()) {
+    test(`real Solr (${target.name}): the adapter's answers from the stand-in Solr equal a real Solr's on the same documents`, async (t) => {
+      const url = await solrCore(target, 'contract', 'plugin');
+      // _version_ is Solr's own (sent in an update it would be an optimistic-concurrency check).
+      const documents = HOBBITS.map(({ _version_: _dropped, ...doc }) => doc);
+      await updateSolr(url, { delete: { query: '*:*' } });
+      await updateSolr(url, documents);
+      const server = await listen(t, fakeSolr(documents));
+      const answers = async (index: CatalogIndex) => {
+        const out: unknown[] = [Object.fromEntries(await index.countVersions([...documents.map((doc) => String(doc.id)), 'missing']))];
+        for (const { id } of documents) {
+          const record = await index.getRecord(String(id));
+          out.push(record);
+          for (const order of ['last-indexed', 'relevance'] as const) {
+            out.push(await index.findVersions({ workKeys: record?.workKeys ?? [], order, offset: 0, limit: 20 }));
+            out.push(await index.findVersions({ workKeys: record?.workKeys ?? [], order, offset: 1, limit: 2 }));
+          }
+        }
+        out.push(await index.getRecord('hob-'));
+        return out;
+      };
+      const real = openIndex(t, { url, versionCheckMs: 0 });
+      const fake = openIndex(t, { url: server.url, versionCheckMs: 0 });
+      t.deepEqual(await answers(real), await answers(fake));
+    });
+  }
+}

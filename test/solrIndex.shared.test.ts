@@ -1,15 +1,14 @@
 /**
- * The shared index behaviour suite (test/indexBehaviour/indexBehaviourSuite.ts) against a real Solr core,
- * and the loader writing to that core compared with the embedded index on the same file.
+ * The shared index behaviour suite (test/indexBehaviour/indexBehaviourSuite.ts) against a real Solr, the
+ * loader writing to Solr compared with the embedded index on the same file, and contentVersion (the
+ * background read behind kept answers) following real commits.
  *
- * Runs only when SOLR_TEST_URL names a core, e.g. one made from src/adapters/solr/configset:
- *   SOLR_TEST_URL=http://localhost:8983/solr/versions_test npx ava test/solrIndex.shared.test.ts
- * DESTRUCTIVE: it deletes every document of that core first. Never point it at a catalog's real core.
- * Without SOLR_TEST_URL the file registers one skipped test, so the run says what was not tested.
- *
- * SOLR_TEST_URL may also name a SolrCloud collection; made with numShards=2 (or more), the comparison with
- * the embedded index checks that countVersions adds up versions stored on different shards, and the
- * contentVersion test that the background version read sees changes on any shard.
+ * Runs on every Solr that test/indexBehaviour/realSolr.ts finds (tools/solr/start.sh starts a standalone
+ * one and a SolrCloud one and sets SOLR_TEST_URL and SOLR_CLOUD_TEST_URL), each on cores of its own
+ * ("shared_<schema>"; two-shard collections on SolrCloud, so countVersions must add up versions stored on
+ * different shards): the plugin's own configset (standalone), a VuFind MARC core and an aggregator's DC
+ * core, where `_version_` has no docValues.
+ * Without either variable the file registers one skipped test, so the run says what was not tested.
  */
 import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,13 +22,25 @@ import { createSolrWriter, solrIngestWriter } from '../src/adapters/solr/solrWri
 import { loadRecordFiles } from '../src/cli/loadRecords.js';
 import { recordFormatNamed } from '../src/ingest/recordFormats.js';
 import { indexBehaviourSuite } from './indexBehaviour/indexBehaviourSuite.js';
+import { skippedWithoutSolr, solrCore, solrTargets, type SolrSchemaName, type SolrTarget } from './indexBehaviour/realSolr.js';
 
-const url = process.env.SOLR_TEST_URL?.trim();
+const SCHEMAS: Record<SolrTarget['name'], SolrSchemaName[]> = {
+  standalone: ['plugin', 'vufind', 'aggregator'],
+  solrcloud: ['vufind', 'aggregator'],
+};
 
-if (url === undefined || url === '') {
-  test.skip('shared index suite and loader against a real Solr core (set SOLR_TEST_URL to a disposable core to run)', () => {});
-} else {
-  indexBehaviourSuite(test, 'solr', async (documents) => {
+if (!skippedWithoutSolr(test, 'shared index suite, loader and contentVersion')) {
+  for (const target of solrTargets()) {
+    for (const schema of SCHEMAS[target.name]) sharedTests(target, schema);
+  }
+}
+
+function sharedTests(target: SolrTarget, schema: SolrSchemaName): void {
+  const label = `solr ${target.name} ${schema}`;
+  // Made (or found) once per file; every test of this core awaits the same promise.
+  const core = solrCore(target, `shared_${schema}`, schema);
+  indexBehaviourSuite(test, label, async (documents) => {
+    const url = await core;
     const writer = createSolrWriter({ url, commitWithinMs: 0 });
     try {
       await writer.deleteAll();
@@ -44,7 +55,8 @@ if (url === undefined || url === '') {
     return createSolrIndex({ url });
   });
 
-  test('solr: the loader gives Solr and the embedded index the same answers on the same file', async (t) => {
+  test(`${label}: the loader gives Solr and the embedded index the same answers on the same file`, async (t) => {
+    const url = await core;
     // Own ids and keys (the "cmp:" records share no key with the suite's), so this runs beside the suite.
     const lines: string[] = [];
     for (let work = 0; work < 30; work += 1) {
@@ -98,7 +110,8 @@ if (url === undefined || url === '') {
     t.deepEqual(await answers(solr), await answers(embedded));
   });
 
-  test('solr: contentVersion, read in the background, takes a new value after a committed add and after a committed delete', async (t) => {
+  test(`${label}: contentVersion, read in the background, gives a value and a new one within the bound after a committed add and after a committed delete`, async (t) => {
+    const url = await core;
     // Own ids ("ver:"), so this runs beside the tests above; their commits may change the value too, so
     // the test asks only for a change after each of its own commits.
     const writer = createSolrWriter({ url, commitWithinMs: 0 });
@@ -112,14 +125,35 @@ if (url === undefined || url === '') {
       }
       throw new Error(`contentVersion() gave nothing new within 15 s (before: ${String(before)})`);
     };
+    /** Milliseconds from now until contentVersion() stops vouching for `kept` (answers are then built afresh). */
+    const lapseOf = async (kept: string): Promise<number> => {
+      const from = Date.now();
+      while (index.contentVersion?.() === kept) {
+        if (Date.now() - from > 15_000) throw new Error(`contentVersion() still ${kept} 15 s after a commit`);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      return Date.now() - from;
+    };
+    if (schema !== 'plugin') {
+      // VuFind's declaration, which the read must work on: a point field without docValues.
+      const field = await (await fetch(`${url}/schema/fields/_version_?showDefaults=true&wt=json`)).json() as { field?: Record<string, unknown> };
+      t.like(field.field, { type: 'long', docValues: false, indexed: true, stored: true });
+    }
     const first = await nextVersion(undefined);
     t.regex(first, /^\d+\/\d*$/, 'numFound/highest _version_');
     const added = await writer.add([{ id: 'ver:1', title: 'Version probe', last_indexed: '2024-01-01T00:00:00Z', work_keys_str_mv: ['AT probe version'] }]);
     t.is(added.rejected.length, 0);
     await writer.commit();
+    // docs/solr.md: a committed change shows within about one interval (50 ms) plus the read's own time;
+    // the margin is for a machine busy with the other test files.
+    const addSeenAfter = await lapseOf(first);
+    t.true(addSeenAfter < 3000, `add seen after ${addSeenAfter} ms`);
     const afterAdd = await nextVersion(first);
     await writer.deleteByIds(['ver:1']);
     await writer.commit();
+    const deleteSeenAfter = await lapseOf(afterAdd);
+    t.true(deleteSeenAfter < 3000, `delete seen after ${deleteSeenAfter} ms`);
+    t.log(`change seen after ${addSeenAfter} ms (add), ${deleteSeenAfter} ms (delete)`);
     t.not(await nextVersion(afterAdd), afterAdd);
   });
 }

@@ -11,7 +11,9 @@
  *
  * contentVersion() lets the plugin keep finished answers on Solr too. It never asks Solr itself: a
  * background probe (solrVersionWatch.ts), at most once per `versionCheckMs` and only while requests come
- * in, reads how many documents the index holds and the highest `_version_` among them. Solr gives every
+ * in, reads how many documents the index holds and the highest `_version_` among them, with a range
+ * query rather than a sort, so it works where `_version_` has no docValues (VuFind's schemas; see
+ * solrIndexVersionProbe there). Solr gives every
  * added or replaced document a new `_version_` above those before it (from the shard leader's clock), and
  * a deletion lowers the count, so the pair changes with every committed change; both are summed up over
  * all shards by an ordinary distributed query, so a collection's shards all count. (Lucene's own index
@@ -34,7 +36,7 @@ import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError }
 import { solrResultList, type SolrResultList } from './solrAnswers.js';
 import { exchangeWithSolr, openSolrClient, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
 import { describeNetworkError, isObject } from './solrFaults.js';
-import { VersionWatch } from './solrVersionWatch.js';
+import { solrIndexVersionProbe, VersionWatch } from './solrVersionWatch.js';
 
 /** Record field (the record document's name, recordFields.ts) → Solr field name. */
 export type SolrFieldMap = Record<RecordFieldName, string>;
@@ -48,8 +50,6 @@ export const DEFAULT_SOLR_TIMEOUT_MS = 5000;
 export const DEFAULT_SOLR_FACET_FIELDS: readonly string[] = Object.freeze(['format']);
 /** Least time between two background reads of the index's version (contentVersion); 0: none, no kept answers. */
 export const DEFAULT_SOLR_VERSION_CHECK_MS = 1000;
-/** Solr's own field, the same name in every schema that has an update log (SolrCloud requires one). */
-export const SOLR_VERSION_FIELD = '_version_';
 /** Above this many bytes of form-encoded parameters the query goes as a POST body: Jetty's default
  * request-header limit is 8 KB, and proxies in front of Solr are often stricter. */
 export const SOLR_POST_THRESHOLD_BYTES = 4096;
@@ -246,7 +246,7 @@ class SolrIndex implements CatalogIndex {
     this.versionWatch = versionCheckMs === 0 ? undefined : new VersionWatch({
       intervalMs: versionCheckMs,
       maxStalenessMs,
-      probe: () => this.readIndexVersion(),
+      probe: solrIndexVersionProbe((params, what) => this.select(params, what), endpoint.display),
       onFailure: (error) => logger?.warn?.(
         `Solr ${endpoint.display}: reading the index version failed (${error instanceof Error ? error.message : String(error)}); `
         + `kept answers are used for at most ${maxStalenessMs} ms after the last good read, then every answer is built afresh`,
@@ -390,29 +390,6 @@ class SolrIndex implements CatalogIndex {
     return counts;
   }
 
-  /**
-   * The background read behind contentVersion(): `q=*:*`, `rows=1`, `fl=_version_`, `sort=_version_ desc`,
-   * giving `<numFound>/<highest _version_>` over every shard, or `undefined` when Solr answers with partial
-   * results (a shard missing) and cannot vouch for the whole index.
-   */
-  private async readIndexVersion(): Promise<string | undefined> {
-    const response = await this.select([
-      ['q', '*:*'],
-      ['rows', '1'],
-      ['fl', SOLR_VERSION_FIELD],
-      ['sort', `${SOLR_VERSION_FIELD} desc`],
-    ], 'indexVersion');
-    const header = response.data.responseHeader;
-    if (isObject(header) && header.partialResults === true) return undefined;
-    const top = response.docs[0];
-    if (top === undefined) return `${response.numFound}/`;
-    const parsed = top[SOLR_VERSION_FIELD];
-    if (typeof parsed !== 'number' || !Number.isFinite(parsed)) {
-      throw new IndexUnavailableError(`Solr ${this.settings.endpoint.display}: indexVersion: the documents carry no ${SOLR_VERSION_FIELD} (${JSON.stringify(parsed)}); the core needs an update log and that field for answers to be kept`);
-    }
-    return `${response.numFound}/${exactLongOf(response.body, parsed)}`;
-  }
-
   async close(): Promise<void> {
     this.closed = true;
     this.versionWatch?.stop();
@@ -504,20 +481,6 @@ function textsOf(value: unknown): string[] {
 function firstText(value: unknown): string | undefined {
   return textsOf(value)[0];
 }
-
-/**
- * The highest `_version_` as Solr wrote it. Versions are 64-bit integers (about 1.8e18), beyond the 2^53
- * a JavaScript number holds exactly, so JSON.parse rounds them (to multiples of 256): two versions given
- * within one millisecond could read the same. The digits are taken from the answer's text instead, after
- * `"docs"` (the echoed `fl` and `sort` parameters come before it), checked against the parsed number.
- */
-function exactLongOf(body: string, parsed: number): string {
-  const docsAt = body.indexOf('"docs"');
-  const match = docsAt < 0 ? null : /"_version_"\s*:\s*(-?\d+)/.exec(body.slice(docsAt));
-  const digits = match?.[1];
-  return digits !== undefined && Number(digits) === parsed ? digits : String(parsed);
-}
-
 
 /**
  * A Solr document as a record document: each configured Solr field is read back under its record-field

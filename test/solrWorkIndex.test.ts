@@ -1,0 +1,95 @@
+/**
+ * The work index beside a Solr core (src/adapters/solr/workIndex/): documents as Solr returns them, keyed
+ * by a key profile given as a function, answering versions pages and counts; the order time from
+ * last_indexed or, for documents without one (an aggregator's), from the time in `_version_`.
+ */
+import test from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { orderTimeOf, solrVersionOf } from '../src/adapters/solr/workIndex/documentOrder.js';
+import { openWorkIndex, type KeysOf } from '../src/adapters/solr/workIndex/workIndexFile.js';
+import { InvalidOptionError } from '../src/errors.js';
+
+/** A toy profile: one key per stored DC title, lower-cased (the real profiles come from work-keys/). */
+const titleKeys: KeysOf = (document) => {
+  const titles = document['dc.title.none.fl_str_mv'];
+  return Array.isArray(titles) ? titles.map((title) => `T ${String(title).toLowerCase()}`) : [];
+};
+
+// _version_ values as Solr writes them: milliseconds since the epoch shifted left 20 bits, plus a counter.
+const versionAt = (iso: string, counter = 0) => String((BigInt(Date.parse(iso)) << 20n) + BigInt(counter));
+
+const aggregatorDocument = (id: string, titles: string[], indexedAt: string, extra: Record<string, unknown> = {}) => ({
+  id, title: titles[0], 'dc.title.none.fl_str_mv': titles, _version_: versionAt(indexedAt), ...extra,
+});
+
+test('orderTimeOf: last_indexed when usable, else the time Solr encodes in _version_, else none', (t) => {
+  t.is(orderTimeOf({ last_indexed: '2025-03-10T12:00:00Z', _version_: versionAt('2020-01-01T00:00:00Z') }), Date.parse('2025-03-10T12:00:00Z'));
+  t.is(orderTimeOf({ last_indexed: ['2025-03-10T12:00:00Z'] }), Date.parse('2025-03-10T12:00:00Z'));
+  t.is(orderTimeOf({ last_indexed: 'not a date', _version_: versionAt('2024-02-29T23:59:59.999Z', 5) }), Date.parse('2024-02-29T23:59:59.999Z'));
+  t.is(orderTimeOf({ _version_: Number(versionAt('2026-11-25T15:50:00.123Z', 1000)) }), Date.parse('2026-11-25T15:50:00.123Z'), 'a rounded JSON number still gives the millisecond');
+  t.is(orderTimeOf({ title: 'no time at all' }), undefined);
+  t.is(solrVersionOf({ _version_: '1882845937761517569' }), 1882845937761517569n, 'digits kept exactly');
+  t.is(solrVersionOf({ _version_: -5 }), undefined);
+});
+
+test('versions by shared keys, newest first by last_indexed or _version_ time, ties by id; relevance by id; paging keeps the total', (t) => {
+  const index = openWorkIndex({ path: ':memory:', keysOf: titleKeys });
+  t.teardown(() => index.close());
+  const summary = index.put([
+    aggregatorDocument('oai:a:1', ['Educação ambiental', 'Environmental education'], '2025-01-01T00:00:00Z'),
+    aggregatorDocument('oai:b:7', ['Educação ambiental'], '2025-03-01T00:00:00Z'),
+    aggregatorDocument('oai:c:2', ['Environmental education'], '2025-02-01T00:00:00Z', { last_indexed: '2025-06-01T00:00:00Z' }),
+    aggregatorDocument('oai:c:1', ['Environmental education'], '2025-06-01T00:00:00Z'),
+    aggregatorDocument('oai:d:1', ['Hidrologia do cerrado'], '2025-01-05T00:00:00Z'),
+    { id: 'oai:e:1', title: 'No DC titles', _version_: versionAt('2025-01-06T00:00:00Z') },
+  ]);
+  t.deepEqual(summary, { stored: 6, withoutKeys: 1, refused: [] });
+  const keys = index.keysOf('oai:a:1') ?? [];
+  t.deepEqual(keys, ['T educação ambiental', 'T environmental education']);
+  t.deepEqual(index.findVersions({ workKeys: keys, order: 'last-indexed', offset: 0, limit: 10 }),
+    { total: 4, ids: ['oai:c:1', 'oai:c:2', 'oai:b:7', 'oai:a:1'] });
+  t.deepEqual(index.findVersions({ workKeys: keys, order: 'relevance', offset: 0, limit: 10 }).ids, ['oai:a:1', 'oai:b:7', 'oai:c:1', 'oai:c:2']);
+  t.deepEqual(index.findVersions({ workKeys: keys, order: 'last-indexed', offset: 1, limit: 2 }), { total: 4, ids: ['oai:c:2', 'oai:b:7'] });
+  // Each record counts the documents sharing any of its own keys: oai:b:7 has only the Portuguese title.
+  t.deepEqual(Object.fromEntries(index.countVersions(['oai:a:1', 'oai:b:7', 'oai:d:1', 'oai:e:1', 'missing', 'oai:b:7'])),
+    { 'oai:a:1': 4, 'oai:b:7': 2, 'oai:d:1': 1, 'oai:e:1': 1 });
+});
+
+test('a replaced document takes its new keys and time; a removed one is gone; documents that cannot be ordered are reported', (t) => {
+  const index = openWorkIndex({ path: ':memory:', keysOf: titleKeys });
+  t.teardown(() => index.close());
+  index.put([aggregatorDocument('x:1', ['Alpha'], '2025-01-01T00:00:00Z'), aggregatorDocument('x:2', ['Alpha'], '2025-01-02T00:00:00Z')]);
+  index.put([aggregatorDocument('x:1', ['Beta'], '2025-01-03T00:00:00Z')]);
+  t.deepEqual(index.findVersions({ workKeys: ['T alpha'], order: 'last-indexed', offset: 0, limit: 10 }), { total: 1, ids: ['x:2'] });
+  t.deepEqual(index.findVersions({ workKeys: ['T beta'], order: 'last-indexed', offset: 0, limit: 10 }), { total: 1, ids: ['x:1'] });
+  t.is(index.remove(['x:2', 'x:2', 'never-there']), 1);
+  t.deepEqual(index.findVersions({ workKeys: ['T alpha'], order: 'last-indexed', offset: 0, limit: 10 }), { total: 0, ids: [] });
+  t.is(index.count(), 1);
+  const summary = index.put([{ id: 'x:3', 'dc.title.none.fl_str_mv': ['Gamma'] }, { title: 'no id', _version_: versionAt('2025-01-01T00:00:00Z') }]);
+  t.deepEqual(summary, { stored: 0, withoutKeys: 0, refused: [
+    { id: 'x:3', reason: 'neither last_indexed nor _version_ to order it by' },
+    { id: undefined, reason: 'no usable id' },
+  ] });
+});
+
+test('the file keeps its documents and the highest _version_ (exact) across reopening', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-work-index-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'work-index.sqlite');
+  const first = openWorkIndex({ path, keysOf: titleKeys });
+  t.is(first.highestVersion(), undefined);
+  first.put([aggregatorDocument('y:1', ['Delta'], '2025-01-01T00:00:00Z'), { ...aggregatorDocument('y:2', ['Delta'], '2025-01-01T00:00:00Z'), _version_: versionAt('2025-05-05T05:05:05Z', 3) }]);
+  first.put([aggregatorDocument('y:3', ['Delta'], '2025-02-01T00:00:00Z')]);
+  first.close();
+  const again = openWorkIndex({ path, keysOf: titleKeys });
+  t.teardown(() => again.close());
+  t.is(again.highestVersion(), versionAt('2025-05-05T05:05:05Z', 3), 'not lowered by a later put of older documents');
+  t.deepEqual(again.findVersions({ workKeys: ['T delta'], order: 'last-indexed', offset: 0, limit: 10 }).ids, ['y:2', 'y:3', 'y:1']);
+});
+
+test('options are checked and named', (t) => {
+  t.throws(() => openWorkIndex({ path: '', keysOf: titleKeys }), { instanceOf: InvalidOptionError, message: /workIndex\.path/ });
+  t.throws(() => openWorkIndex({ path: ':memory:', keysOf: 'titles' as unknown as KeysOf }), { instanceOf: InvalidOptionError, message: /workIndex\.keysOf/ });
+});

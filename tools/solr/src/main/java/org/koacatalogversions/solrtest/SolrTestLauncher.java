@@ -1,0 +1,161 @@
+/*
+ * Starts, on 127.0.0.1, the Solr the test suites run against (docs/testing.md): a standalone Solr whose
+ * home holds the given configsets (cores are made from them through the CoreAdmin API) and a SolrCloud of
+ * one node with embedded ZooKeeper, the same configsets uploaded (collections of two shards are made from
+ * them through the Collections API). It makes one core and one collection named "biblio" from the
+ * configset named first. When both answer it writes their base URLs to the file given with --out and
+ * prints READY; it stops both, deleting DIR, on SIGTERM, on Ctrl-C, and (with --stop-on-stdin-close) when stdin closes.
+ *
+ * Usage: java -cp ... SolrTestLauncher --work DIR --out FILE [--configset NAME=DIR]... [--stop-on-stdin-close]
+ * where each configset DIR holds conf/solrconfig.xml and conf/managed-schema.xml (or schema.xml).
+ * Building and starting it is tools/solr/start.sh's business.
+ */
+package org.koacatalogversions.solrtest;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+import org.apache.solr.cloud.MiniSolrCloudCluster;
+import org.apache.solr.embedded.JettyConfig;
+import org.apache.solr.embedded.JettySolrRunner;
+
+public final class SolrTestLauncher {
+  private static final String SOLR_XML = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<solr/>\n";
+
+  private SolrTestLauncher() {}
+
+  public static void main(String[] args) throws Exception {
+    Path work = null;
+    Path out = null;
+    boolean stopOnStdinClose = false;
+    Map<String, Path> configsets = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--work" -> work = Path.of(args[++i]).toAbsolutePath();
+        case "--out" -> out = Path.of(args[++i]).toAbsolutePath();
+        case "--stop-on-stdin-close" -> stopOnStdinClose = true;
+        case "--configset" -> {
+          String[] pair = args[++i].split("=", 2);
+          if (pair.length != 2) throw new IllegalArgumentException("--configset wants NAME=DIR, not " + args[i]);
+          configsets.put(pair[0], Path.of(pair[1]).toAbsolutePath());
+        }
+        default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+      }
+    }
+    if (work == null || out == null || configsets.isEmpty()) {
+      throw new IllegalArgumentException("usage: --work DIR --out FILE --configset NAME=DIR [--configset ...] [--stop-on-stdin-close]");
+    }
+    String first = configsets.keySet().iterator().next();
+    long started = System.nanoTime();
+
+    // Standalone: a solr home with the configsets under configsets/ (Solr's default configSetBaseDir).
+    Path home = work.resolve("standalone");
+    Files.createDirectories(home);
+    Files.writeString(home.resolve("solr.xml"), SOLR_XML);
+    for (Map.Entry<String, Path> set : configsets.entrySet()) {
+      copyTree(set.getValue().resolve("conf"), home.resolve("configsets").resolve(set.getKey()).resolve("conf"));
+    }
+    JettySolrRunner standalone = new JettySolrRunner(home.toString(), JettyConfig.builder().setPort(0).build());
+
+    // SolrCloud: one node (two shards on one node keep the memory low), embedded ZooKeeper.
+    MiniSolrCloudCluster.Builder builder = new MiniSolrCloudCluster.Builder(1, work.resolve("cloud"));
+    for (Map.Entry<String, Path> set : configsets.entrySet()) builder.addConfig(set.getKey(), set.getValue().resolve("conf"));
+
+    Path workDir = work;
+    List<AutoCloseable> toStop = new ArrayList<>();
+    CountDownLatch stop = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      for (int i = toStop.size() - 1; i >= 0; i--) {
+        try {
+          toStop.get(i).close();
+        } catch (Exception e) {
+          System.err.println("stopping: " + e);
+        }
+      }
+      // The cores' data lives only as long as the launcher.
+      deleteTree(workDir);
+      stop.countDown();
+    }));
+
+    standalone.start();
+    toStop.add(standalone::stop);
+    String standaloneBase = "http://127.0.0.1:" + standalone.getLocalPort() + "/solr";
+    MiniSolrCloudCluster cloud = builder.build();
+    toStop.add(cloud::shutdown);
+    String cloudBase = "http://127.0.0.1:" + cloud.getJettySolrRunner(0).getLocalPort() + "/solr";
+
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    ask(http, standaloneBase + "/admin/cores?action=CREATE&name=biblio&configSet=" + first + "&wt=json");
+    ask(http, cloudBase + "/admin/collections?action=CREATE&name=biblio&numShards=2&replicationFactor=1"
+        + "&collection.configName=" + first + "&waitForFinalState=true&wt=json");
+    ask(http, standaloneBase + "/biblio/select?q=*:*&rows=0&wt=json");
+    ask(http, cloudBase + "/biblio/select?q=*:*&rows=0&wt=json");
+
+    String facts = "SOLR_STANDALONE_BASE=" + standaloneBase + "\n"
+        + "SOLR_CLOUD_BASE=" + cloudBase + "\n"
+        + "SOLR_ZK_HOST=" + cloud.getZkServer().getZkAddress() + "\n"
+        + "SOLR_CONFIGSETS=" + String.join(",", configsets.keySet()) + "\n";
+    Path partial = out.resolveSibling(out.getFileName() + ".part");
+    Files.writeString(partial, facts);
+    Files.move(partial, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    System.out.println("READY in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+    System.out.print(facts);
+    System.out.flush();
+
+    if (stopOnStdinClose) {
+      Thread watcher = new Thread(() -> {
+        try (InputStream in = System.in) {
+          while (in.read() >= 0) {
+            // Anything written is ignored; only the end of the stream counts.
+          }
+        } catch (IOException ignored) {
+          // A broken stdin is a closed one.
+        }
+        System.exit(0);
+      }, "stdin-watch");
+      watcher.setDaemon(true);
+      watcher.start();
+    }
+    stop.await();
+  }
+
+  /** Sends a GET and fails unless Solr answers 200 (the body is in the message). */
+  private static void ask(HttpClient http, String url) throws IOException, InterruptedException {
+    HttpResponse<String> response = http.send(
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(120)).build(),
+        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    if (response.statusCode() != 200) throw new IOException(url + " answered " + response.statusCode() + ": " + response.body());
+  }
+
+  private static void deleteTree(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) Files.deleteIfExists(path);
+    } catch (IOException e) {
+      System.err.println("could not delete " + root + ": " + e);
+    }
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> paths = Files.walk(from)) {
+      for (Path path : (Iterable<Path>) paths::iterator) {
+        Path target = to.resolve(from.relativize(path).toString());
+        if (Files.isDirectory(path)) Files.createDirectories(target);
+        else Files.copy(path, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+  }
+}
