@@ -26,7 +26,7 @@ import { DEFAULT_SOLR_WRITE_TIMEOUT_MS } from '../adapters/solr/solrWriter.js';
 import { LOAD_BATCH_SIZES } from '../adapters/sqlite/embeddedIndex.js';
 import { describeRejection, type SourceItem } from '../ingest/sourceRecord.js';
 import { detectRecordFormat, recordFormatNamed, RECORD_FILE_FORMATS, type RecordFileFormat } from '../ingest/recordFormats.js';
-import { runIngest, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
+import { NO_INGEST_COUNTS, runIngest, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
 import { harvestOai, type HarvestedRecord } from '../ingest/oai/oaiHarvester.js';
 import { harvestedRecordToDocument, HARVEST_PREFIXES } from '../ingest/oai/harvestedRecords.js';
 import { DEFAULT_BATCH_SIZE, LoadStoppedError, loadRecordFiles, openLoadTarget, type LoadTarget, type RecordFile, type TargetSpec } from './loadRecords.js';
@@ -309,7 +309,7 @@ async function report(
     const summary = await run();
     outcome = { summary, ...(after !== undefined ? { note: await after(summary) } : {}) };
   } catch (error) {
-    const stopped = error instanceof LoadStoppedError ? error : new LoadStoppedError(error, { read: 0, loaded: 0, rejected: 0, deleted: 0, seconds: 0 });
+    const stopped = error instanceof LoadStoppedError ? error : new LoadStoppedError(error, { ...NO_INGEST_COUNTS, seconds: 0 });
     outcome = { summary: stopped.summary, error: stopped };
   } finally {
     bar?.clear();
