@@ -16,7 +16,7 @@ const ESC = '\x1b';
 
 async function documentOf(bytes: Buffer) {
   const items = [];
-  for await (const item of readIso2709Stream([bytes], 'superscripts.mrc')) items.push(item);
+  for await (const item of readIso2709Stream((async function* () { yield bytes; })(), 'superscripts.mrc')) items.push(item);
   const [item] = items;
   if (item?.kind !== 'record') throw new Error(`not read as a record: ${JSON.stringify(item)}`);
   return recordDocumentFromMarc(item.record as MarcRecord);
