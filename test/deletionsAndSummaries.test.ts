@@ -218,6 +218,20 @@ for (const backend of ['embedded index', 'Solr core'] as const) {
   });
 }
 
+test('delete from a Solr core: one delete request with the ids, counted against what the core held', async (t) => {
+  const dir = tempDir(t, 'catalog-versions-deletions-');
+  const solr = await fakeSolr(t);
+  solr.docs.set('s1', { id: 's1', title: 'One' });
+  solr.docs.set('s2', { id: 's2', title: 'Two' });
+  const idsFile = join(dir, 'ids.txt');
+  writeFileSync(idsFile, 's1\ns9\n');
+  const deleted = await run(['delete', '--ids-file', idsFile, '--solr', solr.url]);
+  t.is(deleted.code, EXIT_OK, deleted.err);
+  t.regex(deleted.out, /2 read, 0 loaded, 0 rejected, 1 deleted \(1 more id was not in the index\)/);
+  t.deepEqual(solr.deletes, [['s1', 's9']]);
+  t.deepEqual([...solr.docs.keys()], ['s2']);
+});
+
 test('a harvest of an unreachable repository leaves no index file behind', async (t) => {
   const dir = tempDir(t, 'catalog-versions-deletions-');
   const server = http.createServer();

@@ -72,7 +72,10 @@ export async function loadRecordFiles(options: LoadFilesOptions): Promise<Ingest
   });
 }
 
-/** Where harvests remember the response date of their last successful run. */
+/**
+ * Where harvests remember the response date of their last successful run, and (src/ingest/oai/harvestedIdentifiers.ts)
+ * which record id each OAI identifier was stored under: text values by key.
+ */
 export interface HarvestState {
   get(key: string): Promise<string | undefined>;
   set(key: string, responseDate: string): Promise<void>;
