@@ -6,32 +6,14 @@
  * VuFind core would: the keys are VuFind's getWorkKeys keys).
  */
 import test from 'ava';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
 import { EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE, runCli } from '../src/cli/catalogVersions.js';
 import type { MarcRecord } from '../src/ingest/marc/marcRecord.js';
 import { encodeIso2709Raw, rawControlField, rawDataField, writeIso2709 } from '../tools/marc/writeIso2709.js';
+import { capture, tempDir } from './support/commandRuns.js';
 import { startOaiProvider, type ProvidedRecord } from './support/oaiProvider.js';
-
-type Teardown = { teardown(fn: () => unknown): void };
-
-function tempDir(t: Teardown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-ingest-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-function capture() {
-  let out = '';
-  let err = '';
-  return {
-    io: { stdout: { write: (text: string) => (out += text) }, stderr: { write: (text: string) => (err += text) } },
-    out: () => out,
-    err: () => err,
-  };
-}
 
 const BOOK_LEADER = '00000cam a2200000 a 4500';
 

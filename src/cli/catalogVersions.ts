@@ -5,6 +5,7 @@
  *   catalog-versions load FILE… (--db PATH | --solr CORE_URL)     records into an index
  *   catalog-versions convert FILE…                                the record documents load would write
  *   catalog-versions harvest BASE_URL --prefix marc21|oai_dc (--db PATH | --solr CORE_URL) [--set S] [--from D] [--until D]
+ *   catalog-versions delete ID… | --ids-file FILE (--db PATH | --solr CORE_URL)   records out of an index
  *
  * What it does: parses the command line (node:util parseArgs), picks each file's format from its content
  * (src/ingest/recordFormats.ts) and says which, runs the load or harvest (loadRecords.ts), draws a
@@ -17,18 +18,22 @@
  *
  * Left to others: reading, mapping, checking and writing records (src/ingest/ and the adapters).
  */
-import { constants, createReadStream, realpathSync } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { constants, createReadStream, existsSync, realpathSync } from 'node:fs';
+import { access, readFile, rm, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { GENERATOR } from '../packageFiles.js';
 import { DEFAULT_SOLR_WRITE_TIMEOUT_MS } from '../adapters/solr/solrWriter.js';
 import { LOAD_BATCH_SIZES } from '../adapters/sqlite/embeddedIndex.js';
-import { describeRejection, type SourceItem } from '../ingest/sourceRecord.js';
+import { describePosition, describeRejection, type SourceItem } from '../ingest/sourceRecord.js';
 import { detectRecordFormat, recordFormatNamed, RECORD_FILE_FORMATS, type RecordFileFormat } from '../ingest/recordFormats.js';
-import { runIngest, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
+import { NO_INGEST_COUNTS, runIngest, type IngestDuplicate, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
+import { isStockMapping, parseLocalMapping, STOCK_MAPPING, withMappingFlags, type LocalMappingSettings, type MappingFlags } from '../ingest/localMapping.js';
+import { InvalidOptionError } from '../errors.js';
 import { harvestOai, type HarvestedRecord } from '../ingest/oai/oaiHarvester.js';
 import { harvestedRecordToDocument, HARVEST_PREFIXES } from '../ingest/oai/harvestedRecords.js';
+import { HarvestedIdentifiers, harvestedIdentifiersKey } from '../ingest/oai/harvestedIdentifiers.js';
+import { isRecordDeletion } from '../ingest/recordDeletion.js';
 import { DEFAULT_BATCH_SIZE, LoadStoppedError, loadRecordFiles, openLoadTarget, type LoadTarget, type RecordFile, type TargetSpec } from './loadRecords.js';
 
 export const EXIT_OK = 0;
@@ -41,6 +46,7 @@ const FORMAT_NAMES = RECORD_FILE_FORMATS.map((format) => format.name).join('|');
 const USAGE = `Usage: catalog-versions load FILE.jsonl|FILE.mrc|FILE.xml… (--db PATH | --solr CORE_URL) [options]
        catalog-versions convert FILE… [--format ${FORMAT_NAMES}]
        catalog-versions harvest BASE_URL --prefix ${HARVEST_PREFIXES.join('|')} (--db PATH | --solr CORE_URL) [options]
+       catalog-versions delete ID… | --ids-file FILE (--db PATH | --solr CORE_URL)
 
 load     reads record files into the embedded index or a Solr core. Each file's format
          is recognised from its content: JSON Lines record documents (VuFind "biblio"
@@ -56,6 +62,8 @@ harvest  harvests an OAI-PMH 2.0 repository (ListRecords, following resumption
          tokens), loads its records and removes its deleted ones. Without --from it
          continues from the last successful harvest of the same base URL, prefix
          and set (kept in the index; with --solr, in the --state file).
+delete   removes the records with these ids (or the ids of FILE, one a line).
+         MARC records marked deleted (Leader/05 d) are deleted by load too.
 
 Target (load and harvest; exactly one):
   --db PATH            embedded index file (SQLite); created when missing
@@ -68,7 +76,13 @@ Options:
   --set SPEC           harvest: only this set
   --from DATE          harvest: records changed since DATE (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ)
   --until DATE         harvest: records changed until DATE
-  --institution NAME   harvest: the institution field of harvested records
+  --mapping FILE       local mapping: id fields, id prefix, institution, building,
+                       field overrides (docs/marc-mapping.md#local-mapping)
+  --id-field SPECS     MARC fields the id is taken from, first found: 001:035a:907a
+  --id-prefix TEXT     put before every id of this source
+  --institution NAME   the institution field of every record loaded or harvested
+  --building NAME      the building field of every record loaded or harvested
+  --ids-file FILE      delete: the ids to delete, one a line
   --state FILE         harvest with --solr: where the last harvest's date is kept
   --batch-size N       documents per write (default ${DEFAULT_BATCH_SIZE}; ${LOAD_BATCH_SIZES.intoFilledIndex} into an
                        embedded index that holds records)
@@ -95,12 +109,15 @@ interface Common {
   batchSize: number | undefined;
   progress: boolean;
 }
-interface LoadCommand extends Common { kind: 'load'; files: string[]; format: RecordFileFormat | undefined; target: TargetSpec }
-interface ConvertCommand { kind: 'convert'; files: string[]; format: RecordFileFormat | undefined }
+/** The local mapping a command line names: a file, and flags over it. */
+interface MappingOptions { mappingFile: string | undefined; flags: MappingFlags }
+interface LoadCommand extends Common { kind: 'load'; files: string[]; format: RecordFileFormat | undefined; target: TargetSpec; mapping: MappingOptions }
+interface ConvertCommand { kind: 'convert'; files: string[]; format: RecordFileFormat | undefined; mapping: MappingOptions }
 interface HarvestCommand extends Common {
-  kind: 'harvest'; baseUrl: string; prefix: string; set?: string; from?: string; until?: string; institution?: string; target: TargetSpec;
+  kind: 'harvest'; baseUrl: string; prefix: string; set?: string; from?: string; until?: string; target: TargetSpec; mapping: MappingOptions;
 }
-type Command = LoadCommand | ConvertCommand | HarvestCommand;
+interface DeleteCommand extends Common { kind: 'delete'; ids: string[]; idsFile: string | undefined; target: TargetSpec }
+type Command = LoadCommand | ConvertCommand | HarvestCommand | DeleteCommand;
 type Parsed = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; command: Command };
 
 function parseCommandLine(argv: readonly string[]): Parsed {
@@ -120,6 +137,11 @@ function parseCommandLine(argv: readonly string[]): Parsed {
         from: { type: 'string' },
         until: { type: 'string' },
         institution: { type: 'string' },
+        building: { type: 'string' },
+        mapping: { type: 'string' },
+        'id-field': { type: 'string' },
+        'id-prefix': { type: 'string' },
+        'ids-file': { type: 'string' },
         state: { type: 'string' },
         'batch-size': { type: 'string' },
         'timeout-ms': { type: 'string' },
@@ -142,22 +164,31 @@ function parseCommandLine(argv: readonly string[]): Parsed {
   const onlyFor = (names: string[], command: string) => {
     for (const name of names) if (text(name) !== undefined) throw new UsageError(`--${name} applies to ${command} only`);
   };
+  const mappingNames = ['mapping', 'id-field', 'id-prefix', 'institution', 'building'];
+  const mapping: MappingOptions = { mappingFile: text('mapping'), flags: mappingFlagsOf(text) };
+  if (subcommand !== 'delete') onlyFor(['ids-file'], 'delete');
   if (subcommand === 'convert') {
     if (rest.length === 0) throw new UsageError('convert needs a file to read');
-    onlyFor(['db', 'solr', 'prefix', 'set', 'from', 'until', 'institution', 'state', 'batch-size', 'timeout-ms'], 'load or harvest');
-    return { kind: 'run', command: { kind: 'convert', files: rest, format } };
+    onlyFor(['db', 'solr', 'prefix', 'set', 'from', 'until', 'state', 'batch-size', 'timeout-ms'], 'load or harvest');
+    return { kind: 'run', command: { kind: 'convert', files: rest, format, mapping } };
   }
-  if (subcommand !== 'load' && subcommand !== 'harvest') {
-    throw new UsageError(`unknown command ${JSON.stringify(subcommand)} (the commands are "load", "convert" and "harvest")`);
+  if (subcommand !== 'load' && subcommand !== 'harvest' && subcommand !== 'delete') {
+    throw new UsageError(`unknown command ${JSON.stringify(subcommand)} (the commands are "load", "convert", "harvest" and "delete")`);
   }
   const common: Common = {
     batchSize: wholeNumber(text('batch-size'), '--batch-size'),
     progress: values['no-progress'] !== true,
   };
+  if (subcommand === 'delete') {
+    onlyFor(['format', 'prefix', 'set', 'from', 'until', 'state', ...mappingNames], 'load, convert or harvest');
+    const idsFile = text('ids-file');
+    if ((rest.length === 0) === (idsFile === undefined)) throw new UsageError('delete needs the ids to delete, or --ids-file FILE (not both)');
+    return { kind: 'run', command: { kind: 'delete', ids: rest, idsFile, target: targetOf(values), ...common } };
+  }
   if (subcommand === 'load') {
     if (rest.length === 0) throw new UsageError('load needs the JSON Lines file, MARC file or MARCXML file to read');
-    onlyFor(['prefix', 'set', 'from', 'until', 'institution', 'state'], 'harvest');
-    return { kind: 'run', command: { kind: 'load', files: rest, format, target: targetOf(values), ...common } };
+    onlyFor(['prefix', 'set', 'from', 'until', 'state'], 'harvest');
+    return { kind: 'run', command: { kind: 'load', files: rest, format, target: targetOf(values), mapping, ...common } };
   }
   if (format !== undefined) throw new UsageError('--format applies to load and convert only');
   if (rest.length !== 1) throw new UsageError('harvest needs exactly one OAI-PMH base URL');
@@ -176,8 +207,42 @@ function parseCommandLine(argv: readonly string[]): Parsed {
   const optional = (name: string) => (text(name) !== undefined ? { [name]: text(name) } : {});
   return {
     kind: 'run',
-    command: { kind: 'harvest', baseUrl, prefix, ...optional('set'), ...optional('from'), ...optional('until'), ...optional('institution'), target, ...common },
+    command: { kind: 'harvest', baseUrl, prefix, ...optional('set'), ...optional('from'), ...optional('until'), target, mapping, ...common },
   };
+}
+
+/** The mapping flags, checked now so that a wrong one is a usage error. */
+function mappingFlagsOf(text: (name: string) => string | undefined): MappingFlags {
+  const flags: MappingFlags = {
+    ...(text('id-field') !== undefined ? { idFields: text('id-field') } : {}),
+    ...(text('id-prefix') !== undefined ? { idPrefix: text('id-prefix') } : {}),
+    ...(text('institution') !== undefined ? { institution: text('institution') } : {}),
+    ...(text('building') !== undefined ? { building: text('building') } : {}),
+  };
+  try {
+    withMappingFlags(STOCK_MAPPING, flags);
+  } catch (error) {
+    if (error instanceof InvalidOptionError) throw new UsageError(`${error.option} ${error.message.replace(/^Invalid option "[^"]*": /, '')}`);
+    throw error;
+  }
+  return flags;
+}
+
+/** The settings a command's mapping options name; undefined (after a message) when the file is unreadable or wrong. */
+async function mappingSettings(options: MappingOptions, io: CliIo): Promise<LocalMappingSettings | undefined> {
+  let base = STOCK_MAPPING;
+  if (options.mappingFile !== undefined) {
+    try {
+      base = parseLocalMapping(await readFile(options.mappingFile, 'utf8'), options.mappingFile);
+    } catch (error) {
+      const message = error instanceof InvalidOptionError
+        ? `${error.option}: ${error.message.replace(/^Invalid option "[^"]*": /, '')}`
+        : `cannot read the mapping file ${options.mappingFile}: ${(error as Error).message}`;
+      io.stderr.write(`catalog-versions: ${message}\n`);
+      return undefined;
+    }
+  }
+  return withMappingFlags(base, options.flags);
 }
 
 function formatOption(name: string | undefined): RecordFileFormat | undefined {
@@ -236,10 +301,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT_OK;
   }
   const { command } = parsed;
-  if (command.kind === 'harvest') return harvest(command, io);
+  if (command.kind === 'delete') return deleteRecords(command, io);
+  const settings = await mappingSettings(command.mapping, io);
+  if (settings === undefined) return EXIT_FAILED;
+  if (command.kind === 'harvest') return harvest(command, settings, io);
   const files = await recordFiles(command.files, command.format, io);
   if (files === undefined) return EXIT_FAILED;
-  return command.kind === 'load' ? load(command, files, io) : convert(files, io);
+  return command.kind === 'load' ? load(command, files, settings, io) : convert(files, settings, io);
 }
 
 /** Checks every file and recognises its format, saying which; undefined (after a message) when one fails. */
@@ -269,32 +337,58 @@ function rejectionLine(rejection: IngestRejection): string {
   return `${describeRejection(rejection.position, rejection.reason)}\n`;
 }
 
-/** Opens the target, or says why not (undefined). */
+function duplicateLine(duplicate: IngestDuplicate): string {
+  return `${describePosition(duplicate.position)}: id ${JSON.stringify(duplicate.id)} came earlier in this run; this record replaces it (the last one wins)\n`;
+}
+
+/**
+ * Opens the target, or says why not (undefined). An embedded index file the command creates is removed
+ * again when the command fails before writing anything (reportOutcome), so a harvest of an unreachable
+ * repository leaves no empty index behind.
+ */
 function openTarget(spec: TargetSpec, io: CliIo): LoadTarget | undefined {
   try {
-    return openLoadTarget(spec);
+    const created = 'db' in spec && !existsSync(spec.db) ? spec.db : undefined;
+    const target = openLoadTarget(spec);
+    if (created !== undefined) createdIndexFiles.set(target, created);
+    return target;
   } catch (error) {
     io.stderr.write(`catalog-versions: cannot open ${'db' in spec ? `the embedded index ${spec.db}` : 'the Solr core'}: ${(error as Error).message}\n`);
     return undefined;
   }
 }
 
-async function load(command: LoadCommand, files: RecordFile[], io: CliIo): Promise<number> {
+/** Embedded index files a command's target created (see openTarget). */
+const createdIndexFiles = new WeakMap<LoadTarget, string>();
+
+async function removeIndexFile(path: string): Promise<void> {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) await rm(`${path}${suffix}`, { force: true }).catch(() => undefined);
+}
+
+async function load(command: LoadCommand, files: RecordFile[], settings: LocalMappingSettings, io: CliIo): Promise<number> {
+  const onlyJsonLines = files.every((file) => file.format.name === 'jsonl');
+  if (onlyJsonLines && !isStockMapping(settings)) {
+    io.stderr.write('catalog-versions: the local mapping applies to MARC records; JSON Lines record documents are loaded as they are\n');
+  }
   const target = openTarget(command.target, io);
   if (target === undefined) return EXIT_FAILED;
-  const onlyJsonLines = files.every((file) => file.format.name === 'jsonl');
   const totalLines = command.progress && io.stderr.isTTY === true && onlyJsonLines && files.length === 1 ? await countLines(files[0]!.path) : undefined;
   const bar = command.progress && io.stderr.isTTY === true ? new ProgressBar(io.stderr, totalLines, onlyJsonLines ? 'line' : 'record') : undefined;
   const what = files.length === 1 ? files[0]!.path : `${files.length} files`;
   const unit = onlyJsonLines ? 'lines' : 'records';
   return report(io, what, target, unit, bar, () => loadRecordFiles({
     files,
+    mapping: settings,
     writer: target.openWriter(),
     ...(command.batchSize !== undefined ? { batchSize: command.batchSize } : {}),
     onProgress: (progress) => bar?.update(progress.position?.line ?? progress.read, progress.read),
     onRejected: (rejection) => {
       bar?.clear();
       io.stderr.write(rejectionLine(rejection));
+    },
+    onDuplicate: (duplicate) => {
+      bar?.clear();
+      io.stderr.write(duplicateLine(duplicate));
     },
   }));
 }
@@ -309,16 +403,20 @@ async function report(
     const summary = await run();
     outcome = { summary, ...(after !== undefined ? { note: await after(summary) } : {}) };
   } catch (error) {
-    const stopped = error instanceof LoadStoppedError ? error : new LoadStoppedError(error, { read: 0, loaded: 0, rejected: 0, deleted: 0, seconds: 0 });
+    const stopped = error instanceof LoadStoppedError ? error : new LoadStoppedError(error, { ...NO_INGEST_COUNTS, seconds: 0 });
     outcome = { summary: stopped.summary, error: stopped };
   } finally {
     bar?.clear();
     await target.close().catch(() => undefined);
   }
   const { summary, error } = outcome;
+  const created = createdIndexFiles.get(target);
+  if (error !== undefined && created !== undefined && summary.loaded === 0 && summary.deleted === 0) await removeIndexFile(created);
   const rate = summary.seconds > 0 ? Math.round(summary.read / summary.seconds) : summary.read;
   const seconds = summary.seconds.toFixed(summary.seconds < 10 ? 2 : 1);
-  const counts = `${summary.read} read, ${summary.loaded} loaded, ${summary.rejected} rejected${summary.deleted > 0 ? `, ${summary.deleted} deleted` : ''}`;
+  const counts = countsText(summary);
+  const written = writtenText(summary);
+  if (written !== undefined) io.stdout.write(`${written}\n`);
   if (error !== undefined) {
     io.stderr.write(`catalog-versions: load of ${what} into the ${target.description} stopped: ${error.message}\n`);
     io.stdout.write(`Stopped after ${seconds} s: ${counts} (records written before the failure stay in the index, whole).\n`);
@@ -328,8 +426,28 @@ async function report(
   return summary.rejected > 0 ? EXIT_REJECTED_LINES : EXIT_OK;
 }
 
+/** The summary's counts: `60000 read, 59940 loaded, 60 rejected, 3 deleted (1 not in the index)`. */
+function countsText(summary: IngestSummary): string {
+  const deletions = summary.deleted + summary.deletionsNotHeld;
+  const deleted = deletions === 0 ? ''
+    : `, ${summary.deleted} deleted${summary.deletionsNotHeld > 0 ? ` (${summary.deletionsNotHeld} more ${summary.deletionsNotHeld === 1 ? 'id was' : 'ids were'} not in the index)` : ''}`;
+  return `${summary.read} read, ${summary.loaded} loaded, ${summary.rejected} rejected${deleted}`;
+}
+
+/**
+ * What the loaded records did to the index, a line before the summary: `Written: 999 new, 0 changed,
+ * 0 unchanged, 58941 duplicates (ids that came earlier in this run: the last record of each kept).`
+ */
+function writtenText(summary: IngestSummary): string | undefined {
+  if (summary.loaded === 0) return undefined;
+  const parts = [`${summary.added} new`, `${summary.changed} changed`, `${summary.unchanged} unchanged`];
+  if (summary.notCompared > 0) parts.push(`${summary.notCompared} with their own last_indexed (not compared)`);
+  if (summary.duplicates > 0) parts.push(`${summary.duplicates} duplicates (ids that came earlier in this run: the last record of each kept, listed on stderr)`);
+  return `Written: ${parts.join(', ')}.`;
+}
+
 /** `convert`: documents as load would write them (prepared: keys and last_indexed), to stdout. */
-async function convert(files: RecordFile[], io: CliIo): Promise<number> {
+async function convert(files: RecordFile[], settings: LocalMappingSettings, io: CliIo): Promise<number> {
   const printer: IngestWriter = {
     description: 'standard output',
     storedContentOf: async () => new Map(),
@@ -341,8 +459,18 @@ async function convert(files: RecordFile[], io: CliIo): Promise<number> {
     close: async () => undefined,
   };
   try {
-    const summary = await loadRecordFiles({ files, writer: printer, onRejected: (rejection) => io.stderr.write(rejectionLine(rejection)) });
-    io.stderr.write(`${summary.read} read, ${summary.loaded} converted, ${summary.rejected} rejected\n`);
+    const deletions: string[] = [];
+    const summary = await loadRecordFiles({
+      files,
+      mapping: settings,
+      writer: { ...printer, delete: async (ids) => { deletions.push(...ids); } },
+      onRejected: (rejection) => io.stderr.write(rejectionLine(rejection)),
+      onDuplicate: (duplicate) => io.stderr.write(duplicateLine(duplicate)),
+    });
+    // A withdrawn record (Leader/05 d) would be deleted by load: said, with its id, on stderr.
+    for (const id of deletions) io.stderr.write(`withdrawn (load deletes it): ${JSON.stringify(id)}\n`);
+    const deleted = summary.deletionsNotHeld > 0 ? `, ${summary.deletionsNotHeld} withdrawn` : '';
+    io.stderr.write(`${summary.read} read, ${summary.loaded} converted, ${summary.rejected} rejected${deleted}\n`);
     return summary.rejected > 0 ? EXIT_REJECTED_LINES : EXIT_OK;
   } catch (error) {
     io.stderr.write(`catalog-versions: convert stopped: ${(error as Error).message}\n`);
@@ -350,13 +478,17 @@ async function convert(files: RecordFile[], io: CliIo): Promise<number> {
   }
 }
 
-async function harvest(command: HarvestCommand, io: CliIo): Promise<number> {
+async function harvest(command: HarvestCommand, settings: LocalMappingSettings, io: CliIo): Promise<number> {
   const target = openTarget(command.target, io);
   if (target === undefined) return EXIT_FAILED;
   const stateKey = JSON.stringify([command.baseUrl, command.prefix, command.set ?? null]);
   let from = command.from;
+  // Which record id each OAI identifier was stored under, so a deleted header deletes the right record.
+  const identifiersKey = harvestedIdentifiersKey(command.baseUrl, command.prefix);
+  let identifiers: HarvestedIdentifiers;
   try {
     if (from === undefined && target.harvestState !== undefined) from = await target.harvestState.get(stateKey);
+    identifiers = await HarvestedIdentifiers.load(target.harvestState, identifiersKey, settings.idPrefix);
   } catch (error) {
     io.stderr.write(`catalog-versions: ${(error as Error).message}\n`);
     await target.close().catch(() => undefined);
@@ -372,10 +504,15 @@ async function harvest(command: HarvestCommand, io: CliIo): Promise<number> {
   });
   const clock = new Date();
   const bar = command.progress && io.stderr.isTTY === true ? new ProgressBar(io.stderr, undefined, 'record') : undefined;
-  const mapping = { prefix: command.prefix, ...(command.institution !== undefined ? { institution: command.institution } : {}) };
+  const mapping = { prefix: command.prefix, local: settings };
   return report(io, command.baseUrl, target, 'records', bar, () => runIngest<HarvestedRecord>({
-    items: oai as AsyncIterable<SourceItem<HarvestedRecord>>,
-    toDocument: (record) => harvestedRecordToDocument(record, mapping),
+    items: identifiers.translateDeletions(oai as AsyncIterable<SourceItem<HarvestedRecord>>),
+    toDocument: (record) => {
+      const mapped = harvestedRecordToDocument(record, mapping);
+      if (isRecordDeletion(mapped)) identifiers.forget(record.identifier);
+      else if (typeof (mapped as { id?: unknown }).id === 'string') identifiers.remember(record.identifier, (mapped as { id: string }).id);
+      return mapped;
+    },
     writer: target.openWriter(),
     now: () => clock,
     ...(command.batchSize !== undefined ? { batchSize: command.batchSize } : {}),
@@ -384,15 +521,61 @@ async function harvest(command: HarvestCommand, io: CliIo): Promise<number> {
       bar?.clear();
       io.stderr.write(rejectionLine(rejection));
     },
+    onDuplicate: (duplicate) => {
+      bar?.clear();
+      io.stderr.write(duplicateLine(duplicate));
+    },
   }), async () => {
     const { responseDate } = oai.summary();
     // Only a harvest that went to the end moves the starting point of the next one.
     if (target.harvestState !== undefined) {
+      await identifiers.save(target.harvestState, identifiersKey);
       await target.harvestState.set(stateKey, responseDate);
       return ` Next harvest continues from ${responseDate}.`;
     }
-    return ` Harvest date ${responseDate} (give --state FILE to keep it for the next run).`;
+    return ` Harvest date ${responseDate} (give --state FILE to keep it, and which OAI identifier each record came from, for the next run).`;
   });
+}
+
+/**
+ * `delete`: the records with these ids leave the index, through the pipeline as a harvest's deletions do
+ * (so both backends, batches and counts behave alike). An embedded index file that does not exist is
+ * not created.
+ */
+async function deleteRecords(command: DeleteCommand, io: CliIo): Promise<number> {
+  let items: Array<SourceItem<never>>;
+  let what: string;
+  if (command.idsFile !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(command.idsFile, 'utf8');
+    } catch (error) {
+      io.stderr.write(`catalog-versions: cannot read ${command.idsFile}: ${(error as Error).message}\n`);
+      return EXIT_FAILED;
+    }
+    const source = command.idsFile;
+    items = text.split(/\r?\n/).flatMap((line, i) => {
+      const id = line.trim();
+      return id === '' ? [] : [{ kind: 'deleted' as const, id, position: { source, recordNumber: i + 1, line: i + 1, id } }];
+    });
+    what = command.idsFile;
+  } else {
+    items = command.ids.map((id, i) => ({ kind: 'deleted' as const, id, position: { source: 'command line', recordNumber: i + 1, id } }));
+    what = `${command.ids.length} id${command.ids.length === 1 ? '' : 's'}`;
+  }
+  if ('db' in command.target && !existsSync(command.target.db)) {
+    io.stderr.write(`catalog-versions: there is no embedded index ${command.target.db} to delete from\n`);
+    return EXIT_FAILED;
+  }
+  const target = openTarget(command.target, io);
+  if (target === undefined) return EXIT_FAILED;
+  return report(io, what, target, 'ids', undefined, () => runIngest<never>({
+    items,
+    toDocument: () => undefined,
+    writer: target.openWriter(),
+    now: () => new Date(),
+    ...(command.batchSize !== undefined ? { batchSize: command.batchSize } : {}),
+  }));
 }
 
 /** Lines in a file (for the bar's percentage): a quick byte scan, far cheaper than the load itself. */

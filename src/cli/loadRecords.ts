@@ -15,7 +15,8 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { openEmbeddedIndex, type EmbeddedIndex } from '../adapters/sqlite/embeddedIndex.js';
 import { createSolrWriter, solrIngestWriter, type SolrWriterOptions } from '../adapters/solr/solrWriter.js';
-import { runIngest, type IngestProgress, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
+import { runIngest, type IngestDuplicate, type IngestProgress, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
+import type { LocalMappingSettings } from '../ingest/localMapping.js';
 import type { RecordFileFormat } from '../ingest/recordFormats.js';
 import type { RecordPosition, SourceItem } from '../ingest/sourceRecord.js';
 
@@ -30,11 +31,14 @@ export interface RecordFile {
 export interface LoadFilesOptions {
   readonly files: readonly RecordFile[];
   readonly writer: IngestWriter;
+  /** The local mapping for MARC files (default: the stock mapping). */
+  readonly mapping?: LocalMappingSettings;
   readonly batchSize?: number;
   /** The clock for documents without `last_indexed` (default: each file's modification time). */
   readonly clock?: Date;
   readonly onProgress?: (progress: IngestProgress) => void;
   readonly onRejected?: (rejection: IngestRejection) => void;
+  readonly onDuplicate?: (duplicate: IngestDuplicate) => void;
 }
 
 /**
@@ -58,16 +62,20 @@ export async function loadRecordFiles(options: LoadFilesOptions): Promise<Ingest
   }
   return runIngest({
     items: items(),
-    toDocument: (record: unknown, position: RecordPosition) => options.files[current]!.format.toDocument(record, position),
+    toDocument: (record: unknown, position: RecordPosition) => options.files[current]!.format.toDocument(record, position, options.mapping),
     writer: options.writer,
     now: () => clocks[current]!,
     ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
     ...(options.onRejected !== undefined ? { onRejected: options.onRejected } : {}),
+    ...(options.onDuplicate !== undefined ? { onDuplicate: options.onDuplicate } : {}),
   });
 }
 
-/** Where harvests remember the response date of their last successful run. */
+/**
+ * Where harvests remember the response date of their last successful run, and (src/ingest/oai/harvestedIdentifiers.ts)
+ * which record id each OAI identifier was stored under: text values by key.
+ */
 export interface HarvestState {
   get(key: string): Promise<string | undefined>;
   set(key: string, responseDate: string): Promise<void>;

@@ -8,7 +8,11 @@
 export { describePosition, describeRejection } from './sourceRecord.js';
 export type { RecordPosition, SourceItem } from './sourceRecord.js';
 export { runIngest, IngestStoppedError, DEFAULT_BATCH_SIZE } from './pipeline.js';
-export type { IngestWriter, IngestOptions, IngestSummary, IngestProgress, IngestRejection, StoredContent, WriteRefusal } from './pipeline.js';
+export type { IngestWriter, IngestOptions, IngestSummary, IngestCounts, IngestProgress, IngestRejection, IngestDuplicate, StoredContent, WriteRefusal } from './pipeline.js';
+export { recordDeletion, isRecordDeletion } from './recordDeletion.js';
+export type { RecordDeletion } from './recordDeletion.js';
+export { parseLocalMapping, withMappingFlags, localMarcDocument, withLocalSettings, STOCK_MAPPING } from './localMapping.js';
+export type { LocalMappingSettings, LocalFieldSource, MarcFieldSpec, MappingFlags } from './localMapping.js';
 export { readJsonLines } from './readers/jsonLinesReader.js';
 export { readIso2709 } from './marc/iso2709Reader.js';
 export { readMarcXml, parseMarcXml } from './marc/marcXmlReader.js';

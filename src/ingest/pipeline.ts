@@ -9,7 +9,11 @@
  * batch's ids, so both backends answer alike.
  *
  * Nothing is lost silently: every record that is not written (unreadable, not mappable, not a valid
- * document, refused by the engine) is reported with its position and counted. A failure of the source or
+ * document, refused by the engine) is reported with its position and counted. The summary keeps apart
+ * what a load did to the index: records new to it, changed, unchanged (same content as stored), a record
+ * whose id came earlier in the same run (a duplicate: the last one wins, and each is reported), and
+ * deletions, split into the ids the index held and those it did not. A deletion is a harvested one or a
+ * record the mapping step answers as withdrawn (recordDeletion.ts). A failure of the source or
  * of the engine stops the load; the writer is closed either way, so what was written is whole records.
  *
  * Left to others: reading formats (readers/, marc/, oai/), mapping (marc/vufindMarcMapping.ts,
@@ -19,6 +23,7 @@ import type { RecordDocument } from '../record/catalogRecord.js';
 import { contentFingerprintOf } from '../record/recordContent.js';
 import { InvalidRecordDocumentError } from '../errors.js';
 import { prepareRecordDocument } from './prepareRecordDocument.js';
+import { isRecordDeletion } from './recordDeletion.js';
 import type { RecordPosition, SourceItem } from './sourceRecord.js';
 
 /** What a writer holds for a record: the fingerprint of its content and its `last_indexed`. */
@@ -55,23 +60,51 @@ export interface IngestRejection {
   readonly reason: string;
 }
 
-export interface IngestProgress {
+/** A record whose id an earlier record of the same run had: it replaces that one (the last one wins). */
+export interface IngestDuplicate {
+  readonly position: RecordPosition;
+  readonly id: string;
+}
+
+/** What a load did so far; `loaded` = added + changed + unchanged + notCompared + duplicates (documents written). */
+export interface IngestCounts {
   /** Source items taken from the reader so far (records, problems, deletions). */
   readonly read: number;
+  /** Documents written (the engine accepted them). */
   readonly loaded: number;
+  /** Of those: ids the index did not hold. */
+  readonly added: number;
+  /** Ids the index held, with other content. */
+  readonly changed: number;
+  /** Ids the index held, with the same content (their stored last_indexed is kept). */
+  readonly unchanged: number;
+  /**
+   * Documents that carry their own last_indexed: written as they are, without asking the index what it
+   * holds for them (so neither new, changed nor unchanged).
+   */
+  readonly notCompared: number;
+  /** Records whose id an earlier record of this run had (written over it: the last one wins). */
+  readonly duplicates: number;
   readonly rejected: number;
+  /** Deletions of records the index held (or this run had written). */
   readonly deleted: number;
+  /** Deletions of ids the index did not hold (nothing to remove). */
+  readonly deletionsNotHeld: number;
+}
+
+export interface IngestProgress extends IngestCounts {
   /** Position of the last item read. */
   readonly position: RecordPosition | undefined;
 }
 
-export interface IngestSummary {
-  readonly read: number;
-  readonly loaded: number;
-  readonly rejected: number;
-  readonly deleted: number;
+export interface IngestSummary extends IngestCounts {
   readonly seconds: number;
 }
+
+/** The counts of a load that did nothing (for a load stopped before it started). */
+export const NO_INGEST_COUNTS: IngestCounts = {
+  read: 0, loaded: 0, added: 0, changed: 0, unchanged: 0, notCompared: 0, duplicates: 0, rejected: 0, deleted: 0, deletionsNotHeld: 0,
+};
 
 export interface IngestOptions<T> {
   readonly items: AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>>;
@@ -84,6 +117,8 @@ export interface IngestOptions<T> {
   readonly batchSize?: number;
   /** Called for each record not written. If it throws, the load writes what came before and stops with that error. */
   readonly onRejected?: (rejection: IngestRejection) => void;
+  /** Called for each record whose id an earlier record of this run had (it is written over that one). */
+  readonly onDuplicate?: (duplicate: IngestDuplicate) => void;
   /** Called after each written batch, and at the end. */
   readonly onProgress?: (progress: IngestProgress) => void;
 }
@@ -117,14 +152,28 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a whole number >= 1, not ${batchSize}`);
   const started = performance.now();
   let read = 0;
-  let loaded = 0;
   let rejected = 0;
+  const written = { added: 0, changed: 0, unchanged: 0, notCompared: 0, duplicates: 0 };
   let deleted = 0;
+  let deletionsNotHeld = 0;
   let position: RecordPosition | undefined;
   let batch: Pending[] = [];
   let deletions: string[] = [];
-  const summary = (): IngestSummary => ({ read, loaded, rejected, deleted, seconds: (performance.now() - started) / 1000 });
-  const progress = () => options.onProgress?.({ read, loaded, rejected, deleted, position });
+  // Ids written by this run: a later record with one of them is a duplicate, and deleting one is
+  // deleting a held record even where the engine does not show uncommitted writes to reads.
+  const writtenIds = new Set<string>();
+  const counts = (): IngestCounts => ({
+    read, loaded: written.added + written.changed + written.unchanged + written.notCompared + written.duplicates, ...written, rejected, deleted, deletionsNotHeld,
+  });
+  const summary = (): IngestSummary => ({ ...counts(), seconds: (performance.now() - started) / 1000 });
+  const progress = () => options.onProgress?.({ ...counts(), position });
+  const duplicate = (at: RecordPosition, id: string) => {
+    try {
+      options.onDuplicate?.({ position: at, id });
+    } catch (error) {
+      throw new StopRequested(error);
+    }
+  };
   const reject = (at: RecordPosition, reason: string) => {
     rejected += 1;
     try {
@@ -136,30 +185,60 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
 
   const flushDeletions = async () => {
     if (deletions.length === 0) return;
-    await writer.delete(deletions);
-    deleted += deletions.length;
+    const ids = [...new Set(deletions)];
     deletions = [];
+    const unwritten = ids.filter((id) => !writtenIds.has(id));
+    const stored = unwritten.length > 0 ? await writer.storedContentOf(unwritten) : new Map<string, StoredContent>();
+    await writer.delete(ids);
+    const held = ids.length - unwritten.length + stored.size;
+    deleted += held;
+    deletionsNotHeld += ids.length - held;
+    for (const id of ids) writtenIds.delete(id);
+    progress();
   };
 
   const flushDocuments = async () => {
     if (batch.length === 0) return;
     const pending = batch;
     batch = [];
-    const stampedIds = pending.filter((p) => p.stamped).map((p) => p.document.id);
-    const stored = stampedIds.length > 0 ? await writer.storedContentOf(stampedIds) : new Map<string, StoredContent>();
-    const documents = pending.map(({ document, stamped }) => {
+    // What each record does to the index, decided before the batch is written: a duplicate of a record
+    // written earlier in this run (or earlier in this batch), else new, changed or unchanged content.
+    // Only documents stamped with the clock are looked up (the unchanged-content rule needs them, and
+    // documents that carry their own last_indexed cost no read, as before the counts were kept apart).
+    // A stamped duplicate is looked up too, so that the unchanged-content rule holds for it as before.
+    const kinds: Array<keyof typeof written> = [];
+    const lookedUp = new Set<string>();
+    const seenInBatch = new Set<string>();
+    for (const { document, stamped } of pending) {
+      const id = document.id;
+      if (stamped) lookedUp.add(id);
+      if (writtenIds.has(id) || seenInBatch.has(id)) {
+        kinds.push('duplicates');
+      } else {
+        seenInBatch.add(id);
+        kinds.push(stamped ? 'added' : 'notCompared');
+      }
+    }
+    const stored = lookedUp.size > 0 ? await writer.storedContentOf([...lookedUp]) : new Map<string, StoredContent>();
+    const documents = pending.map(({ document, stamped }, i) => {
       const before = stamped ? stored.get(document.id) : undefined;
-      return before !== undefined && before.fingerprint === contentFingerprintOf(document)
-        ? { ...document, last_indexed: before.lastIndexed }
-        : document;
+      if (before === undefined) return document;
+      const same = before.fingerprint === contentFingerprintOf(document);
+      if (kinds[i] === 'added') kinds[i] = same ? 'unchanged' : 'changed';
+      return same ? { ...document, last_indexed: before.lastIndexed } : document;
     });
     const refused = await writer.put(documents);
     const reasons = new Map(refused.map((refusal) => [refusal.index, refusal.reason]));
-    loaded += pending.length - reasons.size;
+    pending.forEach((p, i) => {
+      if (reasons.has(i)) return;
+      written[kinds[i]!] += 1;
+      writtenIds.add(p.document.id);
+    });
     progress();
     pending.forEach((p, i) => {
       const reason = reasons.get(i);
       if (reason !== undefined) reject(p.position, reason);
+      else if (kinds[i] === 'duplicates') duplicate(p.position, p.document.id);
     });
   };
 
@@ -179,7 +258,15 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
         } else {
           let prepared: ReturnType<typeof prepareRecordDocument>;
           try {
-            prepared = prepareRecordDocument(toDocument(item.record, item.position), now());
+            const mapped = toDocument(item.record, item.position);
+            if (isRecordDeletion(mapped)) {
+              // A withdrawn record: deleted by id, after the records before it are written.
+              await flushDocuments();
+              deletions.push(mapped.deletedRecordId);
+              if (deletions.length >= batchSize) await flushDeletions();
+              continue;
+            }
+            prepared = prepareRecordDocument(mapped, now());
           } catch (error) {
             if (!(error instanceof InvalidRecordDocumentError)) throw error;
             reject(item.position, error.reason);

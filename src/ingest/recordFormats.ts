@@ -6,7 +6,7 @@
  * To add a format: a reader in this folder (a streaming source of SourceItems), a mapping step, a row here.
  */
 import { open } from 'node:fs/promises';
-import { recordDocumentFromMarc } from './marc/vufindMarcMapping.js';
+import { localMarcDocument, STOCK_MAPPING, type LocalMappingSettings } from './localMapping.js';
 import type { MarcRecord } from './marc/marcRecord.js';
 import { readIso2709 } from './marc/iso2709Reader.js';
 import { readMarcXml } from './marc/marcXmlReader.js';
@@ -23,7 +23,8 @@ export interface RecordFileFormat<T = unknown> {
   /** Whether the start of a file (BOM and leading white space removed) looks like this format. */
   readonly recognises: (head: string) => boolean;
   readonly read: (path: string) => AsyncIterable<SourceItem<T>>;
-  readonly toDocument: (record: T, position: RecordPosition) => unknown;
+  /** The mapping step; MARC formats follow the local mapping settings (JSON Lines documents are taken as they are). */
+  readonly toDocument: (record: T, position: RecordPosition, settings?: LocalMappingSettings) => unknown;
 }
 
 const jsonLines: RecordFileFormat<unknown> = {
@@ -44,7 +45,7 @@ const iso2709: RecordFileFormat<MarcRecord> = {
   // A record length of five digits, then the leader's status, type and level (letters or blanks).
   recognises: (head) => /^\d{5}[a-z ][a-z ][a-z ]/i.test(head),
   read: readIso2709,
-  toDocument: (record) => recordDocumentFromMarc(record),
+  toDocument: (record, _position, settings = STOCK_MAPPING) => localMarcDocument(record, settings),
 };
 
 const marcXml: RecordFileFormat<MarcRecord> = {
@@ -54,7 +55,7 @@ const marcXml: RecordFileFormat<MarcRecord> = {
   extensions: ['.xml', '.marcxml'],
   recognises: (head) => head.startsWith('<'),
   read: readMarcXml,
-  toDocument: (record) => recordDocumentFromMarc(record),
+  toDocument: (record, _position, settings = STOCK_MAPPING) => localMarcDocument(record, settings),
 };
 
 export const RECORD_FILE_FORMATS: readonly RecordFileFormat[] = [jsonLines, iso2709, marcXml] as RecordFileFormat[];

@@ -51,6 +51,8 @@ const MAX_BYTES_WITHOUT_TERMINATOR = 16 << 20;
 
 const HIGH_BYTE = /[\x80-\xff]/;
 const MARC8_SPECIAL = /[\x1b\x80-\xff]/;
+/** An escape that designates a MARC-8 character set (marc4j's test for "this record is MARC-8"). */
+const MARC8_ESCAPE_SEQUENCE = /\x1b[-(,)$bspg]/;
 
 /** Reads an ISO 2709 file; the file is opened when reading starts. Throws only if the file cannot be read. */
 export function readIso2709(path: string): AsyncGenerator<SourceItem<MarcRecord>> {
@@ -415,8 +417,15 @@ class RecordParser {
     // record, and MARC-8 is decoded from it directly.
     const data = buffer.toString('latin1', base, end);
     let utf8 = leader.charCodeAt(9) === 0x61;
+    if (utf8) {
+      // As marc4j's permissive reader (VuFind's importer) does: a record labelled UTF-8 that holds MARC-8
+      // escape sequences and is not UTF-8 apart from them (bytes that are not UTF-8, or none above ASCII)
+      // is MARC-8, so ESC b 2 ESC s is a subscript two, not the letters b2s.
+      if (data.indexOf('\x1b') >= 0 && MARC8_ESCAPE_SEQUENCE.test(data) && (!HIGH_BYTE.test(data) || !isUtf8(buffer.subarray(base, end)))) utf8 = false;
+    } else if (data.indexOf('\x1b') < 0 && HIGH_BYTE.test(data) && isUtf8(buffer.subarray(base, end))) {
+      utf8 = true;
+    }
     const special = utf8 ? HIGH_BYTE.test(data) : MARC8_SPECIAL.test(data);
-    if (!utf8 && special && data.indexOf('\x1b') < 0 && isUtf8(buffer.subarray(base, end))) utf8 = true;
     const fields: MarcField[] = new Array(entryCount);
     for (let k = 0; k < entryCount; k += 1) {
       const tag = tagAt(buffer, directoryStart + k * ENTRY_LENGTH);

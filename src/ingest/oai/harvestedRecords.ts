@@ -5,7 +5,7 @@
  */
 import { InvalidRecordDocumentError } from '../../errors.js';
 import { parseMarcXml } from '../marc/marcXmlReader.js';
-import { recordDocumentFromMarc } from '../marc/vufindMarcMapping.js';
+import { localMarcDocument, STOCK_MAPPING, withLocalSettings, type LocalMappingSettings } from '../localMapping.js';
 import { recordDocumentFromDublinCore } from './dublinCoreMapping.js';
 import type { HarvestedRecord } from './oaiHarvester.js';
 
@@ -15,11 +15,14 @@ export interface HarvestMapping {
   readonly prefix: string;
   /** Written to the `institution` field of Dublin Core records. */
   readonly institution?: string;
+  /** The local mapping (localMapping.ts): MARC records go through it whole, Dublin Core takes its prefix and constants. */
+  readonly local?: LocalMappingSettings;
 }
 
 export function harvestedRecordToDocument(record: HarvestedRecord, mapping: HarvestMapping): unknown {
   if (mapping.prefix === 'oai_dc') {
-    return recordDocumentFromDublinCore(record.metadataXml, record.identifier, mapping.institution !== undefined ? { institution: mapping.institution } : {});
+    const document = recordDocumentFromDublinCore(record.metadataXml, record.identifier, mapping.institution !== undefined ? { institution: mapping.institution } : {});
+    return mapping.local === undefined ? document : withLocalSettings(document, mapping.local);
   }
   let marc;
   try {
@@ -28,5 +31,5 @@ export function harvestedRecordToDocument(record: HarvestedRecord, mapping: Harv
     throw new InvalidRecordDocumentError(`its MARCXML cannot be read: ${(error as Error).message}`);
   }
   if (marc.length !== 1) throw new InvalidRecordDocumentError(`its metadata holds ${marc.length} MARC records, not one`);
-  return recordDocumentFromMarc(marc[0]!);
+  return localMarcDocument(marc[0]!, mapping.local ?? STOCK_MAPPING);
 }
