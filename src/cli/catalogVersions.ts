@@ -30,6 +30,7 @@ import { runIngest, type IngestRejection, type IngestSummary, type IngestWriter 
 import { harvestOai, type HarvestedRecord } from '../ingest/oai/oaiHarvester.js';
 import { harvestedRecordToDocument, HARVEST_PREFIXES } from '../ingest/oai/harvestedRecords.js';
 import { DEFAULT_BATCH_SIZE, LoadStoppedError, loadRecordFiles, openLoadTarget, type LoadTarget, type RecordFile, type TargetSpec } from './loadRecords.js';
+import { runWorksCommand } from './worksCommand.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -41,6 +42,7 @@ const FORMAT_NAMES = RECORD_FILE_FORMATS.map((format) => format.name).join('|');
 const USAGE = `Usage: catalog-versions load FILE.jsonl|FILE.mrc|FILE.xml… (--db PATH | --solr CORE_URL) [options]
        catalog-versions convert FILE… [--format ${FORMAT_NAMES}]
        catalog-versions harvest BASE_URL --prefix ${HARVEST_PREFIXES.join('|')} (--db PATH | --solr CORE_URL) [options]
+       catalog-versions works merge|split|list|undo|export|import|report …   (works --help)
 
 load     reads record files into the embedded index or a Solr core. Each file's format
          is recognised from its content: JSON Lines record documents (VuFind "biblio"
@@ -219,6 +221,7 @@ function wholeNumber(text: string | undefined, option: string): number | undefin
  * Never throws: every failure is a message on stderr and a code.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'works') return runWorksCommand(argv.slice(1), io);
   let parsed: Parsed;
   try {
     parsed = parseCommandLine(argv);

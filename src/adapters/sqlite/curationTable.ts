@@ -3,7 +3,8 @@
  * kept in the index file beside the records, applied to the keys of every record a load writes, and
  * applied at once to the records the index holds when a decision is taken, undone or imported.
  *
- * Two tables, made when a writable index is opened:
+ * Two tables, made with the first decision (an index without decisions has the layout of indexTables.ts
+ * alone):
  * - `grouping_decisions`: one row per decision (id, action, its records as a JSON list, who, when, why);
  * - `curated_record_keys`: for each record a decision names, its keys before the decisions rewrote them
  *   (as its document gave them, or as computed). A split takes keys away, so they could not be found
@@ -78,14 +79,15 @@ interface DecisionRow {
  * command runs in a process of its own.
  */
 export function workCurationOn(db: Database.Database, readOnly: boolean, written: () => void): WorkCuration {
-  if (!readOnly) db.exec(CURATION_SCHEMA);
   const hasTables = () => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grouping_decisions'").get() !== undefined;
-  const refuseReadOnly = () => {
+  /** Before a change: refuses a read-only index, makes the tables. */
+  const readyToChange = () => {
     if (readOnly) throw new InvalidOptionError('readOnly', 'this index was opened read-only: grouping decisions cannot be changed');
+    db.exec(CURATION_SCHEMA);
   };
 
   const decisions = (): CurationDecision[] => {
-    if (readOnly && !hasTables()) return [];
+    if (!hasTables()) return [];
     const rows = db.prepare<[], DecisionRow>('SELECT id, action, records, decided_by, decided_at, note FROM grouping_decisions').all();
     return inDecisionOrder(rows.map((row) => ({
       id: row.id, action: row.action as CurationAction, records: JSON.parse(row.records) as string[], by: row.decided_by, at: row.decided_at, note: row.note,
@@ -158,7 +160,7 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
     decisions,
 
     async merge(recordIds, author) {
-      refuseReadOnly();
+      readyToChange();
       const all = decisions();
       const decision = newMerge(recordIds, author, all);
       requireHeld(decision.records);
@@ -166,7 +168,7 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
     },
 
     async split(recordId, author) {
-      refuseReadOnly();
+      readyToChange();
       const all = decisions();
       const decision = newSplit(recordId, author, all);
       requireHeld(decision.records);
@@ -174,7 +176,7 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
     },
 
     async undo(decisionId) {
-      refuseReadOnly();
+      readyToChange();
       const all = decisions();
       const decision = all.find((d) => d.id === decisionId);
       if (decision === undefined) throw new UnknownCurationDecisionError(decisionId);
@@ -184,7 +186,7 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
     },
 
     async replaceAll(imported) {
-      refuseReadOnly();
+      readyToChange();
       const before = decisions();
       db.transaction(() => {
         db.exec('DELETE FROM grouping_decisions');
@@ -198,7 +200,7 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
     report: (options) => groupQualityReport(db, options),
 
     curating(writer) {
-      if (readOnly || !hasTables()) return writer;
+      if (readOnly) return writer;
       const rules = curationRulesOf(decisions());
       if (rules.namedRecords.size === 0) return writer;
       const originals = new Map<string, readonly string[]>();
