@@ -30,6 +30,7 @@ import { runIngest, type IngestRejection, type IngestSummary, type IngestWriter 
 import { harvestOai, type HarvestedRecord } from '../ingest/oai/oaiHarvester.js';
 import { harvestedRecordToDocument, HARVEST_PREFIXES } from '../ingest/oai/harvestedRecords.js';
 import { DEFAULT_BATCH_SIZE, LoadStoppedError, loadRecordFiles, openLoadTarget, type LoadTarget, type RecordFile, type TargetSpec } from './loadRecords.js';
+import { UsageError, wholeNumber } from './commandLine.js';
 import { runWorksCommand } from './worksCommand.js';
 
 export const EXIT_OK = 0;
@@ -89,8 +90,6 @@ export interface CliIo {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean; readonly columns?: number };
 }
-
-class UsageError extends Error {}
 
 interface Common {
   /** Undefined: the target writer's preferred size. */
@@ -206,14 +205,6 @@ function targetOf(values: Record<string, string | boolean | undefined>): TargetS
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--solr needs an http(s) URL, not ${url.protocol}`);
   const stateFile = values.state as string | undefined;
   return { solr: solr as string, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(stateFile !== undefined ? { stateFile } : {}) };
-}
-
-function wholeNumber(text: string | undefined, option: string): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
-    throw new UsageError(`${option} needs a whole number of 1 or more, not ${JSON.stringify(text)}`);
-  }
-  return Number(text);
 }
 
 /**

@@ -18,10 +18,10 @@
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
-import { parseArgs } from 'node:util';
 import { openEmbeddedIndex, type EmbeddedIndex } from '../adapters/sqlite/embeddedIndex.js';
 import type { GroupQualityReport, KeyGroupReport } from '../adapters/sqlite/groupQualityReads.js';
 import { VersionsError } from '../errors.js';
+import { parseArguments, UsageError, wholeNumber } from './commandLine.js';
 import { DEFAULT_GENERIC_KEY_LIMITS } from '../work-keys/curation/groupQuality.js';
 import type { CurationDecision } from '../work-keys/curation/curationDecisions.js';
 import { curationFileText, decisionsFromCurationFile } from '../work-keys/curation/curationFile.js';
@@ -64,8 +64,6 @@ interface CliIo {
   readonly stderr: { write(text: string): unknown };
 }
 
-class UsageError extends Error {}
-
 type WorksCommand =
   | { kind: 'merge'; records: string[]; note: string; by: string | undefined }
   | { kind: 'split'; record: string; note: string; by: string | undefined }
@@ -76,26 +74,15 @@ type WorksCommand =
   | { kind: 'report'; top: number | undefined; largeKey: number | undefined; manyAuthors: number | undefined };
 
 function parseWorksCommand(argv: readonly string[]): { db: string; command: WorksCommand } | 'help' {
-  let values: Record<string, string | boolean | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        db: { type: 'string' },
-        note: { type: 'string' },
-        by: { type: 'string' },
-        top: { type: 'string' },
-        'large-key': { type: 'string' },
-        'many-authors': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message.split('\n', 1)[0] ?? 'invalid arguments');
-  }
+  const { values, positionals } = parseArguments(argv, {
+    db: { type: 'string' },
+    note: { type: 'string' },
+    by: { type: 'string' },
+    top: { type: 'string' },
+    'large-key': { type: 'string' },
+    'many-authors': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help === true) return 'help';
   const [action, ...rest] = positionals;
   const text = (name: string) => values[name] as string | undefined;
@@ -139,14 +126,6 @@ function parseWorksCommand(argv: readonly string[]): { db: string; command: Work
     default:
       throw new UsageError(`unknown works command ${JSON.stringify(action)} (merge, split, list, undo, export, import or report)`);
   }
-}
-
-function wholeNumber(text: string | undefined, option: string): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < 1) {
-    throw new UsageError(`${option} needs a whole number of 1 or more, not ${JSON.stringify(text)}`);
-  }
-  return Number(text);
 }
 
 /** The user running the command, for `by` when --by is not given. */
