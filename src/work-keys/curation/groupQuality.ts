@@ -22,7 +22,8 @@ export const GENERIC_TITLES: ReadonlySet<string> = new Set([
   'concertos', 'concertospiano', 'concertosviolin', 'symphonies', 'sonatas', 'sonataspiano', 'quartets',
   'stringquartets', 'operas', 'overtures', 'suites', 'dances', 'marches', 'motionpicturemusic',
   // French, German, Spanish, Portuguese, Italian
-  'oeuvres', 'oeuvrescompletes', 'oeuvreschoisies', 'romans', 'poesies', 'lettres', 'theatre', 'chansons',
+  // Œ has no decomposition: "Œuvres" keys as œuvres; "Oeuvres" as oeuvres.
+  'œuvres', 'œuvrescompletes', 'œuvreschoisies', 'oeuvres', 'oeuvrescompletes', 'oeuvreschoisies', 'romans', 'poesies', 'lettres', 'theatre', 'chansons',
   'werke', 'samtlichewerke', 'ausgewahltewerke', 'gedichte', 'briefe', 'romane', 'erzahlungen', 'lieder',
   'obras', 'obrascompletas', 'obrasescogidas', 'obrasselectas', 'poesias', 'cartas', 'novelas', 'cuentos', 'contos',
   'romances', 'opere', 'operecomplete', 'poesie', 'lettere', 'romanzi', 'racconti',
