@@ -14,6 +14,7 @@ import { EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE, runCli } from '../src/cli/cat
 import type { MarcRecord } from '../src/ingest/marc/marcRecord.js';
 import { encodeIso2709Raw, rawControlField, rawDataField, writeIso2709 } from '../tools/marc/writeIso2709.js';
 import { startOaiProvider, type ProvidedRecord } from './support/oaiProvider.js';
+import { capture } from './support/capturedIo.js';
 
 type Teardown = { teardown(fn: () => unknown): void };
 
@@ -21,16 +22,6 @@ function tempDir(t: Teardown): string {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-ingest-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-function capture() {
-  let out = '';
-  let err = '';
-  return {
-    io: { stdout: { write: (text: string) => (out += text) }, stderr: { write: (text: string) => (err += text) } },
-    out: () => out,
-    err: () => err,
-  };
 }
 
 const BOOK_LEADER = '00000cam a2200000 a 4500';

@@ -12,19 +12,10 @@ import { join } from 'node:path';
 import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from '../src/cli/catalogVersions.js';
 import { runWorksCommand } from '../src/cli/worksCommand.js';
+import { capture } from './support/capturedIo.js';
 
 const SOURCE = new URL('./fixtures/groups-to-correct.jsonl', import.meta.url);
 const CLOCK = () => new Date('2026-11-25T15:00:00Z');
-
-function capture() {
-  let out = '';
-  let err = '';
-  return {
-    io: { stdout: { write: (text: string) => (out += text) }, stderr: { write: (text: string) => (err += text) } },
-    out: () => out,
-    err: () => err,
-  };
-}
 
 /** A temporary folder with the source file and an index loaded from it. */
 async function loadedIndex(t: { teardown(fn: () => unknown): void }) {
@@ -57,8 +48,10 @@ async function groupsOf(db: string): Promise<Record<string, { versions: string[]
       const { id } = JSON.parse(line) as { id: string };
       const record = await index.getRecord(id);
       if (record === undefined) throw new Error(`${id} missing`);
-      const page = await index.findVersions({ workKeys: record.workKeys, order: 'newest', offset: 0, limit: 50 });
-      groups[id] = { versions: (page.records.length > 0 ? page.records.map((r) => r.id) : [id]).sort(), lastIndexed: record.lastIndexed };
+      // A record without keys lists itself alone (docs/work-keys.md); the port is never asked with none.
+      const listed = record.workKeys.length === 0 ? [id]
+        : (await index.findVersions({ workKeys: record.workKeys, order: 'last-indexed', offset: 0, limit: 50 })).records.map((r) => r.id);
+      groups[id] = { versions: listed.sort(), lastIndexed: record.lastIndexed };
     }
     return groups;
   } finally {
