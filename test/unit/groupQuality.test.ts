@@ -6,6 +6,8 @@ import { normaliseForWorkKey } from '../../src/work-keys/workKeys.js';
 const CASES: Array<{ name: string; key: string; records: number; authors: number; signs: string[] }> = [
   { name: 'a generic uniform title', key: `UT ${normaliseForWorkKey('Instrumental music')}`, records: 38, authors: 30, signs: ['generic title', 'many authors'] },
   { name: 'a generic uniform title shared by two records', key: `UT ${normaliseForWorkKey('Concertos, piano')}`, records: 2, authors: 2, signs: ['generic title'] },
+  { name: 'a collective uniform title of a musical form', key: `UT ${normaliseForWorkKey('Concertos, violoncello, orchestra')}`, records: 3, authors: 3, signs: ['generic title'] },
+  { name: 'a plural form word inside an author-title key is no sign', key: 'AT beethovenludwigvan concertosforpiano', records: 3, authors: 1, signs: [] },
   { name: 'a generic uniform title with Selections', key: `UT ${normaliseForWorkKey('Jazz. Selections')}`, records: 5, authors: 5, signs: ['generic title'] },
   { name: 'a work\'s selections', key: `UT ${normaliseForWorkKey('Novels. Selections')}`, records: 3, authors: 1, signs: ['generic title'] },
   { name: 'one work\'s selections', key: `UT ${normaliseForWorkKey('Leaves of grass. Selections')}`, records: 3, authors: 1, signs: ['selections'] },

@@ -18,7 +18,8 @@ export const GENERIC_TITLES: ReadonlySet<string> = new Set([
   'works', 'selectedworks', 'completeworks', 'collectedworks', 'selections', 'novels', 'poems', 'poetry', 'letters',
   'correspondence', 'plays', 'drama', 'essays', 'stories', 'shortstories', 'speeches', 'sermons', 'prose', 'writings',
   'anthology', 'instrumentalmusic', 'vocalmusic', 'chambermusic', 'orchestramusic', 'pianomusic', 'organmusic',
-  'guitarmusic', 'jazz', 'bigbandmusic', 'popularmusic', 'rockmusic', 'bluesmusic', 'folkmusic', 'songs', 'hymns',
+  'guitarmusic', 'saxophonemusic', 'trumpetmusic', 'clarinetmusic', 'trombonemusic', 'flutemusic', 'violinmusic',
+  'violoncellomusic', 'harpsichordmusic', 'percussionmusic', 'bandmusic', 'dancemusic', 'jazz', 'bigbandmusic', 'popularmusic', 'rockmusic', 'bluesmusic', 'folkmusic', 'songs', 'hymns',
   'concertos', 'concertospiano', 'concertosviolin', 'symphonies', 'sonatas', 'sonataspiano', 'quartets',
   'stringquartets', 'operas', 'overtures', 'suites', 'dances', 'marches', 'motionpicturemusic',
   // French, German, Spanish, Portuguese, Italian
@@ -28,6 +29,12 @@ export const GENERIC_TITLES: ReadonlySet<string> = new Set([
   'obras', 'obrascompletas', 'obrasescogidas', 'obrasselectas', 'poesias', 'cartas', 'novelas', 'cuentos', 'contos',
   'romances', 'opere', 'operecomplete', 'poesie', 'lettere', 'romanzi', 'racconti',
 ]);
+
+/**
+ * Plural musical forms that begin a collective uniform title ("Concertos, violoncello, orchestra",
+ * "Sonatas, violin, piano"): AACR2 and RDA use the plural for a collection of one form, whatever follows.
+ */
+const GENERIC_TITLE_BEGINNINGS = ['concertos', 'sonatas', 'symphonies', 'quartets', 'quintets', 'trios', 'suites', 'preludes', 'etudes', 'nocturnes', 'waltzes', 'overtures'];
 
 /** What the report knows of one key. */
 export interface KeyGroup {
@@ -68,7 +75,9 @@ export function genericKeySigns(group: KeyGroup, limits: GenericKeyLimits = DEFA
   const signs: GenericKeySign[] = [];
   const title = titleOfKey(group.key);
   if (title !== undefined) {
-    if (GENERIC_TITLES.has(title)) signs.push('generic title');
+    if (GENERIC_TITLES.has(title) || (group.key.startsWith('UT ') && GENERIC_TITLE_BEGINNINGS.some((form) => title.startsWith(form)))) {
+      signs.push('generic title');
+    }
     // "Instrumental music. Selections", "Novels. Selections": a choice from a body of works, not one work.
     else if (group.key.startsWith('UT ') && title.endsWith('selections')) {
       signs.push(GENERIC_TITLES.has(title.slice(0, -'selections'.length)) ? 'generic title' : 'selections');
