@@ -73,6 +73,8 @@ Options:
   --until DATE         harvest: records changed until DATE
   --institution NAME   harvest: the institution field of harvested records
   --state FILE         harvest with --solr: where the last harvest's date is kept
+  --grouping FILE      load and harvest with --solr: apply the grouping decisions of FILE
+                       (written by works export; docs/curation.md)
   --batch-size N       documents per write (default ${DEFAULT_BATCH_SIZE}; ${LOAD_BATCH_SIZES.intoFilledIndex} into an
                        embedded index that holds records)
   --timeout-ms N       Solr: deadline of each request in ms (default ${DEFAULT_SOLR_WRITE_TIMEOUT_MS})
@@ -122,6 +124,7 @@ function parseCommandLine(argv: readonly string[]): Parsed {
         until: { type: 'string' },
         institution: { type: 'string' },
         state: { type: 'string' },
+        grouping: { type: 'string' },
         'batch-size': { type: 'string' },
         'timeout-ms': { type: 'string' },
         'no-progress': { type: 'boolean' },
@@ -145,7 +148,7 @@ function parseCommandLine(argv: readonly string[]): Parsed {
   };
   if (subcommand === 'convert') {
     if (rest.length === 0) throw new UsageError('convert needs a file to read');
-    onlyFor(['db', 'solr', 'prefix', 'set', 'from', 'until', 'institution', 'state', 'batch-size', 'timeout-ms'], 'load or harvest');
+    onlyFor(['db', 'solr', 'prefix', 'set', 'from', 'until', 'institution', 'state', 'batch-size', 'timeout-ms', 'grouping'], 'load or harvest');
     return { kind: 'run', command: { kind: 'convert', files: rest, format } };
   }
   if (subcommand !== 'load' && subcommand !== 'harvest') {
@@ -195,6 +198,7 @@ function targetOf(values: Record<string, string | boolean | undefined>): TargetS
   if (db === '') throw new UsageError('--db needs a file path');
   const timeoutMs = wholeNumber(values['timeout-ms'] as string | undefined, '--timeout-ms');
   if (timeoutMs !== undefined && db !== undefined) throw new UsageError('--timeout-ms applies to --solr only');
+  if (db !== undefined && values.grouping !== undefined) throw new UsageError('--grouping applies to --solr only (the embedded index keeps its own decisions: works import)');
   if (db !== undefined) return { db };
   let url: URL;
   try {
@@ -204,7 +208,11 @@ function targetOf(values: Record<string, string | boolean | undefined>): TargetS
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--solr needs an http(s) URL, not ${url.protocol}`);
   const stateFile = values.state as string | undefined;
-  return { solr: solr as string, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(stateFile !== undefined ? { stateFile } : {}) };
+  const groupingFile = values.grouping as string | undefined;
+  return {
+    solr: solr as string, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(stateFile !== undefined ? { stateFile } : {}),
+    ...(groupingFile !== undefined ? { groupingFile } : {}),
+  };
 }
 
 /**

@@ -17,6 +17,7 @@
 import type Database from 'better-sqlite3';
 import type { RecordDocument } from '../../record/catalogRecord.js';
 import type { IngestWriter } from '../../ingest/pipeline.js';
+import { writerWithDecisions } from '../../ingest/writerWithDecisions.js';
 import { InvalidOptionError, UnknownCuratedRecordError, UnknownCurationDecisionError } from '../../errors.js';
 import {
   curationRulesOf, inDecisionOrder, newMerge, newSplit,
@@ -201,17 +202,11 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
 
     curating(writer) {
       if (readOnly) return writer;
-      const rules = curationRulesOf(decisions());
-      if (rules.namedRecords.size === 0) return writer;
       const originals = new Map<string, readonly string[]>();
+      const curated = writerWithDecisions(writer, decisions(), (id, own) => originals.set(id, own));
+      if (curated === writer) return writer;
       return {
-        ...writer,
-        curateWorkKeys(document) {
-          if (!rules.names(document.id)) return document;
-          const own = document.work_keys_str_mv ?? [];
-          originals.set(document.id, own);
-          return { ...document, work_keys_str_mv: rules.curatedKeysOf(document.id, own) };
-        },
+        ...curated,
         async close() {
           try {
             await writer.close();
