@@ -84,13 +84,18 @@ export class UnknownCurationDecisionError extends VersionsError {
   }
 }
 
-/** A decisions file cannot be imported; `file` and `entry` (0-based, when one is at fault) say where. */
+/**
+ * A decisions file cannot be imported; `file`, and `entry` (0-based) and `line` (1-based, where it
+ * starts) of the decision at fault when there is one, say where.
+ */
 export class InvalidCurationFileError extends VersionsError {
   readonly file: string;
   readonly entry: number | undefined;
-  constructor(file: string, entry: number | undefined, problem: string) {
-    super('CURATION_FILE_INVALID', `${file}${entry !== undefined ? `: decision ${entry + 1}` : ''}: ${problem}`);
+  readonly line: number | undefined;
+  constructor(file: string, entry: number | undefined, problem: string, line?: number) {
+    super('CURATION_FILE_INVALID', `${file}${line !== undefined ? `:${line}` : ''}${entry !== undefined ? `: decision ${entry + 1}` : ''}: ${problem}`);
     this.file = file;
     this.entry = entry;
+    this.line = line;
   }
 }

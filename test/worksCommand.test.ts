@@ -149,7 +149,7 @@ test('errors name the record, the decision or the file entry; a wrong command li
   }));
   run = await works(['import', bad, '--db', db]);
   t.is(run.code, EXIT_FAILED);
-  t.true(run.err.includes(`${bad}: decision 2: "note" must be a non-empty string (CURATION_FILE_INVALID)`), run.err);
+  t.true(run.err.includes(`${bad}:1: decision 2: "note" must be a non-empty string (CURATION_FILE_INVALID)`), run.err);
 
   for (const args of [
     ['split', 'chopin-concertos', '--db', db],

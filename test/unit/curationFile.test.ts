@@ -38,6 +38,16 @@ for (const { name, text, entry: at, says } of MALFORMED) {
     t.is(error?.code, 'CURATION_FILE_INVALID');
     t.is(error?.entry, at);
     t.regex(error?.message ?? '', says);
-    t.true(error?.message.startsWith(at === undefined ? 'groups.json: ' : `groups.json: decision ${at + 1}: `));
+    t.true(error?.message.startsWith(at === undefined ? 'groups.json: ' : `groups.json:1: decision ${at + 1}: `), error?.message);
   });
 }
+
+test('a decision at fault is named by the line it starts on, in the file as export writes it', (t) => {
+  const text = curationFileText([MERGE, { ...SPLIT, note: 'a "quoted" note, with [brackets] and {braces}' }, LATER])
+    .replace('"b"\n', '7\n');
+  const error = t.throws(() => decisionsFromCurationFile(text, 'groups.json'), { instanceOf: InvalidCurationFileError });
+  const line = text.split('\n').findIndex((l) => l.includes('"m10"')); // 0-based index of the id line: the 1-based line of its "{"
+  t.is(error?.line, line);
+  t.is(error?.entry, 2);
+  t.true(error?.message.startsWith(`groups.json:${line}: decision 3: "records" must be a list of record ids`), error?.message);
+});

@@ -37,8 +37,9 @@ export function decisionsFromCurationFile(text: string, fileName: string): Curat
   if (!Array.isArray(file.decisions)) throw new InvalidCurationFileError(fileName, undefined, '"decisions" must be a list');
   const seen = new Set<string>();
   return file.decisions.map((entry: unknown, index: number) => {
-    const decision = decisionOf(entry, (problem) => new InvalidCurationFileError(fileName, index, problem));
-    if (seen.has(decision.id)) throw new InvalidCurationFileError(fileName, index, `the id ${JSON.stringify(decision.id)} is given twice`);
+    const fault = (problem: string) => new InvalidCurationFileError(fileName, index, problem, lineOfDecision(text, index));
+    const decision = decisionOf(entry, fault);
+    if (seen.has(decision.id)) throw fault(`the id ${JSON.stringify(decision.id)} is given twice`);
     seen.add(decision.id);
     return decision;
   });
@@ -64,4 +65,40 @@ function decisionOf(entry: unknown, fault: (problem: string) => Error): Curation
   const at = text('at');
   if (Number.isNaN(Date.parse(at)) || !/^\d{4}-\d{2}-\d{2}T/.test(at)) throw fault(`"at" must be an ISO 8601 instant, not ${JSON.stringify(at)}`);
   return { id, action: action as CurationAction, records: [...distinct], by: text('by'), at: new Date(at).toISOString(), note: text('note') };
+}
+
+/**
+ * The line on which the decision at this place of the "decisions" list starts, for the message: the JSON
+ * is scanned for the list's values outside strings. Undefined if not found (the file parsed, so rarely).
+ */
+function lineOfDecision(text: string, index: number): number | undefined {
+  const list = /"decisions"\s*:\s*\[/.exec(text);
+  if (list === null) return undefined;
+  let depth = 0;
+  let inString = false;
+  let entries = 0;
+  let expectingValue = true;
+  let line = text.slice(0, list.index + list[0].length).split('\n').length;
+  for (let i = list.index + list[0].length; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') line += 1;
+    if (inString) {
+      if (c === '\\') i += 1;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (depth === 0 && c === ',') expectingValue = true;
+    else if (depth === 0 && expectingValue && c !== undefined && !/[\s\]]/.test(c)) {
+      if (entries === index) return line;
+      entries += 1;
+      expectingValue = false;
+    }
+    if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth += 1;
+    else if (c === '}' || c === ']') {
+      if (depth === 0) return undefined;
+      depth -= 1;
+    }
+  }
+  return undefined;
 }
