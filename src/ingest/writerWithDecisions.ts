@@ -19,13 +19,26 @@ export function writerWithDecisions(
 ): IngestWriter {
   const rules = curationRulesOf(decisions);
   if (rules.namedRecords.size === 0) return writer;
-  return {
-    ...writer,
-    curateWorkKeys(document) {
-      if (!rules.names(document.id)) return document;
-      const own = document.work_keys_str_mv ?? [];
-      onRewritten?.(document.id, own);
-      return { ...document, work_keys_str_mv: rules.curatedKeysOf(document.id, own) };
-    },
+  const curateWorkKeys: NonNullable<IngestWriter['curateWorkKeys']> = (document) => {
+    if (!rules.names(document.id)) return document;
+    const own = document.work_keys_str_mv ?? [];
+    onRewritten?.(document.id, own);
+    return { ...document, work_keys_str_mv: rules.curatedKeysOf(document.id, own) };
   };
+  return withMember(writer, 'curateWorkKeys', curateWorkKeys);
+}
+
+/**
+ * The writer with one member replaced or added; every other member is the writer's own, its methods
+ * called on the writer itself (a class's methods and state stay where they are).
+ */
+export function withMember<K extends keyof IngestWriter>(writer: IngestWriter, name: K, value: IngestWriter[K]): IngestWriter {
+  return new Proxy(writer, {
+    get(target, property) {
+      if (property === name) return value;
+      const member: unknown = Reflect.get(target, property, target);
+      return typeof member === 'function' ? member.bind(target) : member;
+    },
+    has: (target, property) => property === name || Reflect.has(target, property),
+  });
 }

@@ -17,7 +17,7 @@
 import type Database from 'better-sqlite3';
 import type { RecordDocument } from '../../record/catalogRecord.js';
 import type { IngestWriter } from '../../ingest/pipeline.js';
-import { writerWithDecisions } from '../../ingest/writerWithDecisions.js';
+import { withMember, writerWithDecisions } from '../../ingest/writerWithDecisions.js';
 import { InvalidOptionError, UnknownCuratedRecordError, UnknownCurationDecisionError } from '../../errors.js';
 import {
   curationRulesOf, inDecisionOrder, newMerge, newSplit,
@@ -205,17 +205,14 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
       const originals = new Map<string, readonly string[]>();
       const curated = writerWithDecisions(writer, decisions(), (id, own) => originals.set(id, own));
       if (curated === writer) return writer;
-      return {
-        ...curated,
-        async close() {
-          try {
-            await writer.close();
-          } finally {
-            // Kept even after a failed load: a record written with rewritten keys must find its own again.
-            if (originals.size > 0) saveOriginals(originals);
-          }
-        },
-      };
+      return withMember(curated, 'close', async () => {
+        try {
+          await writer.close();
+        } finally {
+          // Kept even after a failed load: a record written with rewritten keys must find its own again.
+          if (originals.size > 0) saveOriginals(originals);
+        }
+      });
     },
   };
 }
