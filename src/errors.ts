@@ -9,7 +9,8 @@ export type VersionsErrorCode =
   | 'MISSING_RECORD_ID'
   | 'INDEX_UNAVAILABLE'
   | 'INVALID_OPTION'
-  | 'INVALID_RECORD_DOCUMENT';
+  | 'INVALID_RECORD_DOCUMENT'
+  | CurationErrorCode;
 
 export class VersionsError extends Error {
   readonly code: VersionsErrorCode;
@@ -58,5 +59,43 @@ export class InvalidRecordDocumentError extends VersionsError {
   constructor(reason: string) {
     super('INVALID_RECORD_DOCUMENT', `Invalid record document: ${reason}`);
     this.reason = reason;
+  }
+}
+
+// Curated merges and splits of work groups (src/work-keys/curation/, docs/curation.md).
+
+export type CurationErrorCode = 'CURATION_UNKNOWN_RECORD' | 'CURATION_UNKNOWN_DECISION' | 'CURATION_FILE_INVALID';
+
+/** A merge or split names records the index does not hold (a typo, or a record not loaded yet). */
+export class UnknownCuratedRecordError extends VersionsError {
+  readonly recordIds: readonly string[];
+  constructor(recordIds: readonly string[]) {
+    super('CURATION_UNKNOWN_RECORD', `The index holds no record ${recordIds.map((id) => JSON.stringify(id)).join(', ')}: merge and split name records it holds`);
+    this.recordIds = recordIds;
+  }
+}
+
+/** An undo names a decision the index does not keep. */
+export class UnknownCurationDecisionError extends VersionsError {
+  readonly decisionId: string;
+  constructor(decisionId: string) {
+    super('CURATION_UNKNOWN_DECISION', `No grouping decision ${JSON.stringify(decisionId)} (\`works list\` shows them)`);
+    this.decisionId = decisionId;
+  }
+}
+
+/**
+ * A decisions file cannot be imported; `file`, and `entry` (0-based) and `line` (1-based, where it
+ * starts) of the decision at fault when there is one, say where.
+ */
+export class InvalidCurationFileError extends VersionsError {
+  readonly file: string;
+  readonly entry: number | undefined;
+  readonly line: number | undefined;
+  constructor(file: string, entry: number | undefined, problem: string, line?: number) {
+    super('CURATION_FILE_INVALID', `${file}${line !== undefined ? `:${line}` : ''}${entry !== undefined ? `: decision ${entry + 1}` : ''}: ${problem}`);
+    this.file = file;
+    this.entry = entry;
+    this.line = line;
   }
 }

@@ -12,5 +12,6 @@ export type { ServerTimeZone } from './feed/rfc822Date.js';
 export {
   VersionsError, RecordNotFoundError, MissingRecordIdError, IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError,
 } from './errors.js';
+export { UnknownCuratedRecordError, UnknownCurationDecisionError, InvalidCurationFileError } from './errors.js';
 export type { VersionsErrorCode } from './errors.js';
 export * from './deprecatedExports.js';

@@ -28,6 +28,7 @@ import { createSolrWriter } from '../src/adapters/solr/solrWriter.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE, runCli } from '../src/cli/catalogVersions.js';
 import { loadRecordFiles, type LoadProgress } from '../src/cli/loadRecords.js';
 import { recordFormatNamed } from '../src/ingest/recordFormats.js';
+import { curationFileText } from '../src/work-keys/curation/curationFile.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MTIME = new Date('2025-06-01T12:00:00.000Z');
@@ -563,3 +564,26 @@ function runProcess(args: readonly string[]): Promise<{ code: number; stdout: st
       (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }));
   });
 }
+
+test('Solr with --grouping: the decisions of an exported file rewrite the keys a load sends; --grouping needs --solr', async (t) => {
+  const solr = await fakeSolr(t);
+  const dir = tempDir(t);
+  const file = writeLines(join(dir, 'catalog.jsonl'), CATALOG);
+  const grouping = join(dir, 'grouping.json');
+  writeFileSync(grouping, curationFileText([
+    { id: 'm1', action: 'merge', records: ['hobbit-1', 'ключ-1'], by: 'anna', at: '2026-11-25T15:00:00.000Z', note: 'a test merge' },
+    { id: 's2', action: 'split', records: ['explicit-b'], by: 'anna', at: '2026-11-25T15:00:00.000Z', note: 'a test split' },
+  ]));
+  const run = capture();
+  t.is(await runCli(['load', file, '--solr', solr.url, '--grouping', grouping], run.io), EXIT_REJECTED_LINES, run.err());
+  const keys = new Map(addBodies(solr).flat().map((doc) => [doc.id, doc.work_keys_str_mv]));
+  t.deepEqual(keys.get('hobbit-1'), ['AT tolkienjrr thehobbit', 'AT tolkienjrr hobbit', 'GL m1']);
+  t.deepEqual(keys.get('ключ-1'), ['UT voinaimir', 'AT tolstojlev vojnaimir', 'GL m1']);
+  t.true(keys.has('explicit-b'));
+  t.is(keys.get('explicit-b'), undefined, 'split: sent without keys (Solr stores no empty list)');
+  t.deepEqual(keys.get('explicit-a'), ['SHARED x'], 'a record no decision names is untouched');
+
+  const onDb = capture();
+  t.is(await runCli(['load', file, '--db', join(dir, 'x.sqlite'), '--grouping', grouping], onDb.io), EXIT_USAGE);
+  t.regex(onDb.err(), /--grouping applies to --solr only/);
+});

@@ -35,6 +35,8 @@ import { harvestedRecordToDocument, HARVEST_PREFIXES } from '../ingest/oai/harve
 import { HarvestedIdentifiers, harvestedIdentifiersKey } from '../ingest/oai/harvestedIdentifiers.js';
 import { isRecordDeletion } from '../ingest/recordDeletion.js';
 import { DEFAULT_BATCH_SIZE, LoadStoppedError, loadRecordFiles, openLoadTarget, type LoadTarget, type RecordFile, type TargetSpec } from './loadRecords.js';
+import { UsageError, wholeNumber } from './commandLine.js';
+import { runWorksCommand } from './worksCommand.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -47,6 +49,7 @@ const USAGE = `Usage: catalog-versions load FILE.jsonl|FILE.mrc|FILE.xml… (--d
        catalog-versions convert FILE… [--format ${FORMAT_NAMES}]
        catalog-versions harvest BASE_URL --prefix ${HARVEST_PREFIXES.join('|')} (--db PATH | --solr CORE_URL) [options]
        catalog-versions delete ID… | --ids-file FILE (--db PATH | --solr CORE_URL)
+       catalog-versions works merge|split|list|undo|export|import|report …   (works --help)
 
 load     reads record files into the embedded index or a Solr core. Each file's format
          is recognised from its content: JSON Lines record documents (VuFind "biblio"
@@ -84,6 +87,8 @@ Options:
   --building NAME      the building field of every record loaded or harvested
   --ids-file FILE      delete: the ids to delete, one a line
   --state FILE         harvest with --solr: where the last harvest's date is kept
+  --grouping FILE      load and harvest with --solr: apply the grouping decisions of FILE
+                       (written by works export; docs/curation.md)
   --batch-size N       documents per write (default ${DEFAULT_BATCH_SIZE}; ${LOAD_BATCH_SIZES.intoFilledIndex} into an
                        embedded index that holds records)
   --timeout-ms N       Solr: deadline of each request in ms (default ${DEFAULT_SOLR_WRITE_TIMEOUT_MS})
@@ -101,8 +106,6 @@ export interface CliIo {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean; readonly columns?: number };
 }
-
-class UsageError extends Error {}
 
 interface Common {
   /** Undefined: the target writer's preferred size. */
@@ -143,6 +146,7 @@ function parseCommandLine(argv: readonly string[]): Parsed {
         'id-prefix': { type: 'string' },
         'ids-file': { type: 'string' },
         state: { type: 'string' },
+        grouping: { type: 'string' },
         'batch-size': { type: 'string' },
         'timeout-ms': { type: 'string' },
         'no-progress': { type: 'boolean' },
@@ -169,7 +173,7 @@ function parseCommandLine(argv: readonly string[]): Parsed {
   if (subcommand !== 'delete') onlyFor(['ids-file'], 'delete');
   if (subcommand === 'convert') {
     if (rest.length === 0) throw new UsageError('convert needs a file to read');
-    onlyFor(['db', 'solr', 'prefix', 'set', 'from', 'until', 'state', 'batch-size', 'timeout-ms'], 'load or harvest');
+    onlyFor(['db', 'solr', 'prefix', 'set', 'from', 'until', 'state', 'batch-size', 'timeout-ms', 'grouping'], 'load or harvest');
     return { kind: 'run', command: { kind: 'convert', files: rest, format, mapping } };
   }
   if (subcommand !== 'load' && subcommand !== 'harvest' && subcommand !== 'delete') {
@@ -259,6 +263,7 @@ function targetOf(values: Record<string, string | boolean | undefined>): TargetS
   if (db === '') throw new UsageError('--db needs a file path');
   const timeoutMs = wholeNumber(values['timeout-ms'] as string | undefined, '--timeout-ms');
   if (timeoutMs !== undefined && db !== undefined) throw new UsageError('--timeout-ms applies to --solr only');
+  if (db !== undefined && values.grouping !== undefined) throw new UsageError('--grouping applies to --solr only (the embedded index keeps its own decisions: works import)');
   if (db !== undefined) return { db };
   let url: URL;
   try {
@@ -268,15 +273,11 @@ function targetOf(values: Record<string, string | boolean | undefined>): TargetS
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--solr needs an http(s) URL, not ${url.protocol}`);
   const stateFile = values.state as string | undefined;
-  return { solr: solr as string, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(stateFile !== undefined ? { stateFile } : {}) };
-}
-
-function wholeNumber(text: string | undefined, option: string): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
-    throw new UsageError(`${option} needs a whole number of 1 or more, not ${JSON.stringify(text)}`);
-  }
-  return Number(text);
+  const groupingFile = values.grouping as string | undefined;
+  return {
+    solr: solr as string, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(stateFile !== undefined ? { stateFile } : {}),
+    ...(groupingFile !== undefined ? { groupingFile } : {}),
+  };
 }
 
 /**
@@ -284,6 +285,7 @@ function wholeNumber(text: string | undefined, option: string): number | undefin
  * Never throws: every failure is a message on stderr and a code.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'works') return runWorksCommand(argv.slice(1), io);
   let parsed: Parsed;
   try {
     parsed = parseCommandLine(argv);

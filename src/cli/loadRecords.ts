@@ -12,12 +12,15 @@
  *
  * Left to others: reading formats (src/ingest/recordFormats.ts), mapping, storage (the adapters).
  */
+import { readFileSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { openEmbeddedIndex, type EmbeddedIndex } from '../adapters/sqlite/embeddedIndex.js';
 import { createSolrWriter, solrIngestWriter, type SolrWriterOptions } from '../adapters/solr/solrWriter.js';
 import { runIngest, type IngestDuplicate, type IngestProgress, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
 import type { LocalMappingSettings } from '../ingest/localMapping.js';
 import type { RecordFileFormat } from '../ingest/recordFormats.js';
+import { writerWithDecisions } from '../ingest/writerWithDecisions.js';
+import { decisionsFromCurationFile } from '../work-keys/curation/curationFile.js';
 import type { RecordPosition, SourceItem } from '../ingest/sourceRecord.js';
 
 export { DEFAULT_BATCH_SIZE, IngestStoppedError as LoadStoppedError } from '../ingest/pipeline.js';
@@ -94,20 +97,22 @@ export interface LoadTarget {
 
 export type TargetSpec =
   | { readonly db: string }
-  | ({ readonly solr: string; readonly stateFile?: string } & Omit<SolrWriterOptions, 'url'>);
+  | ({ readonly solr: string; readonly stateFile?: string; readonly groupingFile?: string } & Omit<SolrWriterOptions, 'url'>);
 
 /** Opens the target a command line names: an embedded index file (created when missing) or a Solr core. */
 export function openLoadTarget(spec: TargetSpec): LoadTarget {
   if ('db' in spec) return embeddedTarget(openEmbeddedIndex({ path: spec.db }), `embedded index ${spec.db}`);
-  const { solr, stateFile, ...writerOptions } = spec;
+  const { solr, stateFile, groupingFile, ...writerOptions } = spec;
   const description = `Solr core ${displayUrl(solr)}`;
+  // A core keeps no grouping decisions: a load is given them from a file `works export` wrote (docs/curation.md).
+  const decisions = groupingFile === undefined ? [] : decisionsFromCurationFile(readFileSync(groupingFile, 'utf8'), groupingFile);
   const writers: Array<ReturnType<typeof createSolrWriter>> = [];
   return {
     description,
     openWriter() {
       const writer = createSolrWriter({ url: solr, ...writerOptions });
       writers.push(writer);
-      return solrIngestWriter(writer, description);
+      return writerWithDecisions(solrIngestWriter(writer, description), decisions);
     },
     // A state document in the catalog's own core would show up in its searches, so Solr harvests keep
     // their state in a file of the operator's choosing.

@@ -24,3 +24,6 @@ export type { OaiHarvest, OaiHarvestOptions, OaiHarvestSummary, HarvestedRecord 
 export { harvestedRecordToDocument, HARVEST_PREFIXES } from './oai/harvestedRecords.js';
 export { detectRecordFormat, RECORD_FILE_FORMATS } from './recordFormats.js';
 export type { RecordFileFormat } from './recordFormats.js';
+export { writerWithDecisions } from './writerWithDecisions.js';
+export { decisionsFromCurationFile, curationFileText } from '../work-keys/curation/curationFile.js';
+export type { CurationDecision } from '../work-keys/curation/curationDecisions.js';

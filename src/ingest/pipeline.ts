@@ -50,6 +50,11 @@ export interface IngestWriter {
   put(batch: readonly RecordDocument[]): Promise<readonly WriteRefusal[]>;
   /** Removes these records (a harvested deletion); an id the index does not hold is no error. */
   delete(ids: readonly string[]): Promise<void>;
+  /**
+   * Rewrites a prepared document's work keys by the library's grouping decisions
+   * (src/work-keys/curation/curationDecisions.ts), before it is compared with what is stored and written.
+   */
+  curateWorkKeys?(document: RecordDocument): RecordDocument;
   /** Makes everything written durable and visible. Called once, also after a failure. */
   close(): Promise<void>;
 }
@@ -273,7 +278,8 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
             continue;
           }
           await flushDeletions();
-          batch.push({ document: prepared.document, position: item.position, stamped: prepared.lastIndexedFromClock });
+          const document = writer.curateWorkKeys?.(prepared.document) ?? prepared.document;
+          batch.push({ document, position: item.position, stamped: prepared.lastIndexedFromClock });
           if (batch.length >= batchSize) await flushDocuments();
         }
       }

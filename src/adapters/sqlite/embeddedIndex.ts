@@ -17,6 +17,7 @@ import { holdsRecords, RECORD_COLUMNS, recordOfRow, SCHEMA, SCHEMA_VERSION, sche
 import { legacyReads, migrateLegacyFile, readableAsItIs } from './legacyLayouts.js';
 import { openTableWriter, type TableWriter } from './tableWriters.js';
 import { currentReads, type IndexReads } from './versionsReads.js';
+import { workCurationOn, type WorkCuration } from './curationTable.js';
 
 export interface EmbeddedIndexOptions {
   /** A file path, or `':memory:'` for an index that lives as long as the process. */
@@ -76,6 +77,8 @@ export interface EmbeddedIndex extends CatalogIndex {
   lastHarvest(key: string): Promise<string | undefined>;
   /** Remembers a successful harvest's response date for this key. */
   recordHarvest(key: string, responseDate: string): Promise<void>;
+  /** The library's merges and splits of groups, applied to every load (curationTable.ts, docs/curation.md). */
+  readonly curation: WorkCuration;
 }
 
 // Loaded on first open, so that a host importing the package without the embedded index never loads the
@@ -175,7 +178,11 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
   // The writer whose turn it is, so that closing the index can end a load still running in a worker.
   let activeWriter: TableWriter | undefined;
 
+  const curation = workCurationOn(db, readOnly, markWritten);
+
   return {
+    curation,
+
     async getRecord(id) {
       ensureOpen();
       try {
@@ -252,7 +259,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
       // Every commit drops kept answers (markWritten): a put or delete commits, and close() commits a
       // staged load (a load run by a worker commits on the worker's connection: this connection's
       // data_version changes, and markWritten here drops what was kept in between).
-      return {
+      return curation.curating({
         description,
         preferredBatchSize,
         storedContentOf: async (ids) => (await ready()).storedContentOf(ids),
@@ -278,7 +285,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
             closed();
           }
         },
-      };
+      });
     },
 
     async searchRecords(text, searchOptions = {}) {

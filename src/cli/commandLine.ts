@@ -1,0 +1,36 @@
+/**
+ * What every `catalog-versions` command does with its command line the same way: parsing it with
+ * node:util's parseArgs into options and positionals, a UsageError for what is wrong (the command
+ * prints it with its usage and exits 64), whole-number options.
+ *
+ * Left to others: each command's options and usage (catalogVersions.ts, worksCommand.ts).
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** The command line is wrong; the message says how, in one sentence. */
+export class UsageError extends Error {}
+
+export interface ParsedArguments {
+  readonly values: Record<string, string | boolean | undefined>;
+  readonly positionals: string[];
+}
+
+/** Options and positionals of a command line; unknown options and missing values are UsageErrors. */
+export function parseArguments(argv: readonly string[], options: NonNullable<ParseArgsConfig['options']>): ParsedArguments {
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
+    return { values: values as Record<string, string | boolean | undefined>, positionals };
+  } catch (error) {
+    // parseArgs explains unknown options and missing values well; keep its sentence, drop its hints.
+    throw new UsageError((error as Error).message.split('\n', 1)[0] ?? 'invalid arguments');
+  }
+}
+
+/** An option's whole number of 1 or more; undefined when the option is not given. */
+export function wholeNumber(text: string | undefined, option: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`${option} needs a whole number of 1 or more, not ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
