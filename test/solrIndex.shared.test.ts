@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecordDocument } from '../src/record/catalogRecord.js';
-import type { CatalogIndex } from '../src/versions/catalogIndex.js';
+import type { CatalogIndex } from '../src/ports.js';
 import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
 import { createSolrIndex } from '../src/adapters/solr/solrIndex.js';
 import { createSolrWriter, solrIngestWriter } from '../src/adapters/solr/solrWriter.js';

@@ -15,39 +15,13 @@
  * Left to others: reading formats (readers/, marc/, oai/), mapping (marc/vufindMarcMapping.ts,
  * oai/dublinCoreMapping.ts), storage (the adapters' writers).
  */
-import type { RecordDocument } from '../record/catalogRecord.js';
 import { contentFingerprintOf } from '../record/recordContent.js';
 import { InvalidRecordDocumentError } from '../errors.js';
-import { prepareRecordDocument } from './prepareRecordDocument.js';
+import { prepareRecordDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
 import type { RecordPosition, SourceItem } from './sourceRecord.js';
+import type { IngestWriter, StoredContent } from '../ports.js';
 
-/** What a writer holds for a record: the fingerprint of its content and its `last_indexed`. */
-export interface StoredContent {
-  readonly fingerprint: string;
-  readonly lastIndexed: string;
-}
-
-/** A document of a batch the engine refused, by its place in the batch. */
-export interface WriteRefusal {
-  readonly index: number;
-  readonly reason: string;
-}
-
-/** Where documents go: the embedded index, a Solr core. */
-export interface IngestWriter {
-  /** For messages: `embedded index catalog.sqlite`, `Solr core http://…/solr/biblio`. */
-  readonly description: string;
-  /** Documents per `put` this writer takes best, used when the load names no batch size. */
-  readonly preferredBatchSize?: number;
-  /** For the ids it holds: the stored content's fingerprint and `last_indexed`. */
-  storedContentOf(ids: readonly string[]): Promise<ReadonlyMap<string, StoredContent>>;
-  /** Adds or replaces (by id) prepared documents; answers the ones the engine refused. */
-  put(batch: readonly RecordDocument[]): Promise<readonly WriteRefusal[]>;
-  /** Removes these records (a harvested deletion); an id the index does not hold is no error. */
-  delete(ids: readonly string[]): Promise<void>;
-  /** Makes everything written durable and visible. Called once, also after a failure. */
-  close(): Promise<void>;
-}
+export type { IngestWriter, StoredContent, WriteRefusal } from '../ports.js';
 
 /** A record that was not written, and why. */
 export interface IngestRejection {
@@ -101,7 +75,7 @@ export class IngestStoppedError extends Error {
 }
 
 interface Pending {
-  readonly document: RecordDocument;
+  readonly document: PreparedRecordDocument;
   readonly position: RecordPosition;
   /** `last_indexed` came from the clock, so a stored one may be kept. */
   readonly stamped: boolean;

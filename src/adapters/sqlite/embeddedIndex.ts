@@ -9,12 +9,13 @@
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { recordFromDocument, type CatalogRecord } from '../../record/catalogRecord.js';
+import { SEARCHED_FIELD_NAMES } from '../../record/recordFields.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
 import { IngestStoppedError, runIngest, type IngestWriter } from '../../ingest/pipeline.js';
 import type { SourceItem } from '../../ingest/sourceRecord.js';
-import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../versions/catalogIndex.js';
+import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../ports.js';
 import { holdsRecords, RECORD_COLUMNS, recordOfRow, SCHEMA, SCHEMA_VERSION, schemaVersionOf, type RecordRow } from './indexTables.js';
-import { legacyReads, migrateLegacyFile, readableAsItIs } from './legacyLayouts.js';
+import { legacyReads, migrateLegacyFile } from './legacyLayouts.js';
 import { openTableWriter, type TableWriter } from './tableWriters.js';
 import { currentReads, type IndexReads } from './versionsReads.js';
 
@@ -95,14 +96,9 @@ function unavailable(action: string, cause: unknown): IndexUnavailableError {
 function prepareSchema(db: Database.Database, readOnly: boolean): boolean {
   const { version, hasTables } = schemaVersionOf(db);
   const legacy = hasTables && version < SCHEMA_VERSION;
-  if (readOnly) {
-    if (legacy && !readableAsItIs(version)) {
-      throw new InvalidOptionError('readOnly', `the index file has the layout of a 0.2.0 pre-release (schema ${version}), which is rebuilt, not read: open it once without readOnly`);
-    }
-    return !legacy;
-  }
+  if (readOnly) return !legacy;
   if (legacy) {
-    migrateLegacyFile(db, version);
+    migrateLegacyFile(db);
   } else {
     db.transaction(() => {
       db.exec(SCHEMA);
@@ -333,7 +329,7 @@ function searchWordsOf(text: string): string[] {
   return [...new Set(foldForSearch(text).split(/[^\p{L}\p{N}]+/u).filter((word) => word !== ''))].slice(0, 16);
 }
 
-const SEARCHED_FIELDS = ['title', 'title_short', 'author', 'author2', 'author_corporate'] as const;
+const SEARCHED_FIELDS = SEARCHED_FIELD_NAMES;
 
 /** The folded titles and authors of a stored document, one string to look words up in. */
 function searchTextOf(documentJson: string): string {

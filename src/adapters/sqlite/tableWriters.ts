@@ -7,19 +7,18 @@
  */
 import { availableParallelism } from 'node:os';
 import type Database from 'better-sqlite3';
-import type { RecordDocument } from '../../record/catalogRecord.js';
 import { contentFingerprintOf } from '../../record/recordContent.js';
-import type { StoredContent } from '../../ingest/pipeline.js';
+import type { PreparedRecordDocument, StoredContent } from '../../ports.js';
 import { IndexUnavailableError } from '../../errors.js';
 import { clusterOf, documentColumnOf, documentFromRow, firstKeyIdOf, holdsRecords, KEYS_PER_HASH, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow } from './indexTables.js';
 import { stagedLoadOffThread } from './stagedLoadOffThread.js';
 
-type BatchWriter = (batch: readonly RecordDocument[]) => void;
+type BatchWriter = (batch: readonly PreparedRecordDocument[]) => void;
 
 /** What a writer of the embedded index does once its turn has come. */
 export interface TableWriter {
   storedContentOf(ids: readonly string[]): Map<string, StoredContent>;
-  put(batch: readonly RecordDocument[]): Promise<void>;
+  put(batch: readonly PreparedRecordDocument[]): Promise<void>;
   delete(ids: readonly string[]): Promise<void>;
   close(): Promise<void>;
   /** The index is being closed while this writer is open: a load still staged is dropped, not written. */
@@ -149,12 +148,12 @@ function replacingWriter(db: Database.Database, drop: (id: string) => void): Bat
   const keyIdsOf = keyIdsFinder(db);
   const insertRecord = db.prepare('INSERT INTO records (id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?)');
   const addKeyRow = db.prepare('INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed, record_row) VALUES (?, ?, ?, ?)');
-  return db.transaction((batch: readonly RecordDocument[]) => {
+  return db.transaction((batch: readonly PreparedRecordDocument[]) => {
     for (const document of batch) {
       const id = document.id;
       drop(id);
       const lastIndexed = storedInstantOf(document);
-      const keyIds = keyIdsOf(document.work_keys_str_mv ?? []);
+      const keyIds = keyIdsOf(document.work_keys_str_mv);
       const { lastInsertRowid: row } = insertRecord.run(id, lastIndexed, JSON.stringify(keyIds), documentColumnOf(document));
       for (const keyId of keyIds) addKeyRow.run(keyId, id, lastIndexed, row);
     }
@@ -172,10 +171,10 @@ function replacingWriter(db: Database.Database, drop: (id: string) => void): Bat
  */
 export type StagedRows = (string | number)[];
 
-export function stagedRowsOf(batch: readonly RecordDocument[]): StagedRows {
+export function stagedRowsOf(batch: readonly PreparedRecordDocument[]): StagedRows {
   const rows: StagedRows = [];
   for (const document of batch) {
-    const keys = document.work_keys_str_mv ?? [];
+    const keys = document.work_keys_str_mv;
     rows.push(document.id, storedInstantOf(document), keys.length);
     for (const key of keys) rows.push(key);
     rows.push(documentColumnOf(document));
