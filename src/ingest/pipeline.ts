@@ -16,7 +16,7 @@
  * oai/dublinCoreMapping.ts), storage (the adapters' writers).
  */
 import { contentFingerprintOf } from '../record/recordContent.js';
-import { InvalidRecordDocumentError } from '../errors.js';
+import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { prepareRecordDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
 import type { RecordPosition, SourceItem } from './sourceRecord.js';
 import type { IngestWriter, StoredContent } from '../ports.js';
@@ -86,9 +86,10 @@ interface Pending {
  * what onRejected throws; the writer is closed in every case.
  */
 export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSummary> {
+  checkIngestOptions(options);
   const { writer, toDocument, now } = options;
   const batchSize = options.batchSize ?? writer.preferredBatchSize ?? DEFAULT_BATCH_SIZE;
-  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a whole number >= 1, not ${batchSize}`);
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new InvalidOptionError('batchSize', `give a whole number >= 1, not ${String(batchSize)}`);
   const started = performance.now();
   let read = 0;
   let loaded = 0;
@@ -184,6 +185,29 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
   progress();
   return summary();
 }
+
+/**
+ * Refuses options a load cannot run with, naming the option, before anything is read or written (the
+ * writer is not closed: it was never used).
+ */
+function checkIngestOptions(options: unknown): asserts options is IngestOptions<unknown> {
+  if (typeof options !== 'object' || options === null) throw new InvalidOptionError('options', 'give runIngest an object: { items, toDocument, writer, now }');
+  const given = options as Record<string, unknown>;
+  const items = given.items as Partial<Record<symbol, unknown>> | null | undefined;
+  if (typeof items !== 'object' || items === null || (typeof items[Symbol.iterator] !== 'function' && typeof items[Symbol.asyncIterator] !== 'function')) {
+    throw new InvalidOptionError('items', 'give an iterable or async iterable of source items (a reader)');
+  }
+  for (const name of ['toDocument', 'now'] as const) {
+    if (typeof given[name] !== 'function') throw new InvalidOptionError(name, name === 'now' ? 'give a clock: a function answering a Date' : 'give a function');
+  }
+  for (const name of ['onRejected', 'onProgress'] as const) {
+    if (given[name] !== undefined && typeof given[name] !== 'function') throw new InvalidOptionError(name, 'give a function');
+  }
+  const writer = given.writer as Record<string, unknown> | null | undefined;
+  const missing = typeof writer !== 'object' || writer === null ? ['put'] : WRITER_METHODS.filter((method) => typeof writer[method] !== 'function');
+  if (missing.length > 0) throw new InvalidOptionError('writer', `give an IngestWriter (src/ports.ts); it has no ${missing.join(', ')}`);
+}
+const WRITER_METHODS = ['storedContentOf', 'put', 'delete', 'close'] as const;
 
 /** What onRejected threw, carried out of the loop so that the records before it are written first. */
 class StopRequested {

@@ -15,7 +15,7 @@
  */
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
+import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
 import type { CatalogRecord } from '../../src/record/catalogRecord.js';
 import { RECORD_COLUMNS, recordOfRow, type RecordRow } from '../../src/adapters/sqlite/indexTables.js';
 import type { VersionsOrder } from '../../src/ports.js';

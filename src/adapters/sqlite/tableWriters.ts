@@ -3,7 +3,7 @@
  * an empty index (staged, moved into place in key order at its end), the replacing writer for an index
  * holding records, and deletions. A bulk load into a file runs its SQLite side in a worker thread
  * (stagedLoadOffThread.ts); into `:memory:` it runs here, on the index's connection. What a writer turn is,
- * and when kept answers are dropped, is embeddedIndex.ts's business.
+ * and when kept answers are dropped, is writerTurns.ts's and embeddedIndex.ts's business.
  */
 import { availableParallelism } from 'node:os';
 import type Database from 'better-sqlite3';
@@ -11,6 +11,7 @@ import { contentFingerprintOf } from '../../record/recordContent.js';
 import type { PreparedRecordDocument, StoredContent } from '../../ports.js';
 import { IndexUnavailableError } from '../../errors.js';
 import { clusterOf, documentColumnOf, documentFromRow, firstKeyIdOf, holdsRecords, KEYS_PER_HASH, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow } from './indexTables.js';
+import type { BulkLoad, StagedRows } from './bulkLoad.js';
 import { stagedLoadOffThread } from './stagedLoadOffThread.js';
 
 type BatchWriter = (batch: readonly PreparedRecordDocument[]) => void;
@@ -22,17 +23,6 @@ export interface TableWriter {
   delete(ids: readonly string[]): Promise<void>;
   close(): Promise<void>;
   /** The index is being closed while this writer is open: a load still staged is dropped, not written. */
-  abandon(): void;
-}
-
-/**
- * A staged load as the writer drives it, wherever its SQLite side runs: on the index's connection
- * (stagedLoad) or in a worker thread (stagedLoadOffThread.ts).
- */
-export interface BulkLoad {
-  put(rows: StagedRows): void | Promise<void>;
-  /** Moves what was staged into the tables (all readers see it from then on) and drops the stage. */
-  finish(): void | Promise<void>;
   abandon(): void;
 }
 
@@ -160,17 +150,7 @@ function replacingWriter(db: Database.Database, drop: (id: string) => void): Bat
   });
 }
 
-/**
- * A batch as the staging inserts take it: for each document its id, its last_indexed in milliseconds, the
- * number of its work keys, the keys, and its document column, one after another in one flat array. It is
- * what a worker is posted (stagedLoadOffThread.ts), written on the thread that prepared the documents.
- * Measured per 5,000 benchmark documents: cloning this array 2–3 ms, an array of one object per document
- * 5–13 ms (and more to rebuild on the other side), one joined string with lengths 6–8 ms to build. Posting
- * the documents themselves (6–7 ms to clone, the rows written in the worker) loaded 1M records no faster
- * and took 3–5 s more CPU time in all.
- */
-export type StagedRows = (string | number)[];
-
+/** A batch of prepared documents as staged rows (bulkLoad.ts). */
 export function stagedRowsOf(batch: readonly PreparedRecordDocument[]): StagedRows {
   const rows: StagedRows = [];
   for (const document of batch) {
