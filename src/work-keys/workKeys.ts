@@ -83,19 +83,26 @@ export type WorkKeySource = Pick<CatalogRecord, KeyedField['property']>;
 
 /** A record's work keys: `UT` keys first, then `AT` keys title by title; no duplicates. */
 export function workKeysOfRecord(record: WorkKeySource): string[] {
-  const valueOf = (field: KeyedField) => record[field.property];
-  return keysFrom(stringsOfFields(KEYED_FIELDS.title, valueOf), stringsOfFields(KEYED_FIELDS.uniformTitle, valueOf), stringsOfFields(KEYED_FIELDS.name, valueOf));
+  return keysFrom(propertyStrings(record, KEYED_FIELDS.title), propertyStrings(record, KEYED_FIELDS.uniformTitle), propertyStrings(record, KEYED_FIELDS.name));
 }
 
-/** The strings of these fields, in table order: each value a string or a list of them; anything else is left out. */
-function stringsOfFields(fields: readonly KeyedField[], valueOf: (field: KeyedField) => unknown): string[] {
+/** The strings of these fields of a record, in table order (fieldStrings: of a document). */
+function propertyStrings(record: WorkKeySource, fields: readonly KeyedField[]): string[] {
   const strings: string[] = [];
-  for (const field of fields) {
-    const value = valueOf(field);
-    if (typeof value === 'string') strings.push(value);
-    else if (Array.isArray(value)) for (const item of value as unknown[]) if (typeof item === 'string') strings.push(item);
-  }
+  for (let i = 0; i < fields.length; i++) addStrings(strings, record[(fields[i] as KeyedField).property]);
   return strings;
+}
+
+function fieldStrings(document: Readonly<Record<string, unknown>>, fields: readonly KeyedField[]): string[] {
+  const strings: string[] = [];
+  for (let i = 0; i < fields.length; i++) addStrings(strings, document[(fields[i] as KeyedField).name]);
+  return strings;
+}
+
+/** A value's strings: the value itself, or a list's strings; anything else is left out. */
+function addStrings(strings: string[], value: unknown): void {
+  if (typeof value === 'string') strings.push(value);
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) if (typeof value[i] === 'string') strings.push(value[i] as string);
 }
 
 /**
@@ -107,8 +114,7 @@ function stringsOfFields(fields: readonly KeyedField[], valueOf: (field: KeyedFi
 export function workKeysOf(document: Readonly<Partial<RecordDocument>> | null | undefined): string[] {
   if (typeof document !== 'object' || document === null) return [];
   const doc = document as Record<string, unknown>;
-  const valueOf = (field: KeyedField) => doc[field.name];
-  return keysFrom(stringsOfFields(KEYED_FIELDS.title, valueOf), stringsOfFields(KEYED_FIELDS.uniformTitle, valueOf), stringsOfFields(KEYED_FIELDS.name, valueOf));
+  return keysFrom(fieldStrings(doc, KEYED_FIELDS.title), fieldStrings(doc, KEYED_FIELDS.uniformTitle), fieldStrings(doc, KEYED_FIELDS.name));
 }
 
 /** @deprecated The former name of workKeysOf(document); kept for one release. */
