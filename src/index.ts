@@ -6,7 +6,7 @@
 export { createVersionsPlugin } from './http/createVersionsPlugin.js';
 export type { VersionsPlugin, HostLabels } from './http/createVersionsPlugin.js';
 export type { VersionsPluginOptions, PluginLogger } from './http/pluginOptions.js';
-export type { CatalogIndex, VersionsQuery, VersionsPage, VersionsOrder } from './versions/catalogIndex.js';
+export type { CatalogIndex, VersionsQuery, VersionsPage, VersionsOrder } from './ports.js';
 export type { CatalogRecord, RecordDocument } from './record/catalogRecord.js';
 export type { ServerTimeZone } from './feed/rfc822Date.js';
 export {

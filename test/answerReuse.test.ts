@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { openEmbeddedIndex } from '../src/index.js';
-import type { CatalogIndex } from '../src/versions/catalogIndex.js';
+import type { CatalogIndex } from '../src/ports.js';
 import { fixture, hostFor, openLoadedIndex } from './support/testHost.js';
 
 const FEED = '/Search/Versions?id=usp%3Atese-2019-0412&search=versions&view=rss&lng=en';

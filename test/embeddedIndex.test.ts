@@ -1,12 +1,13 @@
 import test from 'ava';
+import assert from 'node:assert';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../src/errors.js';
-import type { CatalogIndex } from '../src/versions/catalogIndex.js';
-import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
+import type { CatalogIndex } from '../src/ports.js';
+import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
 import { firstKeyIdOf, workKeyHash } from '../src/adapters/sqlite/indexTables.js';
 import { indexBehaviourSuite, suiteDocuments } from './indexBehaviour/indexBehaviourSuite.js';
 
@@ -15,28 +16,33 @@ test.after.always(() => rmSync(folder, { recursive: true, force: true }));
 let files = 0;
 const newFile = (name: string) => join(folder, `${(files += 1)}-${name}.sqlite`);
 
-/** A file as the index made it before schema versions were recorded (schema 0): keys without last_indexed. */
-function writeSchema0File(path: string, documents: readonly Record<string, unknown>[]): void {
+/**
+ * A file as 0.1.0 writes it (schema 1: key rows with the record's last_indexed), or as the index made it
+ * before schema versions were recorded (schema 0: keys without last_indexed), which 0.1.0 still opened.
+ */
+function writeLegacyFile(path: string, documents: readonly Record<string, unknown>[], version: 0 | 1): void {
   const db = new Database(path);
   db.exec(`
     CREATE TABLE records (id TEXT PRIMARY KEY NOT NULL, last_indexed TEXT NOT NULL, content_hash TEXT NOT NULL, document TEXT NOT NULL) WITHOUT ROWID;
-    CREATE TABLE work_keys (key TEXT NOT NULL, record_id TEXT NOT NULL, PRIMARY KEY (key, record_id)) WITHOUT ROWID;
+    CREATE TABLE work_keys (key TEXT NOT NULL, record_id TEXT NOT NULL, ${version === 1 ? 'last_indexed TEXT NOT NULL, ' : ''}PRIMARY KEY (key, record_id)) WITHOUT ROWID;
     CREATE INDEX work_keys_by_record ON work_keys (record_id);
-    CREATE INDEX records_by_last_indexed ON records (last_indexed DESC, id);`);
+    ${version === 1 ? 'PRAGMA user_version = 1;' : 'CREATE INDEX records_by_last_indexed ON records (last_indexed DESC, id);'}`);
   const addRecord = db.prepare('INSERT INTO records (id, last_indexed, content_hash, document) VALUES (?, ?, ?, ?)');
-  const addKey = db.prepare('INSERT OR IGNORE INTO work_keys (key, record_id) VALUES (?, ?)');
+  const addKey = db.prepare(version === 1
+    ? 'INSERT OR IGNORE INTO work_keys (key, record_id, last_indexed) VALUES (?, ?, ?)'
+    : 'INSERT OR IGNORE INTO work_keys (key, record_id) VALUES (?, ?)');
   db.transaction(() => {
     for (const document of documents) {
       const { last_indexed: lastIndexed, ...content } = document;
       addRecord.run(document.id, lastIndexed, createHash('sha256').update(JSON.stringify(content)).digest('base64url'), JSON.stringify(document));
-      for (const key of (document.work_keys_str_mv as string[] | undefined) ?? []) addKey.run(key, document.id);
+      for (const key of (document.work_keys_str_mv as string[] | undefined) ?? []) addKey.run(key, document.id, ...(version === 1 ? [lastIndexed] : []));
     }
   })();
   db.close();
 }
 
 /**
- * A file of 0.2.0's pre-release layout (schema 2): records by id without a row number, key rows without
+ * A file of 0.2.0's unreleased layout (schema 2): records by id without a row number, key rows without
  * the records' rows; keys by their first id (no two suite keys share a hash).
  */
 function writeSchema2File(path: string, documents: readonly Record<string, unknown>[]): void {
@@ -97,13 +103,27 @@ indexBehaviourSuite(test, 'embedded, loaded in two parts', async (documents) => 
 
 indexBehaviourSuite(test, 'embedded, schema 0 read-only', async (documents) => {
   const path = newFile('schema0');
-  writeSchema0File(path, documents);
+  writeLegacyFile(path, documents, 0);
+  return openEmbeddedIndex({ path, readOnly: true });
+});
+
+indexBehaviourSuite(test, 'embedded, 0.1.0 file read-only', async (documents) => {
+  const path = newFile('v010');
+  writeLegacyFile(path, documents, 1);
+  return openEmbeddedIndex({ path, readOnly: true });
+});
+
+indexBehaviourSuite(test, 'embedded, 0.1.0 file rebuilt', async (documents) => {
+  const path = newFile('v010-rebuilt');
+  writeLegacyFile(path, documents, 1);
+  await openEmbeddedIndex({ path }).close();
+  assert.deepStrictEqual(schemaOf(path), CURRENT_LAYOUT, 'a writable open rebuilds a 0.1.0 file');
   return openEmbeddedIndex({ path, readOnly: true });
 });
 
 indexBehaviourSuite(test, 'embedded, migrated from schema 0', async (documents) => {
   const path = newFile('migrated');
-  writeSchema0File(path, documents);
+  writeLegacyFile(path, documents, 0);
   await openEmbeddedIndex({ path }).close();
   return openEmbeddedIndex({ path, readOnly: true });
 });
@@ -337,7 +357,7 @@ test('a page carries its total; an empty page (past the end, limit 0) still repo
 test('a writable open rebuilds a schema 0 file in the current layout; a read-only open serves it as it is', async (t) => {
   const path = newFile('schema0-migration');
   const documents = suiteDocuments();
-  writeSchema0File(path, documents);
+  writeLegacyFile(path, documents, 0);
   t.deepEqual(schemaOf(path), { version: 0, tables: ['records', 'work_keys'], indexes: ['records_by_last_indexed', 'work_keys_by_record'] });
 
   const hobbitKeys = (documents.find((d) => d.id === 'hobbit-2')!.work_keys_str_mv as string[]);
@@ -372,29 +392,16 @@ test('a writable open rebuilds a schema 0 file in the current layout; a read-onl
   await again.close();
 });
 
-test('a file of the pre-release schema 2 is rebuilt at a writable open, and refused read-only naming the option', async (t) => {
+test('a file of the unreleased schema 2 is refused, read-only or not, naming the file and changing nothing', (t) => {
   const path = newFile('schema2');
-  const documents = suiteDocuments();
-  writeSchema2File(path, documents);
-  const error = t.throws(() => openEmbeddedIndex({ path, readOnly: true }), { instanceOf: InvalidOptionError });
-  t.regex(error!.message, /"readOnly".*schema 2/);
-  t.is(schemaOf(path).version, 2, 'the refused open changes nothing');
-
-  const fresh = openEmbeddedIndex({ path: ':memory:' });
-  await fresh.load(documents);
-  const rebuilt = openEmbeddedIndex({ path });
-  t.deepEqual(schemaOf(path), CURRENT_LAYOUT);
-  t.is(await rebuilt.count(), documents.length);
-  for (const { id } of documents) {
-    const record = await fresh.getRecord(id as string);
-    t.deepEqual(await rebuilt.getRecord(id as string), record);
-    for (const order of ['last-indexed', 'relevance'] as const) {
-      const query = { workKeys: record!.workKeys, order, offset: 0, limit: 50 };
-      const [expected, found] = [await fresh.findVersions(query), await rebuilt.findVersions(query)];
-      t.deepEqual({ total: found.total, ids: ids(found) }, { total: expected.total, ids: ids(expected) }, `${String(id)} ${order}`);
-    }
+  writeSchema2File(path, suiteDocuments());
+  for (const readOnly of [true, false]) {
+    const error = t.throws(() => openEmbeddedIndex({ path, readOnly }), { instanceOf: InvalidOptionError });
+    t.is(error!.code, 'INVALID_OPTION');
+    t.true(error!.message.includes(path), error!.message);
+    t.regex(error!.message, /unreleased.*schema 2/);
   }
-  await Promise.all([fresh.close(), rebuilt.close()]);
+  t.is(schemaOf(path).version, 2, 'the refused opens change nothing');
 });
 
 test('a bulk load puts the records of a work next to each other, whatever their ids', async (t) => {

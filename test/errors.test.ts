@@ -1,7 +1,7 @@
 import test from 'ava';
 import * as cheerio from 'cheerio';
 import { IndexUnavailableError } from '../src/errors.js';
-import type { CatalogIndex } from '../src/versions/catalogIndex.js';
+import type { CatalogIndex } from '../src/ports.js';
 import { fixture, hostFor, testHost } from './support/testHost.js';
 
 const ERROR_LINES = {

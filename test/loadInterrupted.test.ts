@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
+import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
 import { runCli } from '../src/cli/catalogVersions.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

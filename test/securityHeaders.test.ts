@@ -15,7 +15,7 @@ import test from 'ava';
 import * as cheerio from 'cheerio';
 import type supertest from 'supertest';
 import { IndexUnavailableError } from '../src/errors.js';
-import type { CatalogIndex } from '../src/versions/catalogIndex.js';
+import type { CatalogIndex } from '../src/ports.js';
 import { BASE_URL, fixture, hostFor, testHost } from './support/testHost.js';
 
 const PAGE = '/Search/Versions?id=usp%3Atese-2019-0412&search=versions';

@@ -20,7 +20,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createSolrIndex, encodeSolrParams, SOLR_POST_THRESHOLD_BYTES, type SolrIndexOptions } from '../src/adapters/solr/solrIndex.js';
-import type { CatalogIndex } from '../src/versions/catalogIndex.js';
+import type { CatalogIndex } from '../src/ports.js';
 import { IndexUnavailableError, InvalidOptionError } from '../src/errors.js';
 import { skippedWithoutSolr, solrCore, solrTargets, updateSolr } from './indexBehaviour/realSolr.js';
 

@@ -13,10 +13,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { IndexUnavailableError } from '../src/errors.js';
-import { openEmbeddedIndex, type EmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
+import { openEmbeddedIndex, type EmbeddedIndex } from '../src/adapters/sqlite/index.js';
 import { workKeyHash } from '../src/adapters/sqlite/indexTables.js';
-import { prepareRecordDocument } from '../src/ingest/prepareRecordDocument.js';
-import type { RecordDocument } from '../src/record/catalogRecord.js';
+import { prepareRecordDocument, type PreparedRecordDocument } from '../src/ingest/prepareRecordDocument.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const folder = mkdtempSync(join(tmpdir(), 'staged-load-worker-'));
@@ -27,7 +26,7 @@ const newFile = (name: string) => join(folder, `${(files += 1)}-${name}.sqlite`)
 const NOW = new Date('2025-07-01T00:00:00Z');
 
 /** Documents r<from>…, ten works of several versions each. */
-function documents(from: number, count: number): RecordDocument[] {
+function documents(from: number, count: number): PreparedRecordDocument[] {
   return Array.from({ length: count }, (_, i) => prepareRecordDocument({
     id: `r${from + i}`, title: `Title ${(from + i) % 10}`, author: 'Author', format: 'Book',
     last_indexed: new Date(Date.UTC(2025, 0, 1, 0, 0, from + i)).toISOString(),
@@ -168,7 +167,7 @@ test('no worker keeps the process alive after a failed load, a closed one, or on
   const module = (file: string) => JSON.stringify(pathToFileURL(join(ROOT, file)).href);
   const script = `
     import Database from 'better-sqlite3';
-    import { openEmbeddedIndex } from ${module('src/adapters/sqlite/embeddedIndex.ts')};
+    import { openEmbeddedIndex } from ${module('src/adapters/sqlite/index.ts')};
     const folder = ${JSON.stringify(folder)};
     const docs = (n) => Array.from({ length: n }, (_, i) => ({ id: 'c' + i, title: 'T' + (i % 7) }));
     // Finished.

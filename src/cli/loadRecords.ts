@@ -16,8 +16,10 @@ import { readFileSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { openEmbeddedIndex, type EmbeddedIndex } from '../adapters/sqlite/embeddedIndex.js';
 import { createSolrWriter, solrIngestWriter, type SolrWriterOptions } from '../adapters/solr/solrWriter.js';
-import { runIngest, type IngestDuplicate, type IngestProgress, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
+import { harvestStateFile } from '../ingest/harvestState.js';
+import { runIngest, type IngestDuplicate, type IngestProgress, type IngestRejection, type IngestSummary } from '../ingest/pipeline.js';
 import type { LocalMappingSettings } from '../ingest/localMapping.js';
+import type { HarvestState, IngestWriter } from '../ports.js';
 import type { RecordFileFormat } from '../ingest/recordFormats.js';
 import { writerWithDecisions } from '../ingest/writerWithDecisions.js';
 import { decisionsFromCurationFile } from '../work-keys/curation/curationFile.js';
@@ -75,15 +77,6 @@ export async function loadRecordFiles(options: LoadFilesOptions): Promise<Ingest
   });
 }
 
-/**
- * Where harvests remember the response date of their last successful run, and (src/ingest/oai/harvestedIdentifiers.ts)
- * which record id each OAI identifier was stored under: text values by key.
- */
-export interface HarvestState {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, responseDate: string): Promise<void>;
-}
-
 /** The target of a command: a writer, and where harvest state is kept. */
 export interface LoadTarget {
   /** For messages: `embedded index catalog.sqlite`, `Solr core http://…/solr/biblio`. */
@@ -114,9 +107,8 @@ export function openLoadTarget(spec: TargetSpec): LoadTarget {
       writers.push(writer);
       return writerWithDecisions(solrIngestWriter(writer, description), decisions);
     },
-    // A state document in the catalog's own core would show up in its searches, so Solr harvests keep
-    // their state in a file of the operator's choosing.
-    harvestState: stateFile === undefined ? undefined : fileHarvestState(stateFile),
+    // Solr harvests keep their state in a file of the operator's choosing (src/ingest/harvestState.ts).
+    harvestState: stateFile === undefined ? undefined : harvestStateFile(stateFile),
     close: async () => {
       await Promise.all(writers.map((writer) => writer.close()));
     },
@@ -128,28 +120,8 @@ export function embeddedTarget(index: EmbeddedIndex, description = 'embedded ind
   return {
     description,
     openWriter: () => index.openWriter(description),
-    harvestState: { get: (key) => index.lastHarvest(key), set: (key, date) => index.recordHarvest(key, date) },
+    harvestState: index.harvestState,
     close: () => index.close(),
-  };
-}
-
-function fileHarvestState(path: string): HarvestState {
-  const readAll = async (): Promise<Record<string, string>> => {
-    try {
-      const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
-      return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {};
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw new Error(`cannot read the harvest state file ${path}: ${(error as Error).message}`);
-    }
-  };
-  return {
-    get: async (key) => (await readAll())[key],
-    async set(key, responseDate) {
-      const all = await readAll();
-      all[key] = responseDate;
-      await writeFile(path, `${JSON.stringify(all, null, 2)}\n`);
-    },
   };
 }
 

@@ -8,7 +8,7 @@ import type { Translate } from '../i18n/labels.js';
 import { FEED_ROWS, lastPageOf, offsetOf } from '../versions/paging.js';
 import { recordUrl, trimBaseUrl, versionsFeedUrl, versionsLinkUrl } from '../versions/versionsUrls.js';
 import type { FeedItem, FeedLink, VersionsFeedModel } from './feedViewModel.js';
-import type { VersionsPage } from '../versions/catalogIndex.js';
+import type { VersionsPage } from '../ports.js';
 
 export const RSS_STYLESHEET_PATH = '/themes/root/assets/xsl/rss.xsl';
 

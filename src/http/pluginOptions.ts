@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { InvalidOptionError } from '../errors.js';
 import type { ServerTimeZone } from '../feed/rfc822Date.js';
 import { processTimeZone } from '../feed/rfc822Date.js';
-import type { CatalogIndex } from '../versions/catalogIndex.js';
+import type { CatalogIndex } from '../ports.js';
 import { DEFAULT_LANGUAGE, SHIPPED_LANGUAGES } from '../i18n/languages.js';
 
 export interface PluginLogger {

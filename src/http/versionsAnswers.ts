@@ -16,7 +16,7 @@ import { compileVersionsFeed, encodeFeed, feedBytes, type EncodedFeed } from '..
 import { newYearPubDatesAt, type ServerTimeZone } from '../feed/rfc822Date.js';
 import { versionsValidators, type Validators } from '../versions/versionsValidators.js';
 import type { ThemeModel } from '../page/pageViewModels.js';
-import type { CatalogIndex } from '../versions/catalogIndex.js';
+import type { CatalogIndex } from '../ports.js';
 import { createAnswerCache } from './answerCache.js';
 import type { ThemeEngine } from './themeEngine.js';
 

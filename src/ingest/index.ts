@@ -3,12 +3,17 @@
  * `catalog-versions` command does. Readers (JSON Lines, MARC 21 ISO 2709 and MARCXML, OAI-PMH) yield
  * source records with their positions; mapping steps make record documents as VuFind's importer would;
  * `runIngest` prepares them and hands them to a writer (`openEmbeddedIndex(…).openWriter()`, or
- * `solrIngestWriter` from `koa-catalog-versions/solr`). docs/loading.md tells the rules.
+ * `solrIngestWriter` from `koa-catalog-versions/solr`); `loadDocuments` does so for documents a program
+ * already holds. docs/loading.md tells the rules.
  */
 export { describePosition, describeRejection } from './sourceRecord.js';
 export type { RecordPosition, SourceItem } from './sourceRecord.js';
 export { runIngest, IngestStoppedError, DEFAULT_BATCH_SIZE } from './pipeline.js';
-export type { IngestWriter, IngestOptions, IngestSummary, IngestCounts, IngestProgress, IngestRejection, IngestDuplicate, StoredContent, WriteRefusal } from './pipeline.js';
+export type { IngestOptions, IngestSummary, IngestCounts, IngestProgress, IngestRejection, IngestDuplicate } from './pipeline.js';
+export type { IngestWriter, StoredContent, WriteRefusal, HarvestState, PreparedRecordDocument } from '../ports.js';
+export { loadDocuments } from './loadDocuments.js';
+export type { LoadOptions, LoadSummary, RejectedDocument } from './loadDocuments.js';
+export { harvestStateFile } from './harvestState.js';
 export { recordDeletion, isRecordDeletion } from './recordDeletion.js';
 export type { RecordDeletion } from './recordDeletion.js';
 export { parseLocalMapping, withMappingFlags, localMarcDocument, withLocalSettings, STOCK_MAPPING } from './localMapping.js';

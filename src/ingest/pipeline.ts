@@ -19,45 +19,14 @@
  * Left to others: reading formats (readers/, marc/, oai/), mapping (marc/vufindMarcMapping.ts,
  * oai/dublinCoreMapping.ts), storage (the adapters' writers).
  */
-import type { RecordDocument } from '../record/catalogRecord.js';
 import { contentFingerprintOf } from '../record/recordContent.js';
-import { InvalidRecordDocumentError } from '../errors.js';
-import { prepareRecordDocument } from './prepareRecordDocument.js';
+import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
+import { prepareRecordDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
 import { isRecordDeletion } from './recordDeletion.js';
 import type { RecordPosition, SourceItem } from './sourceRecord.js';
+import type { IngestWriter, StoredContent } from '../ports.js';
 
-/** What a writer holds for a record: the fingerprint of its content and its `last_indexed`. */
-export interface StoredContent {
-  readonly fingerprint: string;
-  readonly lastIndexed: string;
-}
-
-/** A document of a batch the engine refused, by its place in the batch. */
-export interface WriteRefusal {
-  readonly index: number;
-  readonly reason: string;
-}
-
-/** Where documents go: the embedded index, a Solr core. */
-export interface IngestWriter {
-  /** For messages: `embedded index catalog.sqlite`, `Solr core http://…/solr/biblio`. */
-  readonly description: string;
-  /** Documents per `put` this writer takes best, used when the load names no batch size. */
-  readonly preferredBatchSize?: number;
-  /** For the ids it holds: the stored content's fingerprint and `last_indexed`. */
-  storedContentOf(ids: readonly string[]): Promise<ReadonlyMap<string, StoredContent>>;
-  /** Adds or replaces (by id) prepared documents; answers the ones the engine refused. */
-  put(batch: readonly RecordDocument[]): Promise<readonly WriteRefusal[]>;
-  /** Removes these records (a harvested deletion); an id the index does not hold is no error. */
-  delete(ids: readonly string[]): Promise<void>;
-  /**
-   * Rewrites a prepared document's work keys by the library's grouping decisions
-   * (src/work-keys/curation/curationDecisions.ts), before it is compared with what is stored and written.
-   */
-  curateWorkKeys?(document: RecordDocument): RecordDocument;
-  /** Makes everything written durable and visible. Called once, also after a failure. */
-  close(): Promise<void>;
-}
+export type { IngestWriter, StoredContent, WriteRefusal } from '../ports.js';
 
 /** A record that was not written, and why. */
 export interface IngestRejection {
@@ -141,7 +110,7 @@ export class IngestStoppedError extends Error {
 }
 
 interface Pending {
-  readonly document: RecordDocument;
+  readonly document: PreparedRecordDocument;
   readonly position: RecordPosition;
   /** `last_indexed` came from the clock, so a stored one may be kept. */
   readonly stamped: boolean;
@@ -152,9 +121,10 @@ interface Pending {
  * what onRejected throws; the writer is closed in every case.
  */
 export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSummary> {
+  checkIngestOptions(options);
   const { writer, toDocument, now } = options;
   const batchSize = options.batchSize ?? writer.preferredBatchSize ?? DEFAULT_BATCH_SIZE;
-  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a whole number >= 1, not ${batchSize}`);
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new InvalidOptionError('batchSize', `give a whole number >= 1, not ${String(batchSize)}`);
   const started = performance.now();
   let read = 0;
   let rejected = 0;
@@ -303,6 +273,29 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
   progress();
   return summary();
 }
+
+/**
+ * Refuses options a load cannot run with, naming the option, before anything is read or written (the
+ * writer is not closed: it was never used).
+ */
+function checkIngestOptions(options: unknown): asserts options is IngestOptions<unknown> {
+  if (typeof options !== 'object' || options === null) throw new InvalidOptionError('options', 'give runIngest an object: { items, toDocument, writer, now }');
+  const given = options as Record<string, unknown>;
+  const items = given.items as Partial<Record<symbol, unknown>> | null | undefined;
+  if (typeof items !== 'object' || items === null || (typeof items[Symbol.iterator] !== 'function' && typeof items[Symbol.asyncIterator] !== 'function')) {
+    throw new InvalidOptionError('items', 'give an iterable or async iterable of source items (a reader)');
+  }
+  for (const name of ['toDocument', 'now'] as const) {
+    if (typeof given[name] !== 'function') throw new InvalidOptionError(name, name === 'now' ? 'give a clock: a function answering a Date' : 'give a function');
+  }
+  for (const name of ['onRejected', 'onProgress'] as const) {
+    if (given[name] !== undefined && typeof given[name] !== 'function') throw new InvalidOptionError(name, 'give a function');
+  }
+  const writer = given.writer as Record<string, unknown> | null | undefined;
+  const missing = typeof writer !== 'object' || writer === null ? ['put'] : WRITER_METHODS.filter((method) => typeof writer[method] !== 'function');
+  if (missing.length > 0) throw new InvalidOptionError('writer', `give an IngestWriter (src/ports.ts); it has no ${missing.join(', ')}`);
+}
+const WRITER_METHODS = ['storedContentOf', 'put', 'delete', 'close'] as const;
 
 /** What onRejected threw, carried out of the loop so that the records before it are written first. */
 class StopRequested {

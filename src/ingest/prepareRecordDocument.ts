@@ -6,21 +6,24 @@
 import { checkRecordDocument, normaliseInstant, type RecordDocument } from '../record/catalogRecord.js';
 import { workKeysOf } from '../work-keys/workKeys.js';
 
+/** A document as writers get it: checked, with its work keys as a list and `last_indexed` normalised. */
+export type PreparedRecordDocument = RecordDocument & { work_keys_str_mv: string[]; last_indexed: string };
+
 export interface PreparedDocument {
-  readonly document: RecordDocument;
+  readonly document: PreparedRecordDocument;
   /** True when `last_indexed` was absent and set from the clock (a re-load may keep the stored one). */
   readonly lastIndexedFromClock: boolean;
 }
 
 export function prepareRecordDocument(input: unknown, now: Date): PreparedDocument {
   checkRecordDocument(input);
-  const document: RecordDocument = { ...input };
-  if (document.work_keys_str_mv === undefined || document.work_keys_str_mv === null) {
-    document.work_keys_str_mv = workKeysOf(input);
-  } else if (typeof document.work_keys_str_mv === 'string') {
-    document.work_keys_str_mv = [document.work_keys_str_mv];
-  }
-  const lastIndexedFromClock = document.last_indexed === undefined || document.last_indexed === null;
-  document.last_indexed = lastIndexedFromClock ? now.toISOString() : normaliseInstant(String(document.last_indexed));
+  const keys = input.work_keys_str_mv;
+  const lastIndexed = input.last_indexed;
+  const lastIndexedFromClock = lastIndexed === undefined || lastIndexed === null;
+  const document: PreparedRecordDocument = {
+    ...input,
+    work_keys_str_mv: keys === undefined || keys === null ? workKeysOf(input) : typeof keys === 'string' ? [keys] : keys,
+    last_indexed: lastIndexedFromClock ? now.toISOString() : normaliseInstant(String(lastIndexed)),
+  };
   return { document, lastIndexedFromClock };
 }

@@ -10,7 +10,7 @@ import { recordUrl, versionsFeedUrl, versionsLanguageHref, versionsPageHref } fr
 import type {
   LanguageChoiceModel, PaginationModel, PastEndModel, SourceModel, VersionEntryModel, VersionsPageModel,
 } from './pageViewModels.js';
-import type { VersionsPage } from '../versions/catalogIndex.js';
+import type { VersionsPage } from '../ports.js';
 
 export interface VersionsPageInput {
   readonly requestedRecord: CatalogRecord;

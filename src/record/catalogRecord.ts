@@ -7,46 +7,19 @@
  * main author, its display title). Computing work keys is workKeys.ts's job.
  */
 import { InvalidRecordDocumentError } from '../errors.js';
-import { MULTI_VALUED_FIELDS, SINGLE_VALUED_FIELDS } from './recordFields.js';
+import {
+  MULTI_VALUED, RECORD_FIELDS, SINGLE_VALUED,
+  type RecordDocumentFields, type RecordProperties,
+} from './recordFields.js';
 
-export interface CatalogRecord {
-  readonly id: string;
-  readonly title?: string;
-  readonly shortTitle?: string;
-  readonly uniformTitles: readonly string[];
-  readonly authors: readonly string[];
-  readonly secondaryAuthors: readonly string[];
-  readonly corporateAuthors: readonly string[];
-  readonly formats: readonly string[];
-  readonly publishDates: readonly string[];
-  /** ISO 8601 UTC instant, normalised (`2024-03-01T10:00:00.000Z`), so that string order is time order. */
-  readonly lastIndexed: string;
-  readonly urls: readonly string[];
-  readonly workKeys: readonly string[];
-  /** Institutions holding the record or supplying it (`institution`); absent when the document has none. */
-  readonly institutions?: readonly string[];
-  /** Libraries or collections within them (`building`); absent when the document has none. */
-  readonly buildings?: readonly string[];
-}
+/** A catalog record in domain terms: the properties of the field table (recordFields.ts). */
+export interface CatalogRecord extends RecordProperties {}
 
-/** A record document as loaded or stored: VuFind `biblio` field names; unknown fields are kept as they are. */
-export interface RecordDocument {
-  id: string;
-  title?: string;
-  title_short?: string;
-  title_uniform?: string | string[];
-  author?: string | string[];
-  author2?: string | string[];
-  author_corporate?: string | string[];
-  format?: string | string[];
-  publishDate?: string | string[];
-  last_indexed?: string;
-  url?: string | string[];
-  work_keys_str_mv?: string[];
-  institution?: string | string[];
-  building?: string | string[];
-  [field: string]: unknown;
-}
+/** A record document as loaded or stored: VuFind `biblio` field names (recordFields.ts); unknown fields are kept as they are. */
+export type RecordDocument = RecordDocumentFields & { [field: string]: unknown };
+
+/** The lists a CatalogRecord leaves out when they are empty (the table's optional lists). */
+const OPTIONAL_LISTS: ReadonlySet<string> = new Set(MULTI_VALUED.filter((field) => field.optional).map((field) => field.name));
 
 /** Throws unless the field is absent, one string, or a list of strings (checking allocates nothing). */
 function checkValuesOf(doc: Record<string, unknown>, field: string): void {
@@ -56,13 +29,6 @@ function checkValuesOf(doc: Record<string, unknown>, field: string): void {
   for (let i = 0; i < value.length; i++) {
     if (typeof value[i] !== 'string') throw new InvalidRecordDocumentError(`field "${field}"[${i}] must be a string, not ${describe(value[i])}`);
   }
-}
-
-function valuesOf(doc: Record<string, unknown>, field: string): string[] {
-  checkValuesOf(doc, field);
-  const value = doc[field] as string | string[] | undefined | null;
-  if (value === undefined || value === null) return [];
-  return Array.isArray(value) ? value.slice() : [value];
 }
 
 function describe(value: unknown): string {
@@ -139,8 +105,8 @@ export function checkRecordDocument(doc: unknown): asserts doc is RecordDocument
     throw new InvalidRecordDocumentError(fields.id === undefined ? 'field "id" is missing' : `field "id" must be a string, not ${describe(fields.id)}`);
   }
   if (fields.id.trim() === '') throw new InvalidRecordDocumentError('field "id" is empty');
-  for (const field of MULTI_VALUED_FIELDS) checkValuesOf(fields, field);
-  for (const field of SINGLE_VALUED_FIELDS) if (field !== 'id') singleValueOf(fields, field);
+  for (const field of MULTI_VALUED) checkValuesOf(fields, field.name);
+  for (const field of SINGLE_VALUED) if (field.name !== 'id') singleValueOf(fields, field.name);
   const lastIndexed = singleValueOf(fields, 'last_indexed');
   if (lastIndexed !== undefined) normaliseInstant(lastIndexed);
 }
@@ -151,28 +117,55 @@ export function checkRecordDocument(doc: unknown): asserts doc is RecordDocument
  */
 export function recordFromDocument(doc: unknown): CatalogRecord {
   checkRecordDocument(doc);
-  const title = singleValueOf(doc, 'title');
-  const shortTitle = singleValueOf(doc, 'title_short');
   const lastIndexed = singleValueOf(doc, 'last_indexed');
-  const institutions = valuesOf(doc, 'institution');
-  const buildings = valuesOf(doc, 'building');
-  return {
-    id: doc.id,
-    ...(title !== undefined ? { title } : {}),
-    ...(shortTitle !== undefined ? { shortTitle } : {}),
-    uniformTitles: valuesOf(doc, 'title_uniform'),
-    authors: valuesOf(doc, 'author'),
-    secondaryAuthors: valuesOf(doc, 'author2'),
-    corporateAuthors: valuesOf(doc, 'author_corporate'),
-    formats: valuesOf(doc, 'format'),
-    publishDates: valuesOf(doc, 'publishDate'),
-    lastIndexed: lastIndexed === undefined ? new Date(0).toISOString() : normaliseInstant(lastIndexed),
-    urls: valuesOf(doc, 'url'),
-    workKeys: valuesOf(doc, 'work_keys_str_mv'),
-    ...(institutions.length > 0 ? { institutions } : {}),
-    ...(buildings.length > 0 ? { buildings } : {}),
-  };
+  const workKeys = doc.work_keys_str_mv;
+  return recordOfCheckedFields(
+    doc, doc.id, lastIndexed === undefined ? new Date(0).toISOString() : normaliseInstant(lastIndexed),
+    workKeys === undefined || workKeys === null ? [] : typeof workKeys === 'string' ? [workKeys] : workKeys.slice(), true,
+  );
 }
+
+/**
+ * The one reader of a record's fields, for every adapter: the record of checked fields (checkRecordDocument
+ * passed them, when they were written or just now), with its id, normalised `last_indexed` and work keys
+ * given apart (the embedded index keeps those in columns of their own). Single-valued fields take a
+ * string or a one-string list; lists take a string or a list, copied when `copyLists` (a caller's
+ * document), taken as they are otherwise (freshly parsed JSON). Properties come in table order.
+ */
+export function recordOfCheckedFields(
+  fields: Readonly<Record<string, unknown>>, id: string, lastIndexed: string, workKeys: readonly string[], copyLists = false,
+): CatalogRecord {
+  const record: { -readonly [P in keyof CatalogRecord]?: CatalogRecord[P] } = {};
+  for (const field of RECORD_FIELDS) {
+    if (field.multiValued) {
+      if (field.name === 'work_keys_str_mv') {
+        record[field.property] = workKeys;
+        continue;
+      }
+      const value = fields[field.name];
+      const list: readonly string[] = value === undefined || value === null ? [] : typeof value === 'string' ? [value]
+        : copyLists ? (value as string[]).slice() : (value as string[]);
+      if (list.length > 0 || !OPTIONAL_LISTS.has(field.name)) record[field.property] = list;
+    } else if (field.name === 'id') {
+      record.id = id;
+    } else if (field.name === 'last_indexed') {
+      record.lastIndexed = lastIndexed;
+    } else {
+      const value = fields[field.name];
+      const one = typeof value === 'string' ? value : Array.isArray(value) ? (value[0] as unknown) : undefined;
+      if (typeof one === 'string') record[field.property] = one;
+    }
+  }
+  if (!isComplete(record)) throw new InvalidRecordDocumentError(`record ${JSON.stringify(id)} lacks a required field`);
+  return record;
+}
+
+/** Whether every required property of the table is there (the reader above sets them all; this says so to the compiler). */
+function isComplete(record: { readonly [P in keyof CatalogRecord]?: CatalogRecord[P] }): record is CatalogRecord {
+  for (const field of REQUIRED_FIELDS) if (record[field.property] === undefined) return false;
+  return true;
+}
+const REQUIRED_FIELDS = RECORD_FIELDS.filter((field) => !field.optional);
 
 /** Year of a record: the first run of four digits in its first publication date. */
 export function yearOf(record: Pick<CatalogRecord, 'publishDates'>): string | undefined {

@@ -6,7 +6,7 @@
 import type { CatalogRecord } from '../record/catalogRecord.js';
 import { MissingRecordIdError, RecordNotFoundError } from '../errors.js';
 import { FEED_ROWS, offsetOf, PAGE_ROWS } from './paging.js';
-import type { CatalogIndex, VersionsPage } from './catalogIndex.js';
+import type { CatalogIndex, VersionsPage } from '../ports.js';
 
 export type VersionsView = 'rss' | 'html';
 

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CatalogRecord } from '../record/catalogRecord.js';
-import type { VersionsPage } from './catalogIndex.js';
+import type { VersionsPage } from '../ports.js';
 
 export interface ValidatorInput {
   /** Everything about the plugin and request that shapes the answer besides the data (settings, view, language, theme, page, base URL). */

@@ -10,6 +10,7 @@
  * (catalogRecord.ts), storing keys and finding records that share them (the index).
  */
 import type { CatalogRecord, RecordDocument } from '../record/catalogRecord.js';
+import { KEYED_FIELDS, type KeyedField } from '../record/recordFields.js';
 import { transliterateToLatin } from './transliterateToLatin.js';
 
 /** Keys are stored in Solr string fields, where VuFind caps them at this many characters. */
@@ -77,41 +78,47 @@ function cappedKey(folded: string): string {
   return codePoints.length > MAX_KEY_PART_LENGTH ? codePoints.slice(0, MAX_KEY_PART_LENGTH).join('') : folded;
 }
 
-/** The parts of a record work keys are made of. */
-export type WorkKeySource = Pick<CatalogRecord, 'title' | 'uniformTitles' | 'authors' | 'secondaryAuthors' | 'corporateAuthors'>;
+/** The parts of a record work keys are made of: the field table's keyed fields (recordFields.ts). */
+export type WorkKeySource = Pick<CatalogRecord, KeyedField['property']>;
 
 /** A record's work keys: `UT` keys first, then `AT` keys title by title; no duplicates. */
 export function workKeysOfRecord(record: WorkKeySource): string[] {
-  return keysFrom(
-    record.title === undefined ? [] : [record.title],
-    record.uniformTitles,
-    [...record.authors, ...record.secondaryAuthors, ...record.corporateAuthors],
-  );
+  return keysFrom(propertyStrings(record, KEYED_FIELDS.title), propertyStrings(record, KEYED_FIELDS.uniformTitle), propertyStrings(record, KEYED_FIELDS.name));
+}
+
+/** The strings of these fields of a record, in table order (fieldStrings: of a document). */
+function propertyStrings(record: WorkKeySource, fields: readonly KeyedField[]): string[] {
+  const strings: string[] = [];
+  for (let i = 0; i < fields.length; i++) addStrings(strings, record[(fields[i] as KeyedField).property]);
+  return strings;
+}
+
+function fieldStrings(document: Readonly<Record<string, unknown>>, fields: readonly KeyedField[]): string[] {
+  const strings: string[] = [];
+  for (let i = 0; i < fields.length; i++) addStrings(strings, document[(fields[i] as KeyedField).name]);
+  return strings;
+}
+
+/** A value's strings: the value itself, or a list's strings; anything else is left out. */
+function addStrings(strings: string[], value: unknown): void {
+  if (typeof value === 'string') strings.push(value);
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) if (typeof value[i] === 'string') strings.push(value[i] as string);
 }
 
 /**
- * The work keys of a record document (VuFind field names: `title`, `title_uniform`, `author`, `author2`,
- * `author_corporate`), as a host has it. Fields may hold a string or a list of strings; anything else is
+ * The work keys of a record document (the field table's keyed fields, VuFind names: `title`,
+ * `title_uniform`, `author`, `author2`, `author_corporate`), as a host has it. Fields may hold a string or a list of strings; anything else is
  * ignored, since checking documents is catalogRecord.ts's job. Never throws: anything that is not an
  * object, or an object with nothing to key, gives `[]`.
  */
 export function workKeysOf(document: Readonly<Partial<RecordDocument>> | null | undefined): string[] {
   if (typeof document !== 'object' || document === null) return [];
   const doc = document as Record<string, unknown>;
-  return keysFrom(
-    stringsOf(doc.title),
-    stringsOf(doc.title_uniform),
-    [...stringsOf(doc.author), ...stringsOf(doc.author2), ...stringsOf(doc.author_corporate)],
-  );
+  return keysFrom(fieldStrings(doc, KEYED_FIELDS.title), fieldStrings(doc, KEYED_FIELDS.uniformTitle), fieldStrings(doc, KEYED_FIELDS.name));
 }
 
 /** @deprecated The former name of workKeysOf(document); kept for one release. */
 export const workKeysOfDocument = workKeysOf;
-
-function stringsOf(value: unknown): string[] {
-  const list: unknown[] = Array.isArray(value) ? value : [value];
-  return list.filter((item): item is string => typeof item === 'string');
-}
 
 /**
  * Distinct non-empty strings in the order first added. A record's few titles, names and keys are

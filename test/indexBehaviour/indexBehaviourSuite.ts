@@ -6,7 +6,7 @@
 import type { TestFn } from 'ava';
 import { listVersions } from '../../src/versions/listVersions.js';
 import { prepareRecordDocument } from '../../src/ingest/prepareRecordDocument.js';
-import type { CatalogIndex } from '../../src/versions/catalogIndex.js';
+import type { CatalogIndex } from '../../src/ports.js';
 
 /** Opens the adapter holding exactly `documents` (already prepared: keys and last_indexed set). */
 export type OpenIndex = (documents: Record<string, unknown>[]) => Promise<CatalogIndex>;

@@ -9,7 +9,7 @@ import Koa from 'koa';
 import supertest from 'supertest';
 import { createVersionsPlugin, openEmbeddedIndex, type EmbeddedIndex, type VersionsPluginOptions } from '../../src/index.js';
 import type { ServerTimeZone } from '../../src/feed/rfc822Date.js';
-import type { CatalogIndex } from '../../src/versions/catalogIndex.js';
+import type { CatalogIndex } from '../../src/ports.js';
 
 export const BASE_URL = 'https://catalog.example.edu';
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');

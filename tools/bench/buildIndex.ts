@@ -7,7 +7,7 @@
  * Usage (from runBench): node buildIndex.js <index path> <records> <seed>
  */
 import { rmSync } from 'node:fs';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
+import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
 import { generateRecords, planCatalog } from './catalogGenerator.js';
 import { memoryOf, reportToParent } from './processStats.js';
 

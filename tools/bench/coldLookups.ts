@@ -15,10 +15,10 @@
  */
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
+import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
 import type { CatalogRecord } from '../../src/record/catalogRecord.js';
 import { RECORD_COLUMNS, recordOfRow, type RecordRow } from '../../src/adapters/sqlite/indexTables.js';
-import type { VersionsOrder } from '../../src/versions/catalogIndex.js';
+import type { VersionsOrder } from '../../src/ports.js';
 import { DEFAULT_SEED, planCatalog, sampleCatalog } from './catalogGenerator.js';
 
 const require = createRequire(import.meta.url);

@@ -26,7 +26,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
+import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
 import { createSolrIndex } from '../../src/adapters/solr/solrIndex.js';
 import { createVersionsPlugin } from '../../src/http/createVersionsPlugin.js';
 import type { CatalogRecord } from '../../src/record/catalogRecord.js';

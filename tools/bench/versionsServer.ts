@@ -8,7 +8,7 @@
  */
 import Koa from 'koa';
 import { createVersionsPlugin } from '../../src/http/createVersionsPlugin.js';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
+import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
 import { serveForParent } from './processStats.js';
 
 

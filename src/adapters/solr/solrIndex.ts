@@ -29,9 +29,9 @@
  * keeping answers (answerCache.ts), and loading documents into Solr (solrWriter.ts).
  */
 import http from 'node:http';
-import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../versions/catalogIndex.js';
+import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../ports.js';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
-import { RECORD_FIELD_NAMES, SINGLE_VALUED_FIELDS, type RecordFieldName } from '../../record/recordFields.js';
+import { RECORD_FIELDS, SINGLE_VALUED_FIELDS, type RecordFieldName } from '../../record/recordFields.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
 import { solrResultList, type SolrResultList } from './solrAnswers.js';
 import { exchangeWithSolr, openSolrClient, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
@@ -41,9 +41,9 @@ import { solrIndexVersionProbe, VersionWatch } from './solrVersionWatch.js';
 /** Record field (the record document's name, recordFields.ts) → Solr field name. */
 export type SolrFieldMap = Record<RecordFieldName, string>;
 
-/** The VuFind `biblio` schema uses the record document's names, so the default map is the identity. */
+/** The field table's Solr names (VuFind's `biblio` schema, which uses the record document's names). */
 export const DEFAULT_SOLR_FIELDS: Readonly<SolrFieldMap> = Object.freeze(
-  Object.fromEntries(RECORD_FIELD_NAMES.map((name) => [name, name])) as SolrFieldMap,
+  Object.fromEntries(RECORD_FIELDS.map((field) => [field.name, field.solr])) as SolrFieldMap,
 );
 
 export const DEFAULT_SOLR_TIMEOUT_MS = 5000;

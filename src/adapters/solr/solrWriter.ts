@@ -20,7 +20,7 @@
  */
 import http from 'node:http';
 import { recordFromDocument, type RecordDocument } from '../../record/catalogRecord.js';
-import type { IngestWriter, StoredContent } from '../../ingest/pipeline.js';
+import type { IngestWriter, StoredContent } from '../../ports.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
 import { contentFingerprintOf } from '../../record/recordContent.js';
 import { SINGLE_VALUED_FIELDS } from '../../record/recordFields.js';

@@ -15,8 +15,7 @@
  * (groupQualityReads.ts), writing records (tableWriters.ts), the writer's turn (embeddedIndex.ts).
  */
 import type Database from 'better-sqlite3';
-import type { RecordDocument } from '../../record/catalogRecord.js';
-import type { IngestWriter } from '../../ingest/pipeline.js';
+import type { IngestWriter, PreparedRecordDocument } from '../../ports.js';
 import { withMember, writerWithDecisions } from '../../ingest/writerWithDecisions.js';
 import { InvalidOptionError, UnknownCuratedRecordError, UnknownCurationDecisionError } from '../../errors.js';
 import {
@@ -129,9 +128,9 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
       .map((row) => [row.record_id, JSON.parse(row.keys) as string[]]));
     const originals = new Map<string, string[]>();
     const released: string[] = [];
-    const documents: RecordDocument[] = rows.map((row) => {
+    const documents: PreparedRecordDocument[] = rows.map((row) => {
       const document = documentFromRow(row);
-      const own = kept.get(row.id) ?? document.work_keys_str_mv as string[];
+      const own = kept.get(row.id) ?? document.work_keys_str_mv;
       if (rules.names(row.id)) originals.set(row.id, own);
       else released.push(row.id);
       return { ...document, work_keys_str_mv: rules.curatedKeysOf(row.id, own) };

@@ -21,13 +21,15 @@
  * which would store every key a second time.
  */
 import type Database from 'better-sqlite3';
-import type { CatalogRecord, RecordDocument } from '../../record/catalogRecord.js';
-import { RECORD_FIELDS } from '../../record/recordFields.js';
+import { recordOfCheckedFields, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
+import { DOCUMENT_COLUMN_FIELD_NAMES } from '../../record/recordFields.js';
+import type { PreparedRecordDocument } from '../../ports.js';
 import { InvalidOptionError } from '../../errors.js';
 
 /**
- * Kept in `PRAGMA user_version`. 0 and 1 are the layouts of earlier versions (legacyLayouts.ts reads
- * them), 2 that of 0.2.0's pre-releases (legacyLayouts.ts rebuilds it).
+ * Kept in `PRAGMA user_version`. 1 is the layout of 0.1.0, 0 that of the older files it still opened
+ * (legacyLayouts.ts reads and rebuilds both); 2 was 0.2.0's before its release, never released, and is
+ * refused (schemaVersionOf).
  */
 export const SCHEMA_VERSION = 3;
 
@@ -89,26 +91,21 @@ export function firstKeyIdOf(key: string): number {
 
 /**
  * SQL for the texts of a record's work keys, as a JSON array in the record's order, from an SQL expression
- * giving its `key_ids` (a column, or a parameter); `keysTable` is another table of work_keys' shape (a
- * schema 2 file's, renamed while it is rebuilt: legacyLayouts.ts).
+ * giving its `key_ids` (a column, or a parameter).
  */
-export function workKeysOf(keyIds: string, keysTable = 'work_keys'): string {
-  return `(SELECT json_group_array(w.key ORDER BY j.key) FROM json_each(${keyIds}) AS j JOIN ${keysTable} AS w ON w.key_id = j.value)`;
+export function workKeysOf(keyIds: string): string {
+  return `(SELECT json_group_array(w.key ORDER BY j.key) FROM json_each(${keyIds}) AS j JOIN work_keys AS w ON w.key_id = j.value)`;
 }
 
-/** The record fields kept in `document`: those the plugin reads but the ones with columns of their own. */
-const DOCUMENT_FIELDS: string[] = RECORD_FIELDS.map((field) => field.name)
-  .filter((name) => name !== 'id' && name !== 'last_indexed' && name !== 'work_keys_str_mv');
-
-/** `"name":` of each of DOCUMENT_FIELDS, in table order. */
-const DOCUMENT_FIELD_PREFIXES = DOCUMENT_FIELDS.map((name) => [name, `${JSON.stringify(name)}:`] as const);
+/** `"name":` of each record field kept in `document` (the field table's `stored` column), in table order. */
+const DOCUMENT_FIELD_PREFIXES = DOCUMENT_COLUMN_FIELD_NAMES.map((name) => [name, `${JSON.stringify(name)}:`] as const);
 
 /**
- * The `document` column of a prepared record document: its DOCUMENT_FIELDS in table order, as
- * `JSON.stringify(document, DOCUMENT_FIELDS)` writes them (a prepared document's fields hold strings,
+ * The `document` column of a prepared record document: its fields stored there, in table order, as
+ * `JSON.stringify(document, DOCUMENT_COLUMN_FIELD_NAMES)` writes them (a prepared document's fields hold strings,
  * lists of strings or null), written field by field, which took 2.2 rather than 1.3 µs per document.
  */
-export function documentColumnOf(document: RecordDocument): string {
+export function documentColumnOf(document: PreparedRecordDocument): string {
   let json = '';
   for (const [name, prefix] of DOCUMENT_FIELD_PREFIXES) {
     const value = document[name];
@@ -118,13 +115,9 @@ export function documentColumnOf(document: RecordDocument): string {
 }
 
 /** last_indexed as stored: milliseconds since 1970 (the normalised ISO form has milliseconds). */
-export function storedInstantOf(document: RecordDocument): number {
-  return document.last_indexed === undefined ? 0 : Date.parse(document.last_indexed);
+export function storedInstantOf(document: PreparedRecordDocument): number {
+  return Date.parse(document.last_indexed);
 }
-
-const MULTI_VALUED = RECORD_FIELDS.filter((field) => field.multiValued && field.name !== 'work_keys_str_mv');
-const SINGLE_VALUED = RECORD_FIELDS.filter((field) => !field.multiValued && field.name !== 'id' && field.name !== 'last_indexed');
-const OPTIONAL_LISTS: ReadonlySet<string> = new Set(['institution', 'building']);
 
 /** Whether the index holds any record: an empty one is filled by a bulk load (tableWriters.ts). */
 export function holdsRecords(db: Database.Database): boolean {
@@ -145,25 +138,12 @@ export interface RecordRow {
 export const RECORD_COLUMNS = `r.id AS id, r.last_indexed AS last_indexed, ${workKeysOf('r.key_ids')} AS keys, r.key_ids AS key_ids, r.document AS document`;
 
 /**
- * The record a stored row describes, with these work keys. Rows are written only from documents that
- * passed validation (catalogRecord.ts), so they are read without checking every field again: the cost of
- * that check was a tenth of an answer built afresh. The result has the shape recordFromDocument gives.
+ * The record a stored row describes, with these work keys, read by the one reader of record fields
+ * (catalogRecord.ts). Rows are written only from documents that passed validation, so they are read
+ * without checking every field again: the cost of that check was a tenth of an answer built afresh.
  */
 export function recordFromRow(row: Pick<RecordRow, 'id' | 'last_indexed' | 'document'>, workKeys: readonly string[]): CatalogRecord {
-  const fields = JSON.parse(row.document) as Record<string, unknown>;
-  const record: Record<string, unknown> = { id: row.id };
-  for (const field of SINGLE_VALUED) {
-    const value = fields[field.name];
-    if (typeof value === 'string') record[field.property] = value;
-  }
-  for (const field of MULTI_VALUED) {
-    const value = fields[field.name];
-    const list = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
-    if (list.length > 0 || !OPTIONAL_LISTS.has(field.name)) record[field.property] = list;
-  }
-  record.lastIndexed = new Date(row.last_indexed).toISOString();
-  record.workKeys = workKeys;
-  return record as unknown as CatalogRecord;
+  return recordOfCheckedFields(JSON.parse(row.document) as Record<string, unknown>, row.id, new Date(row.last_indexed).toISOString(), workKeys);
 }
 
 /** The record of a row selected with RECORD_COLUMNS, its work keys included. */
@@ -172,21 +152,27 @@ export function recordOfRow(row: RecordRow): CatalogRecord {
 }
 
 /** A row selected with RECORD_COLUMNS as the document it was written from (for "is this content unchanged?"). */
-export function documentFromRow(row: RecordRow): RecordDocument {
+export function documentFromRow(row: RecordRow): PreparedRecordDocument {
   return {
     id: row.id, ...(JSON.parse(row.document) as object),
     work_keys_str_mv: JSON.parse(row.keys) as string[], last_indexed: new Date(row.last_indexed).toISOString(),
   };
 }
 
+/** The last schema version of a released layout before this one (0.1.0's), read by legacyLayouts.ts. */
+export const LAST_LEGACY_SCHEMA_VERSION = 1;
+
 /**
- * Reads the schema version, refusing a file of a newer one. Answers the version found (0 for a new, empty
- * file as for a file of the first layout: `hasTables` tells them apart).
+ * Reads the schema version, refusing a file of a newer one or of an unreleased one. Answers the version
+ * found (0 for a new, empty file as for a file older than 0.1.0's layout: `hasTables` tells them apart).
  */
 export function schemaVersionOf(db: Database.Database): { version: number; hasTables: boolean } {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
-    throw new InvalidOptionError('path', `the index file has schema version ${version}; this version of the plugin knows versions up to ${SCHEMA_VERSION}`);
+    throw new InvalidOptionError('path', `the index file ${db.name} has schema version ${version}; this version of the plugin knows versions up to ${SCHEMA_VERSION}`);
+  }
+  if (version > LAST_LEGACY_SCHEMA_VERSION && version < SCHEMA_VERSION) {
+    throw new InvalidOptionError('path', `the index file ${db.name} has the layout of an unreleased 0.2.0 build (schema ${version}), which is not read: load the catalog again into a new file`);
   }
   const hasTables = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'").get() !== undefined;
   return { version, hasTables };

@@ -14,7 +14,7 @@
  * record ids in all (~80 bytes each), the least recently used key given up first.
  */
 import type Database from 'better-sqlite3';
-import type { VersionsQuery } from '../../versions/catalogIndex.js';
+import type { VersionsQuery } from '../../ports.js';
 import { compareAsSqlite, versionOrder, type VersionEntry } from './versionOrder.js';
 
 /** Keys naming more records than this are remembered. */

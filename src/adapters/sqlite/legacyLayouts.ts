@@ -1,17 +1,18 @@
 /**
- * Index files of earlier versions. Schemas 0 (0.1.0) and 1 (0.2.0's development): `records` with the whole
- * document as JSON (id and work keys included) and `last_indexed` as ISO text, and `work_keys` with one row
- * per (key text, record id). A read-only open serves such a file as it is, with the queries below (slower
- * for large works: their documents are read and sorted). Schema 2 (0.2.0's pre-releases): the current
- * tables but for the records' rows, not readable by the current queries. A writable open rebuilds any of
- * them in the current layout (indexTables.ts) in one transaction.
+ * Index files of the one released earlier version: schema 1, the layout 0.1.0 writes, and schema 0, the
+ * older files 0.1.0 still opened (the same tables, its key rows without `last_indexed`, which nothing here
+ * reads). `records` holds the whole document as JSON (id and work keys included) and `last_indexed` as
+ * ISO text, and `work_keys` one row per (key text, record id). A read-only open serves such a file as it
+ * is, with the queries below (slower for large works: their documents are read and sorted); a writable
+ * open rebuilds it in the current layout (indexTables.ts) in one transaction. Layouts of 0.2.0 before its
+ * release were never released and are not read (indexTables.ts, schemaVersionOf, refuses them).
  */
 import type Database from 'better-sqlite3';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
-import { documentFromRow, SCHEMA, SCHEMA_VERSION, workKeysOf } from './indexTables.js';
+import type { PreparedRecordDocument } from '../../ports.js';
+import { SCHEMA, SCHEMA_VERSION } from './indexTables.js';
 import { stagedLoad } from './tableWriters.js';
 import type { IndexReads } from './versionsReads.js';
-
 
 const KEYED = 'FROM work_keys WHERE key IN (SELECT value FROM json_each(?))';
 
@@ -44,19 +45,14 @@ export function legacyReads(db: Database.Database): IndexReads {
   };
 }
 
-/** Whether a file of this schema version can be served read-only as it is (legacyReads). */
-export function readableAsItIs(version: number): boolean {
-  return version < 2;
-}
-
 /**
- * Rebuilds a file of schema 0, 1 or 2 in the current layout: the old tables are renamed, their documents
+ * Rebuilds a file of schema 0 or 1 in the current layout: the old tables are renamed, their documents
  * staged and moved as a bulk load moves them, and dropped. One transaction: a rebuild cut short leaves
  * the old file as it was. 56 s for a million records of schema 0 on the benchmark machine.
  */
-export function migrateLegacyFile(db: Database.Database, version: number): void {
+export function migrateLegacyFile(db: Database.Database): void {
   db.transaction(() => {
-    const documentsOf = version === 2 ? schema2Documents(db) : schema1Documents(db);
+    const documentsOf = schema1Documents(db);
     db.exec(SCHEMA);
     const load = stagedLoad(db);
     // Read in pages by id: a statement being iterated would keep the connection from writing the stage.
@@ -67,12 +63,12 @@ export function migrateLegacyFile(db: Database.Database, version: number): void 
       after = documents[documents.length - 1]!.id;
     }
     load.finish();
-    db.exec('DROP TABLE legacy_records; DROP TABLE IF EXISTS legacy_work_keys;');
+    db.exec('DROP TABLE legacy_records;');
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
 }
 
-type DocumentsAfter = (id: string) => RecordDocument[];
+type DocumentsAfter = (id: string) => PreparedRecordDocument[];
 
 /** Renames the tables of schema 0 or 1 out of the way; answers their documents in pages by id. */
 function schema1Documents(db: Database.Database): DocumentsAfter {
@@ -83,18 +79,9 @@ function schema1Documents(db: Database.Database): DocumentsAfter {
   const pageAfter = db.prepare<[string], { id: string; last_indexed: string; document: string }>(
     'SELECT id, last_indexed, document FROM legacy_records WHERE id > ? ORDER BY id LIMIT 5000');
   // The column is the record's last_indexed (the document's copy may be missing in schema 0 files).
-  return (after) => pageAfter.all(after).map((row) => ({ ...(JSON.parse(row.document) as RecordDocument), id: row.id, last_indexed: row.last_indexed }));
-}
-
-/** Renames the tables of schema 2 out of the way; answers their documents in pages by id. */
-function schema2Documents(db: Database.Database): DocumentsAfter {
-  db.exec(`
-    ALTER TABLE records RENAME TO legacy_records;
-    ALTER TABLE work_keys RENAME TO legacy_work_keys;
-    DROP TABLE records_by_key;`);
-  const pageAfter = db.prepare<[string], Parameters<typeof documentFromRow>[0]>(`
-    SELECT r.id AS id, r.last_indexed AS last_indexed, r.key_ids AS key_ids, r.document AS document,
-           ${workKeysOf('r.key_ids', 'legacy_work_keys')} AS keys
-      FROM legacy_records AS r WHERE r.id > ? ORDER BY r.id LIMIT 5000`);
-  return (after) => pageAfter.all(after).map(documentFromRow);
+  return (after) => pageAfter.all(after).map((row) => {
+    const document = JSON.parse(row.document) as RecordDocument;
+    const keys = document.work_keys_str_mv;
+    return { ...document, id: row.id, last_indexed: row.last_indexed, work_keys_str_mv: keys === undefined ? [] : typeof keys === 'string' ? [keys] : keys };
+  });
 }

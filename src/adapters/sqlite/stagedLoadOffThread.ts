@@ -1,6 +1,6 @@
 /**
  * The main thread's side of a staged bulk load into an empty index file that runs in a worker thread
- * (stagedLoadWorker.ts): starts the worker, posts it each batch as flat rows (tableWriters.ts, StagedRows),
+ * (stagedLoadWorker.ts): starts the worker, posts it each batch as flat rows (bulkLoad.ts, StagedRows),
  * waits for it when it falls behind, and at the end has it move the stage into the tables. Meanwhile this
  * thread goes on reading, checking and keying the next documents. On the 1M-record benchmark this thread's
  * share was then 28 s, the worker's staging 7.7 s (all of it while this thread worked, which waited 19 ms
@@ -12,13 +12,13 @@
  * every case: after the move, after a failure, and when the index is closed during the load (abandon).
  *
  * Left to others: what staging and the move do (tableWriters.ts, stagedLoad), the worker's own loop
- * (stagedLoadWorker.ts), writer turns and dropping kept answers (embeddedIndex.ts).
+ * (stagedLoadWorker.ts), writer turns and dropping kept answers (writerTurns.ts, embeddedIndex.ts).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { IndexUnavailableError } from '../../errors.js';
-import type { BulkLoad, StagedRows } from './tableWriters.js';
+import type { BulkLoad, StagedRows } from './bulkLoad.js';
 
 /** What the main thread posts the worker. */
 export type ToStagedLoadWorker = { readonly type: 'rows'; readonly rows: StagedRows } | { readonly type: 'finish' };

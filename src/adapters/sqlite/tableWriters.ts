@@ -3,37 +3,26 @@
  * an empty index (staged, moved into place in key order at its end), the replacing writer for an index
  * holding records, and deletions. A bulk load into a file runs its SQLite side in a worker thread
  * (stagedLoadOffThread.ts); into `:memory:` it runs here, on the index's connection. What a writer turn is,
- * and when kept answers are dropped, is embeddedIndex.ts's business.
+ * and when kept answers are dropped, is writerTurns.ts's and embeddedIndex.ts's business.
  */
 import { availableParallelism } from 'node:os';
 import type Database from 'better-sqlite3';
-import type { RecordDocument } from '../../record/catalogRecord.js';
 import { contentFingerprintOf } from '../../record/recordContent.js';
-import type { StoredContent } from '../../ingest/pipeline.js';
+import type { PreparedRecordDocument, StoredContent } from '../../ports.js';
 import { IndexUnavailableError } from '../../errors.js';
 import { clusterOf, documentColumnOf, documentFromRow, firstKeyIdOf, holdsRecords, KEYS_PER_HASH, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow } from './indexTables.js';
+import type { BulkLoad, StagedRows } from './bulkLoad.js';
 import { stagedLoadOffThread } from './stagedLoadOffThread.js';
 
-type BatchWriter = (batch: readonly RecordDocument[]) => void;
+type BatchWriter = (batch: readonly PreparedRecordDocument[]) => void;
 
 /** What a writer of the embedded index does once its turn has come. */
 export interface TableWriter {
   storedContentOf(ids: readonly string[]): Map<string, StoredContent>;
-  put(batch: readonly RecordDocument[]): Promise<void>;
+  put(batch: readonly PreparedRecordDocument[]): Promise<void>;
   delete(ids: readonly string[]): Promise<void>;
   close(): Promise<void>;
   /** The index is being closed while this writer is open: a load still staged is dropped, not written. */
-  abandon(): void;
-}
-
-/**
- * A staged load as the writer drives it, wherever its SQLite side runs: on the index's connection
- * (stagedLoad) or in a worker thread (stagedLoadOffThread.ts).
- */
-export interface BulkLoad {
-  put(rows: StagedRows): void | Promise<void>;
-  /** Moves what was staged into the tables (all readers see it from then on) and drops the stage. */
-  finish(): void | Promise<void>;
   abandon(): void;
 }
 
@@ -149,33 +138,23 @@ function replacingWriter(db: Database.Database, drop: (id: string) => void): Bat
   const keyIdsOf = keyIdsFinder(db);
   const insertRecord = db.prepare('INSERT INTO records (id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?)');
   const addKeyRow = db.prepare('INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed, record_row) VALUES (?, ?, ?, ?)');
-  return db.transaction((batch: readonly RecordDocument[]) => {
+  return db.transaction((batch: readonly PreparedRecordDocument[]) => {
     for (const document of batch) {
       const id = document.id;
       drop(id);
       const lastIndexed = storedInstantOf(document);
-      const keyIds = keyIdsOf(document.work_keys_str_mv ?? []);
+      const keyIds = keyIdsOf(document.work_keys_str_mv);
       const { lastInsertRowid: row } = insertRecord.run(id, lastIndexed, JSON.stringify(keyIds), documentColumnOf(document));
       for (const keyId of keyIds) addKeyRow.run(keyId, id, lastIndexed, row);
     }
   });
 }
 
-/**
- * A batch as the staging inserts take it: for each document its id, its last_indexed in milliseconds, the
- * number of its work keys, the keys, and its document column, one after another in one flat array. It is
- * what a worker is posted (stagedLoadOffThread.ts), written on the thread that prepared the documents.
- * Measured per 5,000 benchmark documents: cloning this array 2–3 ms, an array of one object per document
- * 5–13 ms (and more to rebuild on the other side), one joined string with lengths 6–8 ms to build. Posting
- * the documents themselves (6–7 ms to clone, the rows written in the worker) loaded 1M records no faster
- * and took 3–5 s more CPU time in all.
- */
-export type StagedRows = (string | number)[];
-
-export function stagedRowsOf(batch: readonly RecordDocument[]): StagedRows {
+/** A batch of prepared documents as staged rows (bulkLoad.ts). */
+export function stagedRowsOf(batch: readonly PreparedRecordDocument[]): StagedRows {
   const rows: StagedRows = [];
   for (const document of batch) {
-    const keys = document.work_keys_str_mv ?? [];
+    const keys = document.work_keys_str_mv;
     rows.push(document.id, storedInstantOf(document), keys.length);
     for (const key of keys) rows.push(key);
     rows.push(documentColumnOf(document));

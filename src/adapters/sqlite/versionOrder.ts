@@ -3,7 +3,7 @@
  * JavaScript (versionsReads.ts, largeKeyMembers.ts): ids in SQLite's order of TEXT, and for the feed the
  * newest last_indexed first, equal ones in id order.
  */
-import type { VersionsOrder } from '../../versions/catalogIndex.js';
+import type { VersionsOrder } from '../../ports.js';
 
 /** A version as its key rows name it: record id, last_indexed in milliseconds, the record's row. */
 export type VersionEntry = readonly [id: string, lastIndexed: number, row: number];

@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { InvalidOptionError } from '../../../errors.js';
-import type { VersionsOrder } from '../../../versions/catalogIndex.js';
+import type { VersionsOrder } from '../../../ports.js';
 import { orderTimeOf, solrVersionOf } from './documentOrder.js';
 
 /** A key profile: the work keys of one stored Solr document (no keys: the document lists itself). */

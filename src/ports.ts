@@ -1,0 +1,98 @@
+/**
+ * The ports: what the plugin and the loaders need from an index, side by side. Adapters
+ * (src/adapters/sqlite/, src/adapters/solr/) implement them and import nothing else of the plugin's
+ * workings but the record (src/record/) and the errors; only they know engine field names and query syntax.
+ *
+ * - `CatalogIndex`, the read port: what listing versions (src/versions/listVersions.ts) asks of an index,
+ *   in domain terms. A failing engine surfaces as IndexUnavailableError; a missing record is `undefined`,
+ *   not an error. Both adapters offer contentVersion(): the embedded one from SQLite, the Solr one from a
+ *   background read (their module comments say how, and how fresh).
+ * - `IngestWriter`, the write port: where the ingest pipeline (src/ingest/pipeline.ts) puts prepared
+ *   documents.
+ * - `HarvestState`, where a harvest (src/ingest/harvestState.ts) remembers how far it got.
+ */
+import type { CatalogRecord } from './record/catalogRecord.js';
+import type { PreparedRecordDocument } from './ingest/prepareRecordDocument.js';
+
+export type { PreparedRecordDocument };
+
+/** `last-indexed`: last_indexed descending, then id ascending (the feed). `relevance`: score descending,
+ * then id ascending (the page); a key filter scores every match alike, so this is id order. */
+export type VersionsOrder = 'last-indexed' | 'relevance';
+
+export interface VersionsQuery {
+  /** Records sharing at least one of these keys (exact match) are versions. Never empty. */
+  readonly workKeys: readonly string[];
+  readonly order: VersionsOrder;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export interface VersionsPage {
+  /** How many records share a key, over all pages. */
+  readonly total: number;
+  readonly records: readonly CatalogRecord[];
+}
+
+export interface CatalogIndex {
+  getRecord(id: string): Promise<CatalogRecord | undefined>;
+  findVersions(query: VersionsQuery): Promise<VersionsPage>;
+  /**
+   * How many versions each of these records has (itself included; a record without work keys has 1), for
+   * a whole result list at once: one round trip to the engine, not one query per record. Ids that name no
+   * record are absent from the answer.
+   */
+  countVersions(ids: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * A value that changes whenever the index's content may have changed (compared with `===`), read
+   * without a round trip to the engine. The plugin reuses finished answers while it stays the same. An
+   * adapter that cannot tell cheaply leaves it out, and then every request is answered afresh. A change
+   * made elsewhere may show from the next event-loop turn on (the embedded index reads it once a turn), or
+   * after the adapter's documented bound (the Solr adapter's `versionCheckMs`).
+   *
+   * `undefined` means "no version to vouch for right now" (not yet known, changing, or known too long ago
+   * because the engine could not be asked): the plugin then builds that answer afresh and keeps nothing,
+   * and answers kept earlier serve again only if a later call returns the value they were kept under.
+   */
+  contentVersion?(): string | undefined;
+  close(): Promise<void>;
+}
+
+/** What a writer holds for a record: the fingerprint of its content and its `last_indexed`. */
+export interface StoredContent {
+  readonly fingerprint: string;
+  readonly lastIndexed: string;
+}
+
+/** A document of a batch the engine refused, by its place in the batch. */
+export interface WriteRefusal {
+  readonly index: number;
+  readonly reason: string;
+}
+
+/** Where documents go: the embedded index, a Solr core. */
+export interface IngestWriter {
+  /** For messages: `embedded index catalog.sqlite`, `Solr core http://…/solr/biblio`. */
+  readonly description: string;
+  /** Documents per `put` this writer takes best, used when the load names no batch size. */
+  readonly preferredBatchSize?: number;
+  /** For the ids it holds: the stored content's fingerprint and `last_indexed`. */
+  storedContentOf(ids: readonly string[]): Promise<ReadonlyMap<string, StoredContent>>;
+  /** Adds or replaces (by id) prepared documents; answers the ones the engine refused. */
+  put(batch: readonly PreparedRecordDocument[]): Promise<readonly WriteRefusal[]>;
+  /** Removes these records (a harvested deletion); an id the index does not hold is no error. */
+  delete(ids: readonly string[]): Promise<void>;
+  /**
+   * Rewrites a prepared document's work keys by the library's grouping decisions
+   * (src/work-keys/curation/curationDecisions.ts), before it is compared with what is stored and written.
+   */
+  curateWorkKeys?(document: PreparedRecordDocument): PreparedRecordDocument;
+  /** Makes everything written durable and visible. Called once, also after a failure. */
+  close(): Promise<void>;
+}
+
+/** Where harvests remember the response date of their last successful run, by harvest (base URL, prefix, set). */
+export interface HarvestState {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, responseDate: string): Promise<void>;
+}
