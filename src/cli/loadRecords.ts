@@ -13,7 +13,7 @@
  * Left to others: reading formats (src/ingest/recordFormats.ts), mapping, storage (the adapters).
  */
 import { readFileSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { openEmbeddedIndex, type EmbeddedIndex } from '../adapters/sqlite/embeddedIndex.js';
 import { createSolrWriter, solrIngestWriter, type SolrWriterOptions } from '../adapters/solr/solrWriter.js';
 import { harvestStateFile } from '../ingest/harvestState.js';
