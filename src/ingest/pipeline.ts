@@ -17,7 +17,7 @@
  */
 import type { RecordDocument } from '../record/catalogRecord.js';
 import { contentFingerprintOf } from '../record/recordContent.js';
-import { InvalidRecordDocumentError } from '../errors.js';
+import { InvalidRecordDocumentError, VersionsError } from '../errors.js';
 import { prepareRecordDocument } from './prepareRecordDocument.js';
 import type { RecordPosition, SourceItem } from './sourceRecord.js';
 
@@ -91,11 +91,10 @@ export interface IngestOptions<T> {
 export const DEFAULT_BATCH_SIZE = 1000;
 
 /** A load that stopped on a fault of the source or the index; `summary` says how far it got. */
-export class IngestStoppedError extends Error {
+export class IngestStoppedError extends VersionsError {
   readonly summary: IngestSummary;
   constructor(cause: unknown, summary: IngestSummary) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
-    this.name = 'IngestStoppedError';
+    super('INGEST_STOPPED', cause instanceof Error ? cause.message : String(cause), { cause });
     this.summary = summary;
   }
 }

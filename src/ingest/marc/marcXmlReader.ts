@@ -25,6 +25,7 @@
 import { TextDecoder } from 'node:util';
 import { SaxesParser, type SaxesAttributeNS, type SaxesTagNS } from 'saxes';
 import type { SourceItem } from '../sourceRecord.js';
+import { MalformedMarcError, UnrecognisedRecordFileError } from '../../errors.js';
 import { fileChunks } from '../readers/fileChunks.js';
 import { toNfc, type MarcDataField, type MarcField, type MarcRecord, type MarcSubfield } from './marcRecord.js';
 
@@ -55,6 +56,12 @@ export async function* readMarcXmlStream(chunks: AsyncIterable<Uint8Array>, sour
   if (rest !== '') reader.write(rest);
   if (!reader.stopped) reader.close();
   for (const item of reader.take()) yield item;
+  // An RSS feed, a MODS file, any XML whose root is not MARC's and that holds no MARC record: refused,
+  // rather than loaded as "0 read" (an empty MARCXML collection is read as the empty file it is).
+  const root = reader.rootElement;
+  if (!reader.yieldedAny && root !== undefined && !root.isMarc) {
+    throw new UnrecognisedRecordFileError(source, 'MARCXML', `the root element <${root.name}> and no MARC record`);
+  }
 }
 
 /**
@@ -65,11 +72,11 @@ export function parseMarcXml(xml: string): MarcRecord[] {
   const reader = new MarcXmlEvents('MARCXML', true);
   reader.write(xml);
   if (!reader.stopped) reader.close();
-  if (reader.failure !== undefined) throw new Error(`malformed MARCXML: ${reader.failure}`);
+  if (reader.failure !== undefined) throw new MalformedMarcError(`malformed MARCXML: ${reader.failure}`);
   const records: MarcRecord[] = [];
   for (const item of reader.take()) {
     if (item.kind === 'record') records.push(item.record);
-    else if (item.kind === 'problem') throw new Error(`MARCXML record ${item.position.recordNumber}: ${item.reason}`);
+    else if (item.kind === 'problem') throw new MalformedMarcError(`MARCXML record ${item.position.recordNumber}: ${item.reason}`);
   }
   return records;
 }
@@ -145,6 +152,10 @@ class MarcXmlEvents {
   private controlTag: string | undefined;
   private subfieldCode: string | undefined;
   private rootOpened = false;
+  /** The first element of the file, as written (`rss`, `mods:modsCollection`), and whether it is MARC's. */
+  rootElement: { readonly name: string; readonly isMarc: boolean } | undefined;
+  /** Whether any record or problem has been handed out. */
+  yieldedAny = false;
   /** Between a second XML declaration (concatenated documents) and the next element. */
   private inLateDeclaration = false;
   /** Whether an XML error has been reported yet (inside a record or out). */
@@ -206,12 +217,17 @@ class MarcXmlEvents {
 
   take(): SourceItem<MarcRecord>[] {
     const items = this.items;
+    if (items.length > 0) this.yieldedAny = true;
     this.items = [];
     return items;
   }
 
   private openElement(tag: SaxesTagNS): void {
     if (this.stopped) return;
+    this.rootElement ??= {
+      name: tag.name,
+      isMarc: (tag.uri === MARC21_SLIM_NAMESPACE || tag.uri === '') && (tag.local === 'collection' || tag.local === 'record'),
+    };
     this.rootOpened = true;
     this.inLateDeclaration = false;
     this.charactersSinceTag = 0;
