@@ -135,11 +135,11 @@ export class OaiRequestError extends VersionsError {
   /** The last HTTP status, when there was a response. */
   readonly status: number | undefined;
   readonly attempts: number;
-  constructor(message: string, details: { url: string; status?: number; attempts: number; cause?: unknown }) {
-    super('OAI_REQUEST_FAILED', message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.url = details.url;
-    this.status = details.status;
-    this.attempts = details.attempts;
+  constructor(message: string, details?: { url: string; status?: number; attempts: number; cause?: unknown }) {
+    super('OAI_REQUEST_FAILED', message, details?.cause === undefined ? undefined : { cause: details.cause });
+    this.url = details?.url ?? '';
+    this.status = details?.status;
+    this.attempts = details?.attempts ?? 0;
   }
 }
 

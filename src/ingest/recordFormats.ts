@@ -14,6 +14,7 @@ import { recordDocumentFromMarc } from './marc/vufindMarcMapping.js';
 import type { MarcRecord } from './marc/marcRecord.js';
 import { readIso2709 } from './marc/iso2709Reader.js';
 import { readMarcXml } from './marc/marcXmlReader.js';
+import { checkedFilePath } from './readers/fileChunks.js';
 import { readJsonLines } from './readers/jsonLinesReader.js';
 import { parseMarcXml } from './marc/marcXmlReader.js';
 import { recordDocumentFromDublinCore } from './oai/dublinCoreMapping.js';
@@ -145,7 +146,7 @@ export function harvestFormatFor(prefix: unknown): HarvestFormat {
 
 /** The format of a file from its first bytes; undefined when none recognises it. */
 export async function detectRecordFormat(path: string): Promise<RecordFileFormat | undefined> {
-  const file = await open(path, 'r');
+  const file = await open(checkedFilePath('detectRecordFormat', path), 'r');
   let head: string;
   try {
     const buffer = Buffer.alloc(512);

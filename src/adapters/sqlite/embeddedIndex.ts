@@ -13,6 +13,7 @@ import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError }
 import { IngestStoppedError, runIngest, type IngestWriter } from '../../ingest/pipeline.js';
 import type { SourceItem } from '../../ingest/sourceRecord.js';
 import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../versions/catalogIndex.js';
+import { checkRecordId, checkRecordIds, checkVersionsQuery } from '../../versions/versionsQuery.js';
 import { holdsRecords, RECORD_COLUMNS, recordOfRow, SCHEMA, SCHEMA_VERSION, schemaVersionOf, type RecordRow } from './indexTables.js';
 import { legacyReads, migrateLegacyFile, readableAsItIs } from './legacyLayouts.js';
 import { openTableWriter, type TableWriter } from './tableWriters.js';
@@ -177,6 +178,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
 
   return {
     async getRecord(id) {
+      checkRecordId('getRecord', id);
       ensureOpen();
       try {
         return reads.getRecord(id);
@@ -186,6 +188,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
     },
 
     async findVersions(query: VersionsQuery): Promise<VersionsPage> {
+      checkVersionsQuery(query);
       ensureOpen();
       try {
         return reads.findVersions(query);
@@ -195,6 +198,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
     },
 
     async countVersions(ids) {
+      checkRecordIds('countVersions', ids);
       ensureOpen();
       try {
         return new Map(reads.countVersions(ids).map((row) => [row.id, Math.max(1, row.versions)]));

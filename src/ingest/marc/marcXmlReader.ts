@@ -25,8 +25,8 @@
 import { TextDecoder } from 'node:util';
 import { SaxesParser, type SaxesAttributeNS, type SaxesTagNS } from 'saxes';
 import type { SourceItem } from '../sourceRecord.js';
-import { MalformedMarcError, UnrecognisedRecordFileError } from '../../errors.js';
-import { fileChunks } from '../readers/fileChunks.js';
+import { InvalidArgumentError, MalformedMarcError, UnrecognisedRecordFileError } from '../../errors.js';
+import { checkedFilePath, fileChunks } from '../readers/fileChunks.js';
 import { toNfc, type MarcDataField, type MarcField, type MarcRecord, type MarcSubfield } from './marcRecord.js';
 
 export const MARC21_SLIM_NAMESPACE = 'http://www.loc.gov/MARC21/slim';
@@ -38,7 +38,7 @@ const LATE_XML_DECLARATION = /: an XML declaration must be at the start of the d
 
 /** Reads a MARCXML file; the file is opened when reading starts. Throws only if the file cannot be read. */
 export function readMarcXml(path: string): AsyncGenerator<SourceItem<MarcRecord>> {
-  return readMarcXmlStream(fileChunks(path), path);
+  return readMarcXmlStream(fileChunks(checkedFilePath('readMarcXml', path)), path);
 }
 
 /** Reads MARCXML from chunks of bytes cut anywhere (even inside a UTF-8 sequence); `source` names them. */
@@ -69,6 +69,7 @@ export async function* readMarcXmlStream(chunks: AsyncIterable<Uint8Array>, sour
  * column on malformed XML, and the record on one that MARCXML cannot express.
  */
 export function parseMarcXml(xml: string): MarcRecord[] {
+  if (typeof xml !== 'string') throw new InvalidArgumentError('parseMarcXml', 'xml', 'MARCXML text (a string)', xml);
   const reader = new MarcXmlEvents('MARCXML', true);
   reader.write(xml);
   if (!reader.stopped) reader.close();

@@ -30,7 +30,7 @@
  * Left to others: reading MARC (the readers), the format and relator rules (vufindFormats.ts,
  * vufindAuthors.ts), key normalisation (src/work-keys/workKeys.ts), checking and storing documents.
  */
-import { InvalidRecordDocumentError } from '../../errors.js';
+import { InvalidArgumentError, InvalidRecordDocumentError } from '../../errors.js';
 import type { RecordDocument } from '../../record/catalogRecord.js';
 import { solrMarcValues, trimAsJavaDoes } from './marcFieldSpec.js';
 import { isDataField, type MarcDataField, type MarcRecord } from './marcRecord.js';
@@ -55,6 +55,10 @@ export const MARC_PROPERTIES = {
 
 /** A record document with VuFind's field values for a MARC record (deliberate differences above). */
 export function recordDocumentFromMarc(record: MarcRecord, options: VufindMappingOptions = {}): RecordDocument {
+  checkMarcRecord(record);
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidArgumentError('recordDocumentFromMarc', 'options', 'an object ({ currentYear })', options);
+  }
   const currentYear = options.currentYear ?? new Date().getFullYear();
   const document: RecordDocument = { id: idOf(record) };
   const title = solrMarcValues(record, MARC_PROPERTIES.title)[0];
@@ -74,6 +78,25 @@ export function recordDocumentFromMarc(record: MarcRecord, options: VufindMappin
   if (urls.length > 0) document.url = urls;
   document.work_keys_str_mv = marcWorkKeys(record);
   return document;
+}
+
+/**
+ * A MARC record as the readers give it: a leader string and a list of fields, each with a tag and either
+ * a value or subfields. Checked once per record (the readers' records pass it in a few comparisons).
+ */
+type MarcSubfieldLike = { code?: unknown; value?: unknown } | null | undefined;
+
+function checkMarcRecord(record: unknown): asserts record is MarcRecord {
+  const candidate = record as Partial<MarcRecord> | null | undefined;
+  const wellFormed = typeof candidate === 'object' && candidate !== null && typeof candidate.leader === 'string'
+    && Array.isArray(candidate.fields)
+    && candidate.fields.every((field) => typeof field === 'object' && field !== null && typeof field.tag === 'string'
+      && ('subfields' in field
+        ? Array.isArray(field.subfields) && (field.subfields as unknown[]).every((subfield) => typeof (subfield as MarcSubfieldLike)?.code === 'string' && typeof (subfield as MarcSubfieldLike)?.value === 'string')
+        : typeof (field as { value?: unknown }).value === 'string'));
+  if (!wellFormed) {
+    throw new InvalidArgumentError('recordDocumentFromMarc', 'record', 'a MARC record ({ leader, fields }) as readIso2709 or readMarcXml give it', record);
+  }
 }
 
 function idOf(record: MarcRecord): string {

@@ -21,7 +21,7 @@
  * metadata to record documents (dublinCoreMapping.ts, the MARC mapping), writing and deleting in the
  * index.
  */
-import { InvalidCallError, InvalidOptionError, MalformedOaiResponseError, OaiError, OaiRequestError } from '../../errors.js';
+import { describeValue, InvalidArgumentError, InvalidCallError, InvalidOptionError, MalformedOaiResponseError, OaiError, OaiRequestError } from '../../errors.js';
 import type { RecordPosition, SourceItem } from '../sourceRecord.js';
 import { OaiResponseParser, type OaiResponseSummary, type ParsedOaiRecord } from './oaiResponseParser.js';
 
@@ -138,6 +138,12 @@ export function harvestOai(options: OaiHarvestOptions): OaiHarvest {
 }
 
 function checkOptions(options: OaiHarvestOptions): HarvestSettings {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidArgumentError('harvestOai', 'options', 'an object ({ baseUrl, metadataPrefix, … })', options);
+  }
+  if (typeof options.metadataPrefix !== 'string') {
+    throw new InvalidOptionError('metadataPrefix', `${describeValue(options.metadataPrefix)} is not a metadata prefix (e.g. marc21 or oai_dc)`);
+  }
   let baseUrl: URL;
   try {
     baseUrl = new URL(options.baseUrl);
@@ -148,8 +154,16 @@ function checkOptions(options: OaiHarvestOptions): HarvestSettings {
     throw new InvalidOptionError('baseUrl', `${JSON.stringify(options.baseUrl)} is not an http or https URL`);
   }
   if (options.metadataPrefix.trim() === '') throw new InvalidOptionError('metadataPrefix', 'it is empty');
+  if (options.set !== undefined && typeof options.set !== 'string') {
+    throw new InvalidOptionError('set', `${describeValue(options.set)} is not a set spec`);
+  }
   if (options.set !== undefined && options.set.trim() === '') {
     throw new InvalidOptionError('set', 'it is empty (leave it out to harvest every set)');
+  }
+  for (const option of ['from', 'until'] as const) {
+    if (options[option] !== undefined && typeof options[option] !== 'string') {
+      throw new InvalidOptionError(option, `${describeValue(options[option])} is neither YYYY-MM-DD nor YYYY-MM-DDThh:mm:ssZ`);
+    }
   }
   if (options.from !== undefined) checkOaiDate('from', options.from);
   if (options.until !== undefined) checkOaiDate('until', options.until);
