@@ -81,19 +81,21 @@ export function recordDocumentFromMarc(record: MarcRecord, options: VufindMappin
 }
 
 /**
- * A MARC record as the readers give it: a leader string and a list of fields, each with a tag and either
- * a value or subfields. Checked once per record (the readers' records pass it in a few comparisons).
+ * A MARC record as the readers give it: a leader string and a list of fields, each with a tag. Only the
+ * shape is checked (a plain object, a number, a Buffer are refused), not every subfield: the readers'
+ * records pass in a few comparisons per field.
  */
-type MarcSubfieldLike = { code?: unknown; value?: unknown } | null | undefined;
-
 function checkMarcRecord(record: unknown): asserts record is MarcRecord {
   const candidate = record as Partial<MarcRecord> | null | undefined;
-  const wellFormed = typeof candidate === 'object' && candidate !== null && typeof candidate.leader === 'string'
-    && Array.isArray(candidate.fields)
-    && candidate.fields.every((field) => typeof field === 'object' && field !== null && typeof field.tag === 'string'
-      && ('subfields' in field
-        ? Array.isArray(field.subfields) && (field.subfields as unknown[]).every((subfield) => typeof (subfield as MarcSubfieldLike)?.code === 'string' && typeof (subfield as MarcSubfieldLike)?.value === 'string')
-        : typeof (field as { value?: unknown }).value === 'string'));
+  let wellFormed = typeof candidate === 'object' && candidate !== null && typeof candidate.leader === 'string' && Array.isArray(candidate.fields);
+  if (wellFormed) {
+    for (const field of candidate!.fields!) {
+      if (typeof field !== 'object' || field === null || typeof field.tag !== 'string') {
+        wellFormed = false;
+        break;
+      }
+    }
+  }
   if (!wellFormed) {
     throw new InvalidArgumentError('recordDocumentFromMarc', 'record', 'a MARC record ({ leader, fields }) as readIso2709 or readMarcXml give it', record);
   }
