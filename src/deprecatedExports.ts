@@ -6,8 +6,9 @@ import { openEmbeddedIndex as openEmbeddedIndexNow } from './adapters/sqlite/ind
 import { createSolrIndex as createSolrIndexNow } from './adapters/solr/solrIndex.js';
 import { createSolrWriter as createSolrWriterNow } from './adapters/solr/solrWriter.js';
 import { resolveLanguage as resolveLanguageNow } from './i18n/resolveLanguage.js';
+import { InvalidArgumentError } from './errors.js';
 import type { WorkKeySource } from './work-keys/workKeys.js';
-import { normaliseForWorkKey as normaliseNow, workKeysOf as workKeysOfNow, workKeysOfRecord } from './work-keys/workKeys.js';
+import { normaliseForWorkKey as normaliseNow, workKeysOf as workKeysOfNow } from './work-keys/workKeys.js';
 import type { RecordDocument } from './record/catalogRecord.js';
 
 export type { EmbeddedIndex, EmbeddedIndexOptions, LoadOptions, LoadSummary, RejectedDocument } from './adapters/sqlite/index.js';
@@ -20,28 +21,38 @@ export const openEmbeddedIndex = openEmbeddedIndexNow;
 export const createSolrIndex = createSolrIndexNow;
 /** @deprecated Import it from `koa-catalog-versions/solr`. */
 export const createSolrWriter = createSolrWriterNow;
-/** @deprecated The plugin resolves the language itself; this internal function leaves the public API. */
-export const resolveLanguage = resolveLanguageNow;
 /** @deprecated Import it from `koa-catalog-versions/work-keys`. */
 export const normaliseForWorkKey = normaliseNow;
 /** @deprecated Import `workKeysOf` from `koa-catalog-versions/work-keys`. */
 export const workKeysOfDocument = workKeysOfNow;
 
 /**
- * @deprecated Import it from `koa-catalog-versions/work-keys`, where it takes a record document. Here it
- * also still takes the 0.1.0 argument, a CatalogRecord (`authors`, `uniformTitles`, … as lists).
+ * @deprecated Import it from `koa-catalog-versions/work-keys`. One meaning with it: the same keys for a
+ * record document; a 0.1.0 `CatalogRecord` (`authors`, `uniformTitles`, … as lists), which the subpath's
+ * `workKeysOf` would read as a document with no names and key to `[]`, is refused here with an
+ * InvalidArgumentError that says how to call it instead, so that no host loses versions silently.
  */
-export function workKeysOf(record: Readonly<Partial<RecordDocument>> | WorkKeySource | null | undefined): string[] {
+export function workKeysOf(record: Readonly<Partial<RecordDocument>> | null | undefined): string[] {
   if (typeof record === 'object' && record !== null && Array.isArray((record as Partial<WorkKeySource>).authors)
     && Array.isArray((record as Partial<WorkKeySource>).uniformTitles)) {
-    const shape = record as WorkKeySource;
-    return workKeysOfRecord({
-      ...(typeof shape.title === 'string' ? { title: shape.title } : {}),
-      uniformTitles: shape.uniformTitles ?? [],
-      authors: shape.authors ?? [],
-      secondaryAuthors: Array.isArray(shape.secondaryAuthors) ? shape.secondaryAuthors : [],
-      corporateAuthors: Array.isArray(shape.corporateAuthors) ? shape.corporateAuthors : [],
-    });
+    throw new InvalidArgumentError(
+      'workKeysOf', 'record',
+      'a record document (VuFind field names); for a 0.1.0 CatalogRecord call workKeysOf from koa-catalog-versions/work-keys '
+        + 'with { title, title_uniform: uniformTitles, author: authors, author2: secondaryAuthors, author_corporate: corporateAuthors }',
+      record,
+    );
   }
-  return workKeysOfNow(record as Readonly<Partial<RecordDocument>>);
+  return workKeysOfNow(record);
+}
+
+/** @deprecated The plugin resolves the language itself; this internal function leaves the public API. */
+export function resolveLanguage(...args: Parameters<typeof resolveLanguageNow>): ReturnType<typeof resolveLanguageNow> {
+  const [candidates, settings] = args;
+  if (typeof candidates !== 'object' || candidates === null) {
+    throw new InvalidArgumentError('resolveLanguage', 'candidates', 'an object ({ query, session, cookie, acceptLanguage })', candidates);
+  }
+  if (typeof settings !== 'object' || settings === null || !Array.isArray(settings.supported)) {
+    throw new InvalidArgumentError('resolveLanguage', 'settings', 'an object with the supported language codes ({ supported: [...] , … })', settings);
+  }
+  return resolveLanguageNow(candidates, settings);
 }

@@ -1,7 +1,10 @@
 /**
- * The plugin's named errors. Each has a stable `code`; the HTTP adapter maps codes to statuses and the
+ * The package's named errors. Each has a stable `code`; the HTTP adapter maps codes to statuses and the
  * localised error page in one place (src/http/errorResponses.ts). Messages are for logs and developers only:
- * nothing here is ever shown to a client.
+ * nothing here is ever shown to a client. docs/errors.md lists every code (a test holds the two together).
+ *
+ * Left to others: `IngestStoppedError` (src/ingest/pipeline.ts) is of this family too, with the code
+ * INGEST_STOPPED; it lives beside the load summary it carries.
  */
 
 export type VersionsErrorCode =
@@ -10,6 +13,14 @@ export type VersionsErrorCode =
   | 'INDEX_UNAVAILABLE'
   | 'INVALID_OPTION'
   | 'INVALID_RECORD_DOCUMENT'
+  | 'INVALID_ARGUMENT'
+  | 'INVALID_CALL'
+  | 'MALFORMED_MARC'
+  | 'UNRECOGNISED_RECORD_FILE'
+  | 'INGEST_STOPPED'
+  | 'OAI_ERROR'
+  | 'OAI_REQUEST_FAILED'
+  | 'MALFORMED_OAI_RESPONSE'
   | CurationErrorCode;
 
 export class VersionsError extends Error {
@@ -60,6 +71,114 @@ export class InvalidRecordDocumentError extends VersionsError {
     super('INVALID_RECORD_DOCUMENT', `Invalid record document: ${reason}`);
     this.reason = reason;
   }
+}
+
+/**
+ * A function of the public API was handed a value it cannot take (`undefined`, a number, a Buffer or a
+ * plain object where it needs something else). `argument` names the parameter, `expected` what it takes.
+ */
+export class InvalidArgumentError extends VersionsError {
+  readonly argument: string;
+  constructor(functionName: string, argument: string, expected: string, got: unknown) {
+    super('INVALID_ARGUMENT', `${functionName}: ${argument} must be ${expected}, got ${describeValue(got)}`);
+    this.argument = argument;
+  }
+}
+
+/** A call made at a time it cannot be answered (a harvest iterated twice, a summary before the end). */
+export class InvalidCallError extends VersionsError {
+  constructor(message: string) {
+    super('INVALID_CALL', message);
+  }
+}
+
+/** MARCXML or ISO 2709 text that cannot be read as MARC records (parseMarcXml). */
+export class MalformedMarcError extends VersionsError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('MALFORMED_MARC', message, options);
+  }
+}
+
+/**
+ * A record file holds no record of the format it looks like (an RSS feed or a MODS file taken for
+ * MARCXML). `path` is the file, `found` what was found instead (e.g. `the root element <rss>`).
+ */
+export class UnrecognisedRecordFileError extends VersionsError {
+  readonly path: string;
+  readonly found: string;
+  constructor(path: string, format: string, found: string) {
+    super('UNRECOGNISED_RECORD_FILE', `${path} holds no ${format} records (found ${found})`);
+    this.path = path;
+    this.found = found;
+  }
+}
+
+/**
+ * The OAI-PMH repository answered with an OAI-PMH error (other than noRecordsMatch). `oaiCode` is the
+ * protocol's code: badArgument, badResumptionToken, cannotDisseminateFormat, ...
+ */
+export class OaiError extends VersionsError {
+  readonly oaiCode: string;
+  /** The repository's own explanation (may be empty). */
+  readonly repositoryMessage: string;
+  readonly url: string;
+  constructor(oaiCode: string, repositoryMessage: string, url: string) {
+    super('OAI_ERROR', `${adviceForOaiError(oaiCode)} (OAI-PMH error ${oaiCode}${repositoryMessage === '' ? '' : `: ${repositoryMessage}`}; request ${url})`);
+    this.oaiCode = oaiCode;
+    this.repositoryMessage = repositoryMessage;
+    this.url = url;
+  }
+}
+
+/** No usable answer from an OAI-PMH repository: HTTP errors, a network that stays down, a response that is not OAI-PMH. */
+export class OaiRequestError extends VersionsError {
+  readonly url: string;
+  /** The last HTTP status, when there was a response. */
+  readonly status: number | undefined;
+  readonly attempts: number;
+  constructor(message: string, details?: { url: string; status?: number; attempts: number; cause?: unknown }) {
+    super('OAI_REQUEST_FAILED', message, details?.cause === undefined ? undefined : { cause: details.cause });
+    this.url = details?.url ?? '';
+    this.status = details?.status;
+    this.attempts = details?.attempts ?? 0;
+  }
+}
+
+/** A response that is not well-formed XML, or not an OAI-PMH response. */
+export class MalformedOaiResponseError extends VersionsError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('MALFORMED_OAI_RESPONSE', message, options);
+  }
+}
+
+function adviceForOaiError(code: string): string {
+  switch (code) {
+    case 'badResumptionToken':
+      return 'The repository no longer knows the resumption token (tokens expire, and some repositories forget them on restart): run the harvest again with the same from date';
+    case 'badArgument':
+      return 'The repository rejected the request\'s arguments: check set, from, until and metadataPrefix';
+    case 'cannotDisseminateFormat':
+      return 'The repository does not offer this metadataPrefix: use one its ListMetadataFormats lists (e.g. oai_dc)';
+    case 'noSetHierarchy':
+      return 'The repository has no sets: harvest without a set';
+    case 'badVerb':
+      return 'The repository does not understand the request: check that baseUrl is the repository\'s OAI-PMH endpoint';
+    default:
+      return `The repository answered with OAI-PMH error ${JSON.stringify(code)}`;
+  }
+}
+
+/** A short description of any value for an error message: its type, and its text when short. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (value === null) return 'null';
+  if (Buffer.isBuffer(value)) return `a Buffer of ${value.length} bytes`;
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'string') return value.length <= 60 ? JSON.stringify(value) : `a string of ${value.length} characters`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `the ${typeof value} ${String(value)}`;
+  if (typeof value === 'function') return 'a function';
+  const keys = Object.keys(value as object);
+  return keys.length === 0 ? 'an empty object' : `an object with ${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', …' : ''}`;
 }
 
 // Curated merges and splits of work groups (src/work-keys/curation/, docs/curation.md).

@@ -11,7 +11,10 @@ export type { CatalogRecord, RecordDocument } from './record/catalogRecord.js';
 export type { ServerTimeZone } from './feed/rfc822Date.js';
 export {
   VersionsError, RecordNotFoundError, MissingRecordIdError, IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError,
+  InvalidArgumentError, InvalidCallError, MalformedMarcError, UnrecognisedRecordFileError, OaiError, OaiRequestError,
+  MalformedOaiResponseError,
 } from './errors.js';
 export { UnknownCuratedRecordError, UnknownCurationDecisionError, InvalidCurationFileError } from './errors.js';
+export { IngestStoppedError } from './ingest/pipeline.js';
 export type { VersionsErrorCode } from './errors.js';
 export * from './deprecatedExports.js';

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { readFileSync } from 'node:fs';
 import * as cheerio from 'cheerio';
 import { IndexUnavailableError } from '../src/errors.js';
 import type { CatalogIndex } from '../src/ports.js';
@@ -141,4 +142,20 @@ test('an absolute catalogHomeUrl keeps its own query in the language links', asy
   t.deepEqual($('nav.language-switch a').map((_, a) => $(a).attr('href')).get(), [
     'https://library.example.edu/vufind/?skin=x&lng=en', 'https://library.example.edu/vufind/?skin=x&lng=pt-br',
   ]);
+});
+
+test('docs/errors.md lists exactly the codes of src/errors.ts, each once', (t) => {
+  const source = readFileSync(new URL('../src/errors.ts', import.meta.url), 'utf8');
+  const union = /export type VersionsErrorCode =([^;]+);/.exec(source)?.[1] ?? '';
+  const inSource = [...union.matchAll(/'([A-Z_]+)'/g)].map((match) => match[1]!);
+  const docs = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
+  const section = docs.slice(docs.indexOf('## Named errors'), docs.indexOf('\n## ', docs.indexOf('## Named errors') + 1));
+  // The table's second column, one code a row.
+  const inDocs = section.split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => /^\|[^|]*\|\s*`([A-Z_]+)`\s*\|/.exec(line)?.[1])
+    .filter((code): code is string => code !== undefined);
+  t.true(inSource.length >= 13, `codes read from src/errors.ts: ${inSource.join(', ')}`);
+  t.deepEqual([...inDocs].sort(), [...inSource].sort());
+  t.is(new Set(inDocs).size, inDocs.length, 'each code documented once');
 });

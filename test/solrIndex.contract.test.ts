@@ -21,7 +21,7 @@ import type net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createSolrIndex, encodeSolrParams, SOLR_POST_THRESHOLD_BYTES, type SolrIndexOptions } from '../src/adapters/solr/solrIndex.js';
 import type { CatalogIndex } from '../src/ports.js';
-import { IndexUnavailableError, InvalidOptionError } from '../src/errors.js';
+import { IndexUnavailableError, InvalidArgumentError, InvalidOptionError } from '../src/errors.js';
 import { skippedWithoutSolr, solrCore, solrTargets, updateSolr } from './indexBehaviour/realSolr.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -1304,10 +1304,10 @@ test('the logger gets one debug line per request with method, handler, outcome a
   });
 });
 
-test('a window that is not whole non-negative numbers is a caller bug (RangeError), not an index fault', async (t) => {
+test('a window that is not whole non-negative numbers is a caller bug (InvalidArgumentError, as on the embedded index), not an index fault', async (t) => {
   const index = openIndex(t, { url: 'http://127.0.0.1:9/solr/biblio' });
-  await t.throwsAsync(index.findVersions({ workKeys: [K_THE], order: 'relevance', offset: -1, limit: 20 }), { instanceOf: RangeError });
-  await t.throwsAsync(index.findVersions({ workKeys: [K_THE], order: 'relevance', offset: 0, limit: 2.5 }), { instanceOf: RangeError });
+  await t.throwsAsync(index.findVersions({ workKeys: [K_THE], order: 'relevance', offset: -1, limit: 20 }), { instanceOf: InvalidArgumentError, code: 'INVALID_ARGUMENT' });
+  await t.throwsAsync(index.findVersions({ workKeys: [K_THE], order: 'relevance', offset: 0, limit: 2.5 }), { instanceOf: InvalidArgumentError, code: 'INVALID_ARGUMENT' });
   await index.close();
 });
 

@@ -30,6 +30,46 @@ export const processTimeZone: ServerTimeZone = {
   },
 };
 
+/**
+ * The time zone of an IANA name (`America/Sao_Paulo`, `Europe/Lisbon`, `UTC`), from the zone data Node
+ * carries (Intl), so that a server need not set `TZ` for its feeds. Throws RangeError for a name Intl does
+ * not know; the plugin's option check turns that into InvalidOptionError (src/http/pluginOptions.ts).
+ */
+export function ianaTimeZone(name: string): ServerTimeZone {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone: name, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+  });
+  const localFields = (instant: Date): Record<string, number> => {
+    const fields: Record<string, number> = {};
+    for (const part of format.formatToParts(instant)) if (part.type !== 'literal' && part.type !== 'era') fields[part.type] = Number(part.value);
+    return fields;
+  };
+  /** Minutes east of UTC in force at an instant. */
+  const offsetAt = (instant: number): number => {
+    const local = localFields(new Date(instant));
+    const asUtc = new Date(0);
+    asUtc.setUTCFullYear(local.year!, local.month! - 1, local.day!);
+    asUtc.setUTCHours(local.hour! % 24, local.minute!, local.second!);
+    // Whole minutes toward zero, as Date#getTimezoneOffset gives a local mean time such as Lisbon's -0:36:45.
+    return Math.trunc((asUtc.getTime() - Math.floor(instant / 1000) * 1000) / 60_000);
+  };
+  return {
+    timeOfDay(instant) {
+      const local = localFields(instant);
+      return { hours: local.hour! % 24, minutes: local.minute!, seconds: local.second! };
+    },
+    offsetMinutesOnNewYear(year, { hours, minutes, seconds }) {
+      const wallClock = new Date(0);
+      wallClock.setUTCFullYear(year, 0, 1);
+      wallClock.setUTCHours(hours, minutes, seconds);
+      // The offset at the wall-clock time read as UTC, then at the instant that offset gives: right on
+      // both sides of a change, as the process zone's answer is.
+      const guess = offsetAt(wallClock.getTime());
+      return offsetAt(wallClock.getTime() - guess * 60_000);
+    },
+  };
+}
+
 const two = (n: number) => String(n).padStart(2, '0');
 
 export function formatUtcOffset(offsetMinutes: number): string {

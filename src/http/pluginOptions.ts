@@ -4,9 +4,9 @@
  * PluginConfig and never re-checks.
  */
 import { existsSync, statSync } from 'node:fs';
-import { InvalidOptionError } from '../errors.js';
+import { describeValue, InvalidOptionError } from '../errors.js';
 import type { ServerTimeZone } from '../feed/rfc822Date.js';
-import { processTimeZone } from '../feed/rfc822Date.js';
+import { ianaTimeZone, processTimeZone } from '../feed/rfc822Date.js';
 import type { CatalogIndex } from '../ports.js';
 import { DEFAULT_LANGUAGE, SHIPPED_LANGUAGES } from '../i18n/languages.js';
 
@@ -52,8 +52,11 @@ export interface VersionsPluginOptions {
   answerCacheMegabytes?: number;
   /** The clock (tests pass a fixed one). Default: the system clock. */
   now?: () => Date;
-  /** The server's time zone for feed dates. Default: the process's. */
-  timeZone?: ServerTimeZone;
+  /**
+   * The server's time zone for feed dates: an IANA zone name (`America/Sao_Paulo`, `Europe/Lisbon`) or a
+   * ServerTimeZone object. Default: the process's.
+   */
+  timeZone?: ServerTimeZone | string;
 }
 
 export interface PluginConfig {
@@ -202,6 +205,23 @@ export function parsePluginOptions(options: VersionsPluginOptions): PluginConfig
     cacheTemplates: options.cacheTemplates ?? true,
     answerCacheBytes: Math.floor(answerCacheMegabytes * 1024 * 1024),
     now: options.now ?? (() => new Date()),
-    timeZone: options.timeZone ?? processTimeZone,
+    timeZone: checkedTimeZone(options.timeZone),
   };
+}
+
+/** The `timeZone` option: an IANA zone name Node knows, or an object with both ServerTimeZone methods. */
+function checkedTimeZone(value: unknown): ServerTimeZone {
+  if (value === undefined) return processTimeZone;
+  if (typeof value === 'string') {
+    try {
+      return ianaTimeZone(value);
+    } catch {
+      throw new InvalidOptionError('timeZone', `${JSON.stringify(value)} is not an IANA time zone name (e.g. America/Sao_Paulo, Europe/Lisbon, UTC)`);
+    }
+  }
+  const zone = value as Partial<ServerTimeZone> | null;
+  if (typeof zone === 'object' && zone !== null && typeof zone.timeOfDay === 'function' && typeof zone.offsetMinutesOnNewYear === 'function') {
+    return zone as ServerTimeZone;
+  }
+  throw new InvalidOptionError('timeZone', `must be an IANA time zone name (e.g. America/Sao_Paulo) or an object with timeOfDay() and offsetMinutesOnNewYear(), got ${describeValue(value)}`);
 }

@@ -24,11 +24,14 @@ export { readMarcXml, parseMarcXml } from './marc/marcXmlReader.js';
 export type { MarcRecord, MarcField, MarcDataField, MarcControlField, MarcSubfield } from './marc/marcRecord.js';
 export { recordDocumentFromMarc } from './marc/vufindMarcMapping.js';
 export { recordDocumentFromDublinCore } from './oai/dublinCoreMapping.js';
-export { harvestOai, OaiError } from './oai/oaiHarvester.js';
+export { harvestOai } from './oai/oaiHarvester.js';
+export {
+  OaiError, OaiRequestError, MalformedOaiResponseError, MalformedMarcError, UnrecognisedRecordFileError, InvalidArgumentError, InvalidCallError,
+} from '../errors.js';
 export type { OaiHarvest, OaiHarvestOptions, OaiHarvestSummary, HarvestedRecord } from './oai/oaiHarvester.js';
-export { harvestedRecordToDocument, HARVEST_PREFIXES } from './oai/harvestedRecords.js';
-export { detectRecordFormat, RECORD_FILE_FORMATS } from './recordFormats.js';
-export type { RecordFileFormat } from './recordFormats.js';
+export { harvestedRecordToDocument } from './oai/harvestedRecords.js';
+export { detectRecordFormat, harvestFormatFor, RECORD_FORMATS, RECORD_FILE_FORMATS, HARVEST_FORMATS, HARVEST_PREFIXES } from './recordFormats.js';
+export type { RecordFormat, RecordFileFormat, HarvestFormat, HarvestMapping } from './recordFormats.js';
 export { writerWithDecisions } from './writerWithDecisions.js';
 export { decisionsFromCurationFile, curationFileText } from '../work-keys/curation/curationFile.js';
 export type { CurationDecision } from '../work-keys/curation/curationDecisions.js';

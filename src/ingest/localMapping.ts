@@ -16,7 +16,7 @@
 import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import type { RecordDocument } from '../record/catalogRecord.js';
 import { isDataField, type MarcRecord } from './marc/marcRecord.js';
-import { trimAsJavaDoes } from './marc/marcWorkKeys.js';
+import { trimAsJavaDoes } from './marc/marcFieldSpec.js';
 import { recordDocumentFromMarc, trimTrailingIsbdPunctuation, type VufindMappingOptions } from './marc/vufindMarcMapping.js';
 import { recordDeletion, type RecordDeletion } from './recordDeletion.js';
 

@@ -20,7 +20,7 @@
  * oai/dublinCoreMapping.ts), storage (the adapters' writers).
  */
 import { contentFingerprintOf } from '../record/recordContent.js';
-import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
+import { InvalidOptionError, InvalidRecordDocumentError, VersionsError } from '../errors.js';
 import { prepareRecordDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
 import { isRecordDeletion } from './recordDeletion.js';
 import type { RecordPosition, SourceItem } from './sourceRecord.js';
@@ -100,11 +100,10 @@ export interface IngestOptions<T> {
 export const DEFAULT_BATCH_SIZE = 1000;
 
 /** A load that stopped on a fault of the source or the index; `summary` says how far it got. */
-export class IngestStoppedError extends Error {
+export class IngestStoppedError extends VersionsError {
   readonly summary: IngestSummary;
   constructor(cause: unknown, summary: IngestSummary) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
-    this.name = 'IngestStoppedError';
+    super('INGEST_STOPPED', cause instanceof Error ? cause.message : String(cause), { cause });
     this.summary = summary;
   }
 }

@@ -1,17 +1,50 @@
 /**
- * The one table of record file formats the loader reads: how each is recognised from its first bytes,
- * which reader streams it, and which mapping step turns its records into record documents. `load` and
- * `convert` pick the format from the content (the extension only breaks a tie), and say which.
+ * The one table of record formats, for files and for harvests: for a file format, how it is recognised
+ * from its first bytes, which reader streams it and which mapping step turns its records into record
+ * documents; for a harvested format, the OAI-PMH metadata prefix that carries it and how a harvested
+ * record's metadata becomes a record document. `load` and `convert` pick a file's format from the content
+ * (the extension only breaks a tie), and say which; `harvest` takes the prefixes listed here and no other.
  *
- * To add a format: a reader in this folder (a streaming source of SourceItems), a mapping step, a row here.
+ * To add a format: a reader in this folder (a streaming source of SourceItems) or a metadata prefix, a
+ * mapping step, a row here. Left to others: reading (the readers), mapping (the mapping modules).
  */
 import { open } from 'node:fs/promises';
-import { localMarcDocument, STOCK_MAPPING, type LocalMappingSettings } from './localMapping.js';
+import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
+import { localMarcDocument, STOCK_MAPPING, withLocalSettings, type LocalMappingSettings } from './localMapping.js';
 import type { MarcRecord } from './marc/marcRecord.js';
 import { readIso2709 } from './marc/iso2709Reader.js';
 import { readMarcXml } from './marc/marcXmlReader.js';
+import { checkedFilePath } from './readers/fileChunks.js';
 import { readJsonLines } from './readers/jsonLinesReader.js';
+import { parseMarcXml } from './marc/marcXmlReader.js';
+import { recordDocumentFromDublinCore } from './oai/dublinCoreMapping.js';
+import type { HarvestedRecord } from './oai/oaiHarvester.js';
 import type { RecordPosition, SourceItem } from './sourceRecord.js';
+
+/** What a harvest's mapping step knows besides the record. */
+export interface HarvestMapping {
+  readonly prefix: string;
+  /** Written to the `institution` field of Dublin Core records. */
+  readonly institution?: string;
+  /** The local mapping (localMapping.ts): MARC records go through it whole, Dublin Core takes its prefix and constants. */
+  readonly local?: LocalMappingSettings;
+}
+
+/** How records of one format arrive by OAI-PMH. */
+export interface HarvestFormat {
+  /** The OAI-PMH metadata prefix (`--prefix`). */
+  readonly prefix: string;
+  readonly label: string;
+  /** A harvested record's metadata to a record document; throws InvalidRecordDocumentError. */
+  readonly toDocument: (record: HarvestedRecord, mapping: HarvestMapping) => unknown;
+}
+
+/** One row of the table: a format, read from files, harvested, or both. */
+export interface RecordFormat {
+  readonly name: string;
+  readonly file?: RecordFileFormat;
+  readonly harvest?: HarvestFormat;
+}
 
 export interface RecordFileFormat<T = unknown> {
   /** The name `--format` takes and messages use. */
@@ -58,11 +91,68 @@ const marcXml: RecordFileFormat<MarcRecord> = {
   toDocument: (record, _position, settings = STOCK_MAPPING) => localMarcDocument(record, settings),
 };
 
-export const RECORD_FILE_FORMATS: readonly RecordFileFormat[] = [jsonLines, iso2709, marcXml] as RecordFileFormat[];
+/** MARCXML harvested as `marc21`: the record the metadata holds, mapped as MARC files are. */
+function documentFromHarvestedMarcXml(record: HarvestedRecord, mapping: HarvestMapping): unknown {
+  let marc;
+  try {
+    marc = parseMarcXml(record.metadataXml);
+  } catch (error) {
+    throw new InvalidRecordDocumentError(`its MARCXML cannot be read: ${(error as Error).message}`);
+  }
+  if (marc.length !== 1) throw new InvalidRecordDocumentError(`its metadata holds ${marc.length} MARC records, not one`);
+  return localMarcDocument(marc[0]!, mapping.local ?? STOCK_MAPPING);
+}
+
+/** Every format, once. */
+export const RECORD_FORMATS: readonly RecordFormat[] = [
+  { name: 'jsonl', file: jsonLines as RecordFileFormat },
+  { name: 'iso2709', file: iso2709 as RecordFileFormat },
+  {
+    name: 'marcxml',
+    file: marcXml as RecordFileFormat,
+    harvest: { prefix: 'marc21', label: 'MARCXML', toDocument: documentFromHarvestedMarcXml },
+  },
+  {
+    name: 'oai_dc',
+    harvest: {
+      prefix: 'oai_dc',
+      label: 'Dublin Core',
+      toDocument: (record, mapping) => {
+        const document = recordDocumentFromDublinCore(
+          record.metadataXml, record.identifier, mapping.institution !== undefined ? { institution: mapping.institution } : {},
+        );
+        return mapping.local === undefined ? document : withLocalSettings(document, mapping.local);
+      },
+    },
+  },
+];
+
+/** The formats files are read in. */
+export const RECORD_FILE_FORMATS: readonly RecordFileFormat[] = RECORD_FORMATS.flatMap((format) => (format.file === undefined ? [] : [format.file]));
+
+/** The formats harvests take. */
+export const HARVEST_FORMATS: readonly HarvestFormat[] = RECORD_FORMATS.flatMap((format) => (format.harvest === undefined ? [] : [format.harvest]));
+
+/** The metadata prefixes `harvest` takes, in the table's order. */
+export const HARVEST_PREFIXES: readonly string[] = HARVEST_FORMATS.map((format) => format.prefix);
+
+/**
+ * The harvested format with this metadata prefix. Throws InvalidOptionError (option `prefix`) naming the
+ * supported prefixes for any other, so that a harvest of `mods` is refused before it starts rather than
+ * failing on every record.
+ */
+export function harvestFormatFor(prefix: unknown): HarvestFormat {
+  const format = HARVEST_FORMATS.find((candidate) => candidate.prefix === prefix);
+  if (format === undefined) {
+    const named = typeof prefix === 'string' ? JSON.stringify(prefix) : String(prefix);
+    throw new InvalidOptionError('prefix', `${named} is not a metadata prefix read here; use ${HARVEST_PREFIXES.join(' or ')}`);
+  }
+  return format;
+}
 
 /** The format of a file from its first bytes; undefined when none recognises it. */
 export async function detectRecordFormat(path: string): Promise<RecordFileFormat | undefined> {
-  const file = await open(path, 'r');
+  const file = await open(checkedFilePath('detectRecordFormat', path), 'r');
   let head: string;
   try {
     const buffer = Buffer.alloc(512);

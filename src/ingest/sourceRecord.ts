@@ -9,6 +9,7 @@
  * Left to others: turning a source record into a record document (the mapping step, e.g.
  * marc/vufindMarcMapping.ts), preparing and writing documents (pipeline).
  */
+import { InvalidArgumentError } from '../errors.js';
 
 /** Where one record came from. */
 export interface RecordPosition {
@@ -33,6 +34,7 @@ export type SourceItem<T> =
  * for JSON Lines, `https://repo.example/oai (oai:repo:42)` for a harvest.
  */
 export function describePosition(position: RecordPosition): string {
+  checkPosition('describePosition', position);
   if (position.line !== undefined) return `${position.source}:${position.line}`;
   if (/^https?:\/\//.test(position.source)) {
     return `${position.source} (${position.id ?? `record ${position.recordNumber}`})`;
@@ -45,6 +47,16 @@ export function describePosition(position: RecordPosition): string {
  * `catalog.jsonl:3: reason (record "x")`, keeping the line number first as compilers and editors expect.
  */
 export function describeRejection(position: RecordPosition, reason: string): string {
+  checkPosition('describeRejection', position);
+  if (typeof reason !== 'string') throw new InvalidArgumentError('describeRejection', 'reason', 'a string', reason);
   const jsonLinesId = position.line !== undefined && position.id !== undefined ? ` (record ${JSON.stringify(position.id)})` : '';
   return `${describePosition(position)}: ${reason}${jsonLinesId}`;
+}
+
+function checkPosition(functionName: string, position: unknown): asserts position is RecordPosition {
+  const candidate = position as Partial<RecordPosition> | null | undefined;
+  if (typeof candidate !== 'object' || candidate === null || typeof candidate.source !== 'string'
+    || (typeof candidate.recordNumber !== 'number' && typeof candidate.line !== 'number')) {
+    throw new InvalidArgumentError(functionName, 'position', 'a record position ({ source, recordNumber } or { source, line })', position);
+  }
 }

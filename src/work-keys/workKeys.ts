@@ -9,6 +9,7 @@
  * Left to others: transliterating other scripts (transliterateToLatin.ts), validating documents
  * (catalogRecord.ts), storing keys and finding records that share them (the index).
  */
+import { InvalidArgumentError } from '../errors.js';
 import type { CatalogRecord, RecordDocument } from '../record/catalogRecord.js';
 import { KEYED_FIELDS, type KeyedField } from '../record/recordFields.js';
 import { transliterateToLatin } from './transliterateToLatin.js';
@@ -37,6 +38,7 @@ const LEADING_ARTICLE = /^\s*(?:a|an|the)(?=[\s\p{P}])/iu;
  * plain ones (ﬁ → fi, 𝐀 → A), which the final lower case then folds.
  */
 export function normaliseForWorkKey(s: string): string {
+  if (typeof s !== 'string') throw new InvalidArgumentError('normaliseForWorkKey', 'text', 'a string (a title or a name)', s);
   // ASCII text needs none of the Unicode steps (NFD, transliteration and NFKC leave it as it is): lower
   // case and the filter give the same key several times faster, and most catalog text is ASCII.
   if (ASCII_ONLY.test(s)) {

@@ -1,9 +1,8 @@
 import test from 'ava';
 import { bookRecord, dataField as df } from '../support/marcFields.js';
 import type { MarcDataField, MarcField, MarcRecord } from '../../src/ingest/marc/marcRecord.js';
-import {
-  marcWorkKeys, nonFilingCharacterCount, trimAsJavaDoes, valuesOfFieldSpec,
-} from '../../src/ingest/marc/marcWorkKeys.js';
+import { fieldSpecValues, nonFilingCharacterCount, trimAsJavaDoes } from '../../src/ingest/marc/marcFieldSpec.js';
+import { marcWorkKeys } from '../../src/ingest/marc/marcWorkKeys.js';
 
 // Expected keys follow VuFind 7.1.1's getWorkKeys with stock marc.properties arguments:
 // uniform titles 130anp:730anp; titles 240anpmr:245abn:246abn:247abn, then 240anpmr:245abn without
@@ -95,7 +94,7 @@ const subfieldsOutOfUsualOrder = record(
 );
 
 test('subfields are joined in the order they stand in the field', (t) => {
-  t.deepEqual(valuesOfFieldSpec(subfieldsOutOfUsualOrder, '245abn'), ['Part 2. Songs : selected']);
+  t.deepEqual(fieldSpecValues(subfieldsOutOfUsualOrder, '245abn'), ['Part 2. Songs : selected']);
   t.deepEqual(marcWorkKeys(subfieldsOutOfUsualOrder), ['AT iijohnpaul part2songsselected']);
 });
 
@@ -193,7 +192,7 @@ const nonFilingCountLongerThanTitle = record(
 );
 
 test('a non-filing count longer than subfield a leaves it empty', (t) => {
-  t.deepEqual(valuesOfFieldSpec(nonFilingCountLongerThanTitle, '245abn', true), []);
+  t.deepEqual(fieldSpecValues(nonFilingCountLongerThanTitle, '245abn', true), []);
   t.deepEqual(marcWorkKeys(nonFilingCountLongerThanTitle), ['AT authoran the']);
 });
 
@@ -213,5 +212,5 @@ test('values are trimmed as Java trims: control characters and spaces, not no-br
   t.is(trimAsJavaDoes('\t title \u0000'), 'title');
   t.is(trimAsJavaDoes('\u00a0title\u00a0'), '\u00a0title\u00a0');
   const spaced = record(df('245', '10', '$a  Spaced  $b$bafter empty'));
-  t.deepEqual(valuesOfFieldSpec(spaced, '245ab'), ['Spaced  after empty']);
+  t.deepEqual(fieldSpecValues(spaced, '245ab'), ['Spaced  after empty']);
 });

@@ -190,7 +190,7 @@ test('badResumptionToken throws OaiError telling to run the harvest again; no su
       if (seen.length === 3) provider.forgetTokens();
     }
   }, { instanceOf: OaiError });
-  t.is(error?.code, 'badResumptionToken');
+  t.is(error?.oaiCode, 'badResumptionToken');
   t.regex(error?.message ?? '', /run the harvest again/);
   t.regex(error?.message ?? '', /resumptionToken=token-1/);
   t.is(seen.length, 3);
@@ -200,13 +200,13 @@ test('badResumptionToken throws OaiError telling to run the harvest again; no su
 test('cannotDisseminateFormat, noSetHierarchy and badArgument throw OaiError with their codes', async (t) => {
   const provider = await withProvider(t, { records: sevenArticles, supportsSets: false });
   const format = await t.throwsAsync(collect({ baseUrl: provider.baseUrl, metadataPrefix: 'mods' }), { instanceOf: OaiError });
-  t.is(format?.code, 'cannotDisseminateFormat');
+  t.is(format?.oaiCode, 'cannotDisseminateFormat');
   t.regex(format?.message ?? '', /metadataPrefix/);
   const sets = await t.throwsAsync(collect({ baseUrl: provider.baseUrl, metadataPrefix: 'oai_dc', set: 'x' }), { instanceOf: OaiError });
-  t.is(sets?.code, 'noSetHierarchy');
+  t.is(sets?.oaiCode, 'noSetHierarchy');
   provider.injectFault({ on: 'ListRecords', fault: { kind: 'oai-error', code: 'badArgument', message: 'illegal argument' } });
   const argument = await t.throwsAsync(collect({ baseUrl: provider.baseUrl, metadataPrefix: 'oai_dc' }), { instanceOf: OaiError });
-  t.is(argument?.code, 'badArgument');
+  t.is(argument?.oaiCode, 'badArgument');
   t.is(argument?.repositoryMessage, 'illegal argument');
 });
 

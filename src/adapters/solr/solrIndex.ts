@@ -30,6 +30,7 @@
  */
 import http from 'node:http';
 import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../ports.js';
+import { checkRecordId, checkRecordIds, checkVersionsQuery } from '../../versions/versionsQuery.js';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
 import { RECORD_FIELDS, SINGLE_VALUED_FIELDS, type RecordFieldName } from '../../record/recordFields.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
@@ -264,6 +265,7 @@ class SolrIndex implements CatalogIndex {
   }
 
   async getRecord(id: string): Promise<CatalogRecord | undefined> {
+    checkRecordId('getRecord', id);
     const { fields } = this.settings;
     const params: Params = [
       ['q', solrPhrase(fields.id, id)],
@@ -283,7 +285,7 @@ class SolrIndex implements CatalogIndex {
 
   async findVersions(query: VersionsQuery): Promise<VersionsPage> {
     const { fields, facetFields } = this.settings;
-    checkWindow(query);
+    checkVersionsQuery(query);
     const keys = queryableKeys(query.workKeys, this.settings);
     if (keys.length === 0) return { total: 0, records: [] };
 
@@ -328,6 +330,7 @@ class SolrIndex implements CatalogIndex {
    * separator they do not contain.
    */
   async countVersions(ids: readonly string[]): Promise<Map<string, number>> {
+    checkRecordIds('countVersions', ids);
     const { fields, logger, endpoint } = this.settings;
     const unique = [...new Set(ids)];
     const counts = new Map<string, number>();
@@ -439,12 +442,6 @@ class SolrIndex implements CatalogIndex {
 }
 
 
-function checkWindow(query: VersionsQuery): void {
-  // A bad window is a bug in the caller, not an index fault, so it is not an IndexUnavailableError.
-  if (!Number.isSafeInteger(query.offset) || query.offset < 0) throw new RangeError(`offset must be a whole number >= 0, not ${query.offset}`);
-  if (!Number.isSafeInteger(query.limit) || query.limit < 0) throw new RangeError(`limit must be a whole number >= 0, not ${query.limit}`);
-  if (query.order !== 'last-indexed' && query.order !== 'relevance') throw new RangeError(`unknown order ${JSON.stringify(query.order)}`);
-}
 
 function describeId(id: string): string {
   return JSON.stringify(id.length > 120 ? `${id.slice(0, 120)}…` : id);

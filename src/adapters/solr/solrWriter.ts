@@ -21,9 +21,10 @@
 import http from 'node:http';
 import { recordFromDocument, type RecordDocument } from '../../record/catalogRecord.js';
 import type { IngestWriter, StoredContent } from '../../ports.js';
-import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
+import { IndexUnavailableError, InvalidArgumentError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
 import { contentFingerprintOf } from '../../record/recordContent.js';
 import { SINGLE_VALUED_FIELDS } from '../../record/recordFields.js';
+import { checkRecordIds } from '../../versions/versionsQuery.js';
 import {
   checkSolrIndexOptions, encodeSolrParams, toRecordDocument, WORK_KEY_SEPARATOR,
   type SolrFieldMap, type SolrIndexLogger,
@@ -139,6 +140,7 @@ class Writer implements SolrWriter {
   }
 
   async add(documents: readonly RecordDocument[]): Promise<SolrAddResult> {
+    if (!Array.isArray(documents)) throw new InvalidArgumentError('add', 'documents', 'a list of record documents', documents);
     const solrDocuments = documents.map((document) => toSolrDocument(document, this.fields));
     const rejected: RejectedSolrDocument[] = [];
     // Solr applies a batch document by document and stops at the first refused one, so the halves of a
@@ -173,6 +175,7 @@ class Writer implements SolrWriter {
   }
 
   async storedContentOf(ids: readonly string[]): Promise<Map<string, StoredContent>> {
+    checkRecordIds('storedContentOf', ids);
     const held = new Map<string, StoredContent>();
     // The terms parser splits on the separator; an id containing it cannot be asked for (and is never kept).
     const asked = [...new Set(ids)].filter((id) => !id.includes(WORK_KEY_SEPARATOR));
@@ -199,6 +202,7 @@ class Writer implements SolrWriter {
   }
 
   async deleteByIds(ids: readonly string[]): Promise<void> {
+    checkRecordIds('deleteByIds', ids);
     if (ids.length === 0) return;
     const what = `delete of ${ids.length} document${ids.length === 1 ? '' : 's'}`;
     const outcome = await this.update(what, // Solr's JSON update format deletes several ids with `{"delete": [id, …]}`.
@@ -285,6 +289,13 @@ function isPlain(value: unknown): boolean {
  * closing commits (so the load is visible when the command ends) and drops the connections.
  */
 export function solrIngestWriter(writer: SolrWriter, description: string): IngestWriter {
+  const methods = ['add', 'storedContentOf', 'deleteByIds', 'commit', 'close'] as const;
+  if (typeof writer !== 'object' || writer === null || methods.some((method) => typeof writer[method] !== 'function')) {
+    throw new InvalidArgumentError('solrIngestWriter', 'writer', `a SolrWriter from createSolrWriter (with ${methods.join(', ')})`, writer);
+  }
+  if (typeof description !== 'string') {
+    throw new InvalidArgumentError('solrIngestWriter', 'description', 'a string naming the core for messages', description);
+  }
   return {
     description,
     storedContentOf: (ids) => writer.storedContentOf(ids),

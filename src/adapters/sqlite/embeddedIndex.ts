@@ -14,6 +14,7 @@ import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { IndexUnavailableError, InvalidOptionError } from '../../errors.js';
 import type { CatalogIndex, HarvestState, IngestWriter, VersionsPage, VersionsQuery } from '../../ports.js';
+import { checkRecordId, checkRecordIds, checkVersionsQuery } from '../../versions/versionsQuery.js';
 import { SCHEMA, SCHEMA_VERSION, schemaVersionOf } from './indexTables.js';
 import { harvestTableOf } from './harvestTable.js';
 import { legacyReads, migrateLegacyFile } from './legacyLayouts.js';
@@ -148,6 +149,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
     curation,
 
     async getRecord(id) {
+      checkRecordId('getRecord', id);
       ensureOpen();
       try {
         return reads.getRecord(id);
@@ -157,6 +159,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
     },
 
     async findVersions(query: VersionsQuery): Promise<VersionsPage> {
+      checkVersionsQuery(query);
       ensureOpen();
       try {
         return reads.findVersions(query);
@@ -166,6 +169,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
     },
 
     async countVersions(ids) {
+      checkRecordIds('countVersions', ids);
       ensureOpen();
       try {
         return new Map(reads.countVersions(ids).map((row) => [row.id, Math.max(1, row.versions)]));

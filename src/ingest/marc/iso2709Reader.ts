@@ -33,7 +33,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { SourceItem } from '../sourceRecord.js';
 import { Marc8Decoder } from './marc8.js';
-import { fileChunks } from '../readers/fileChunks.js';
+import { checkedFilePath, fileChunks } from '../readers/fileChunks.js';
 import { MAY_CHANGE_UNDER_NFC, toNfc, type MarcField, type MarcRecord, type MarcSubfield } from './marcRecord.js';
 
 const RECORD_TERMINATOR = 0x1d;
@@ -56,7 +56,7 @@ const MARC8_ESCAPE_SEQUENCE = /\x1b[-(,)$bspg]/;
 
 /** Reads an ISO 2709 file; the file is opened when reading starts. Throws only if the file cannot be read. */
 export function readIso2709(path: string): AsyncGenerator<SourceItem<MarcRecord>> {
-  return readIso2709Stream(fileChunks(path), path);
+  return readIso2709Stream(fileChunks(checkedFilePath('readIso2709', path)), path);
 }
 
 /** Reads ISO 2709 records from chunks of bytes cut anywhere; `source` names them in positions. */

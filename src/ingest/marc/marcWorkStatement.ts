@@ -23,11 +23,11 @@
  * - identifiers: 024 with first indicator 7 and $2 `doi`, `hdl` or `handle`.
  *
  * Left to others: the rules (src/work-keys/extended/extendedWorkKeys.ts); the VuFind profile's keys
- * (marcWorkKeys.ts, whose field helpers this reads with).
+ * (marcFieldSpec.ts, whose field helpers this reads with).
  */
 import type { StatedName, StatedTitle, StatedUniformTitle, WorkStatement } from '../../work-keys/extended/workStatement.js';
 import { controlFieldOf, isDataField, type MarcDataField, type MarcRecord } from './marcRecord.js';
-import { joinedSubfields, nonFilingCharacterCount, trimAsJavaDoes } from './marcWorkKeys.js';
+import { joinedSubfields, nonFilingCharacterCount, trimAsJavaDoes } from './marcFieldSpec.js';
 
 const NAME_SUBFIELDS: Readonly<Record<string, string>> = { '00': 'ab', '10': 'ab', '11': 'ac' };
 const NAME_KINDS: Readonly<Record<string, StatedName['kind']>> = { '00': 'person', '10': 'body', '11': 'meeting' };

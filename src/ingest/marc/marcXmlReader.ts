@@ -25,7 +25,8 @@
 import { TextDecoder } from 'node:util';
 import { SaxesParser, type SaxesAttributeNS, type SaxesTagNS } from 'saxes';
 import type { SourceItem } from '../sourceRecord.js';
-import { fileChunks } from '../readers/fileChunks.js';
+import { InvalidArgumentError, MalformedMarcError, UnrecognisedRecordFileError } from '../../errors.js';
+import { checkedFilePath, fileChunks } from '../readers/fileChunks.js';
 import { toNfc, type MarcDataField, type MarcField, type MarcRecord, type MarcSubfield } from './marcRecord.js';
 
 export const MARC21_SLIM_NAMESPACE = 'http://www.loc.gov/MARC21/slim';
@@ -37,7 +38,7 @@ const LATE_XML_DECLARATION = /: an XML declaration must be at the start of the d
 
 /** Reads a MARCXML file; the file is opened when reading starts. Throws only if the file cannot be read. */
 export function readMarcXml(path: string): AsyncGenerator<SourceItem<MarcRecord>> {
-  return readMarcXmlStream(fileChunks(path), path);
+  return readMarcXmlStream(fileChunks(checkedFilePath('readMarcXml', path)), path);
 }
 
 /** Reads MARCXML from chunks of bytes cut anywhere (even inside a UTF-8 sequence); `source` names them. */
@@ -55,6 +56,12 @@ export async function* readMarcXmlStream(chunks: AsyncIterable<Uint8Array>, sour
   if (rest !== '') reader.write(rest);
   if (!reader.stopped) reader.close();
   for (const item of reader.take()) yield item;
+  // An RSS feed, a MODS file, any XML whose root is not MARC's and that holds no MARC record: refused,
+  // rather than loaded as "0 read" (an empty MARCXML collection is read as the empty file it is).
+  const root = reader.rootElement;
+  if (!reader.yieldedAny && root !== undefined && !root.isMarc) {
+    throw new UnrecognisedRecordFileError(source, 'MARCXML', `the root element <${root.name}> and no MARC record`);
+  }
 }
 
 /**
@@ -62,14 +69,15 @@ export async function* readMarcXmlStream(chunks: AsyncIterable<Uint8Array>, sour
  * column on malformed XML, and the record on one that MARCXML cannot express.
  */
 export function parseMarcXml(xml: string): MarcRecord[] {
+  if (typeof xml !== 'string') throw new InvalidArgumentError('parseMarcXml', 'xml', 'MARCXML text (a string)', xml);
   const reader = new MarcXmlEvents('MARCXML', true);
   reader.write(xml);
   if (!reader.stopped) reader.close();
-  if (reader.failure !== undefined) throw new Error(`malformed MARCXML: ${reader.failure}`);
+  if (reader.failure !== undefined) throw new MalformedMarcError(`malformed MARCXML: ${reader.failure}`);
   const records: MarcRecord[] = [];
   for (const item of reader.take()) {
     if (item.kind === 'record') records.push(item.record);
-    else if (item.kind === 'problem') throw new Error(`MARCXML record ${item.position.recordNumber}: ${item.reason}`);
+    else if (item.kind === 'problem') throw new MalformedMarcError(`MARCXML record ${item.position.recordNumber}: ${item.reason}`);
   }
   return records;
 }
@@ -145,6 +153,10 @@ class MarcXmlEvents {
   private controlTag: string | undefined;
   private subfieldCode: string | undefined;
   private rootOpened = false;
+  /** The first element of the file, as written (`rss`, `mods:modsCollection`), and whether it is MARC's. */
+  rootElement: { readonly name: string; readonly isMarc: boolean } | undefined;
+  /** Whether any record or problem has been handed out. */
+  yieldedAny = false;
   /** Between a second XML declaration (concatenated documents) and the next element. */
   private inLateDeclaration = false;
   /** Whether an XML error has been reported yet (inside a record or out). */
@@ -206,12 +218,17 @@ class MarcXmlEvents {
 
   take(): SourceItem<MarcRecord>[] {
     const items = this.items;
+    if (items.length > 0) this.yieldedAny = true;
     this.items = [];
     return items;
   }
 
   private openElement(tag: SaxesTagNS): void {
     if (this.stopped) return;
+    this.rootElement ??= {
+      name: tag.name,
+      isMarc: (tag.uri === MARC21_SLIM_NAMESPACE || tag.uri === '') && (tag.local === 'collection' || tag.local === 'record'),
+    };
     this.rootOpened = true;
     this.inLateDeclaration = false;
     this.charactersSinceTag = 0;

@@ -19,14 +19,15 @@
  *   when no $e was unknown. A known relator that is not permitted ("film producer", "publisher") adds
  *   nothing, so that name is left out.
  * - The name is added once per role it got (a screenwriter and actor is listed twice, as VuFind lists
- *   it): its subfields with the named codes in field order, each trimmed, joined with one space
+ *   it): its subfields with the named codes in field order, each trimmed, joined with one space, as
+ *   FieldSpecTools joins them (marcFieldSpec.ts)
  *   (`Polskie Radio. Wielka Orkiestra Symfonicza`; later VuFind versions put ", " before $b, $c and $g
  *   and keep the subfields untrimmed).
  * - 880 fields are not read (the specifications name no `LNK` tags).
  *
  * Left to others: trimming display punctuation (vufindMarcMapping.ts), work keys (marcWorkKeys.ts).
  */
-import { dataFieldsNamedBy, joinedSubfields, parseFieldSpec, trimAsJavaDoes } from './marcWorkKeys.js';
+import { fieldsNamedBy, joinedSubfields, parseFieldSpec, trimAsJavaDoes, type FieldSpec } from './marcFieldSpec.js';
 import type { MarcDataField, MarcRecord } from './marcRecord.js';
 
 /** author-classification.ini [AuthorRoles] firstAuthorRoles. */
@@ -170,8 +171,8 @@ function permittedRelators(codes: readonly string[]): Set<string> {
 
 // A filter's field spec and permitted relators are the same for every record: worked out once per filter
 // (building them per record was most of the mapping's time in the benchmark's profile of a MARC load).
-const preparedFilters = new WeakMap<RelatorFilter, { spec: Map<string, string[]>; permitted: Set<string> }>();
-function preparedFilter(filter: RelatorFilter): { spec: Map<string, string[]>; permitted: Set<string> } {
+const preparedFilters = new WeakMap<RelatorFilter, { spec: FieldSpec; permitted: Set<string> }>();
+function preparedFilter(filter: RelatorFilter): { spec: FieldSpec; permitted: Set<string> } {
   let prepared = preparedFilters.get(filter);
   if (prepared === undefined) {
     prepared = { spec: parseFieldSpec(filter.fieldSpec), permitted: permittedRelators(filter.permittedRoles) };
@@ -205,11 +206,11 @@ export function authorsFilteredByRelator(record: MarcRecord, filter: RelatorFilt
   const { spec, permitted } = preparedFilter(filter);
   const names: string[] = [];
   const roles: string[] = [];
-  for (const field of dataFieldsNamedBy(record, spec)) {
+  for (const field of fieldsNamedBy(record, spec)) {
     const fieldRoles = relatorsOf(field, filter, permitted);
     roles.push(...fieldRoles);
     for (let i = 0; i < fieldRoles.length; i++) {
-      for (const codes of spec.get(field.tag) ?? []) {
+      for (const codes of spec.codesByTag.get(field.tag) ?? []) {
         const name = joinedSubfields(field, codes);
         if (name !== undefined) names.push(name);
       }

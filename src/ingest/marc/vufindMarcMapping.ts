@@ -30,10 +30,11 @@
  * Left to others: reading MARC (the readers), the format and relator rules (vufindFormats.ts,
  * vufindAuthors.ts), key normalisation (src/work-keys/workKeys.ts), checking and storing documents.
  */
-import { InvalidRecordDocumentError } from '../../errors.js';
+import { InvalidArgumentError, InvalidRecordDocumentError } from '../../errors.js';
 import type { RecordDocument } from '../../record/catalogRecord.js';
+import { solrMarcValues, trimAsJavaDoes } from './marcFieldSpec.js';
 import { isDataField, type MarcDataField, type MarcRecord } from './marcRecord.js';
-import { marcWorkKeys, trimAsJavaDoes } from './marcWorkKeys.js';
+import { marcWorkKeys } from './marcWorkKeys.js';
 import { vufindAuthorFields, type NamesAndRoles } from './vufindAuthors.js';
 import { vufindFormats } from './vufindFormats.js';
 
@@ -45,13 +46,24 @@ export interface VufindMappingOptions {
   readonly currentYear?: number;
 }
 
+/** The plain field specifications of VuFind's stock import/marc.properties that the mapping reads. */
+export const MARC_PROPERTIES = {
+  title: '245ab, first',
+  title_short: '245a, first',
+  url: '856u:555u',
+} as const;
+
 /** A record document with VuFind's field values for a MARC record (deliberate differences above). */
 export function recordDocumentFromMarc(record: MarcRecord, options: VufindMappingOptions = {}): RecordDocument {
+  checkMarcRecord(record);
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidArgumentError('recordDocumentFromMarc', 'options', 'an object ({ currentYear })', options);
+  }
   const currentYear = options.currentYear ?? new Date().getFullYear();
   const document: RecordDocument = { id: idOf(record) };
-  const title = firstValue(record, '245', 'ab');
+  const title = solrMarcValues(record, MARC_PROPERTIES.title)[0];
   if (title !== undefined) setSingle(document, 'title', title);
-  const shortTitle = firstValue(record, '245', 'a');
+  const shortTitle = solrMarcValues(record, MARC_PROPERTIES.title_short)[0];
   if (shortTitle !== undefined) setSingle(document, 'title_short', shortTitle);
   const authors = vufindAuthorFields(record);
   setNames(document, 'author', authors.author);
@@ -62,10 +74,31 @@ export function recordDocumentFromMarc(record: MarcRecord, options: VufindMappin
   const dates = vufindPublishDates(record, currentYear);
   if (dates.length > 0) document.publishDate = dates;
   // SolrMarc keeps one of each value of a specification's field.
-  const urls = [...new Set([...specValues(record, '856', 'u'), ...specValues(record, '555', 'u')])];
+  const urls = [...new Set(solrMarcValues(record, MARC_PROPERTIES.url))];
   if (urls.length > 0) document.url = urls;
   document.work_keys_str_mv = marcWorkKeys(record);
   return document;
+}
+
+/**
+ * A MARC record as the readers give it: a leader string and a list of fields, each with a tag. Only the
+ * shape is checked (a plain object, a number, a Buffer are refused), not every subfield: the readers'
+ * records pass in a few comparisons per field.
+ */
+function checkMarcRecord(record: unknown): asserts record is MarcRecord {
+  const candidate = record as Partial<MarcRecord> | null | undefined;
+  let wellFormed = typeof candidate === 'object' && candidate !== null && typeof candidate.leader === 'string' && Array.isArray(candidate.fields);
+  if (wellFormed) {
+    for (const field of candidate!.fields!) {
+      if (typeof field !== 'object' || field === null || typeof field.tag !== 'string') {
+        wellFormed = false;
+        break;
+      }
+    }
+  }
+  if (!wellFormed) {
+    throw new InvalidArgumentError('recordDocumentFromMarc', 'record', 'a MARC record ({ leader, fields }) as readIso2709 or readMarcXml give it', record);
+  }
 }
 
 function idOf(record: MarcRecord): string {
@@ -92,32 +125,6 @@ function setNames(document: RecordDocument, field: 'author' | 'author2' | 'autho
 
 function dataFields(record: MarcRecord, tag: string): MarcDataField[] {
   return record.fields.filter((field): field is MarcDataField => isDataField(field) && field.tag === tag);
-}
-
-/**
- * A SolrMarc specification's values for one tag: with one code, each matching subfield is a value; with
- * several, a field's matching subfields (each trimmed) are joined with a space, one value per field.
- */
-function specValues(record: MarcRecord, tag: string, codes: string): string[] {
-  const values: string[] = [];
-  for (const field of dataFields(record, tag)) {
-    const matching = field.subfields.filter((subfield) => codes.includes(subfield.code));
-    if (codes.length === 1) {
-      for (const subfield of matching) {
-        const value = trimAsJavaDoes(subfield.value);
-        if (value !== '') values.push(value);
-      }
-    } else if (matching.length > 0) {
-      // SolrMarc writes the separator for every subfield after the first, even an empty one.
-      const value = matching.map((subfield) => trimAsJavaDoes(subfield.value)).join(' ');
-      if (value !== '') values.push(value);
-    }
-  }
-  return values;
-}
-
-function firstValue(record: MarcRecord, tag: string, codes: string): string | undefined {
-  return specValues(record, tag, codes)[0];
 }
 
 /**

@@ -22,7 +22,7 @@
  * Left to others: harvesting (oaiHarvester.ts), preparing and writing documents (the pipeline).
  */
 import { SaxesParser } from 'saxes';
-import { InvalidRecordDocumentError } from '../../errors.js';
+import { InvalidArgumentError, InvalidRecordDocumentError } from '../../errors.js';
 import type { RecordDocument } from '../../record/catalogRecord.js';
 import { workKeysOfDocument } from '../../work-keys/workKeys.js';
 
@@ -47,6 +47,15 @@ export function recordDocumentFromDublinCore(
   identifier: string,
   options: DublinCoreMappingOptions = {},
 ): RecordDocument {
+  if (typeof metadataXml !== 'string') {
+    throw new InvalidArgumentError('recordDocumentFromDublinCore', 'metadataXml', 'the oai_dc metadata as XML text (a string)', metadataXml);
+  }
+  if (typeof identifier !== 'string') {
+    throw new InvalidArgumentError('recordDocumentFromDublinCore', 'identifier', 'the record\'s OAI identifier (a string)', identifier);
+  }
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidArgumentError('recordDocumentFromDublinCore', 'options', 'an object ({ institution, idPrefix })', options);
+  }
   const id = recordIdFromOaiIdentifier(identifier, options.idPrefix);
   if (id === '') {
     throw new InvalidRecordDocumentError(

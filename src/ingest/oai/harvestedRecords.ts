@@ -1,35 +1,22 @@
 /**
  * The mapping step of a harvest: a harvested record's metadata, by its metadata prefix, to a record
- * document. MARCXML (`marc21`) goes through the same VuFind mapping as MARC files; Dublin Core (`oai_dc`)
- * through dublinCoreMapping.ts. The prefixes listed here are the ones `catalog-versions harvest` takes.
+ * document, through the harvest row of src/ingest/recordFormats.ts (the one format table). An unknown
+ * prefix is refused with InvalidOptionError naming the supported ones.
  */
-import { InvalidRecordDocumentError } from '../../errors.js';
-import { parseMarcXml } from '../marc/marcXmlReader.js';
-import { localMarcDocument, STOCK_MAPPING, withLocalSettings, type LocalMappingSettings } from '../localMapping.js';
-import { recordDocumentFromDublinCore } from './dublinCoreMapping.js';
+import { InvalidArgumentError } from '../../errors.js';
+import { harvestFormatFor, type HarvestMapping } from '../recordFormats.js';
 import type { HarvestedRecord } from './oaiHarvester.js';
 
-export const HARVEST_PREFIXES: readonly string[] = ['marc21', 'oai_dc'];
-
-export interface HarvestMapping {
-  readonly prefix: string;
-  /** Written to the `institution` field of Dublin Core records. */
-  readonly institution?: string;
-  /** The local mapping (localMapping.ts): MARC records go through it whole, Dublin Core takes its prefix and constants. */
-  readonly local?: LocalMappingSettings;
-}
+export { HARVEST_PREFIXES } from '../recordFormats.js';
+export type { HarvestMapping } from '../recordFormats.js';
 
 export function harvestedRecordToDocument(record: HarvestedRecord, mapping: HarvestMapping): unknown {
-  if (mapping.prefix === 'oai_dc') {
-    const document = recordDocumentFromDublinCore(record.metadataXml, record.identifier, mapping.institution !== undefined ? { institution: mapping.institution } : {});
-    return mapping.local === undefined ? document : withLocalSettings(document, mapping.local);
+  if (typeof mapping !== 'object' || mapping === null) {
+    throw new InvalidArgumentError('harvestedRecordToDocument', 'mapping', 'an object with the metadata prefix ({ prefix })', mapping);
   }
-  let marc;
-  try {
-    marc = parseMarcXml(record.metadataXml);
-  } catch (error) {
-    throw new InvalidRecordDocumentError(`its MARCXML cannot be read: ${(error as Error).message}`);
+  const format = harvestFormatFor(mapping.prefix);
+  if (typeof record !== 'object' || record === null || typeof record.metadataXml !== 'string') {
+    throw new InvalidArgumentError('harvestedRecordToDocument', 'record', 'a harvested record ({ identifier, metadataXml, … })', record);
   }
-  if (marc.length !== 1) throw new InvalidRecordDocumentError(`its metadata holds ${marc.length} MARC records, not one`);
-  return localMarcDocument(marc[0]!, mapping.local ?? STOCK_MAPPING);
+  return format.toDocument(record, mapping);
 }

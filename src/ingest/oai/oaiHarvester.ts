@@ -21,9 +21,9 @@
  * metadata to record documents (dublinCoreMapping.ts, the MARC mapping), writing and deleting in the
  * index.
  */
-import { InvalidOptionError } from '../../errors.js';
+import { describeValue, InvalidArgumentError, InvalidCallError, InvalidOptionError, MalformedOaiResponseError, OaiError, OaiRequestError } from '../../errors.js';
 import type { RecordPosition, SourceItem } from '../sourceRecord.js';
-import { MalformedOaiResponseError, OaiResponseParser, type OaiResponseSummary, type ParsedOaiRecord } from './oaiResponseParser.js';
+import { OaiResponseParser, type OaiResponseSummary, type ParsedOaiRecord } from './oaiResponseParser.js';
 
 /** One harvested (not deleted) record. */
 export interface HarvestedRecord {
@@ -83,58 +83,13 @@ export interface OaiHarvestSummary {
   readonly pages: number;
 }
 
+export { OaiError, OaiRequestError };
+
 export interface OaiHarvest extends AsyncIterable<SourceItem<HarvestedRecord>> {
   /** The harvest's summary; throws unless the iteration has ended without an error. */
   summary(): OaiHarvestSummary;
 }
 
-/** The repository answered with an OAI-PMH error (other than noRecordsMatch). */
-export class OaiError extends Error {
-  /** The OAI-PMH error code: badArgument, badResumptionToken, cannotDisseminateFormat, ... */
-  readonly code: string;
-  /** The repository's own explanation (may be empty). */
-  readonly repositoryMessage: string;
-  readonly url: string;
-  constructor(code: string, repositoryMessage: string, url: string) {
-    super(`${adviceFor(code)} (OAI-PMH error ${code}${repositoryMessage === '' ? '' : `: ${repositoryMessage}`}; request ${url})`);
-    this.name = new.target.name;
-    this.code = code;
-    this.repositoryMessage = repositoryMessage;
-    this.url = url;
-  }
-}
-
-/** No usable answer: HTTP errors, a network that stays down, a response that is not OAI-PMH. */
-export class OaiRequestError extends Error {
-  readonly url: string;
-  /** The last HTTP status, when there was a response. */
-  readonly status: number | undefined;
-  readonly attempts: number;
-  constructor(message: string, details: { url: string; status?: number; attempts: number; cause?: unknown }) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = new.target.name;
-    this.url = details.url;
-    this.status = details.status;
-    this.attempts = details.attempts;
-  }
-}
-
-function adviceFor(code: string): string {
-  switch (code) {
-    case 'badResumptionToken':
-      return 'The repository no longer knows the resumption token (tokens expire, and some repositories forget them on restart): run the harvest again with the same from date';
-    case 'badArgument':
-      return 'The repository rejected the request\'s arguments: check set, from, until and metadataPrefix';
-    case 'cannotDisseminateFormat':
-      return 'The repository does not offer this metadataPrefix: use one its ListMetadataFormats lists (e.g. oai_dc)';
-    case 'noSetHierarchy':
-      return 'The repository has no sets: harvest without a set';
-    case 'badVerb':
-      return 'The repository does not understand the request: check that baseUrl is the repository\'s OAI-PMH endpoint';
-    default:
-      return `The repository answered with OAI-PMH error ${JSON.stringify(code)}`;
-  }
-}
 
 const DEFAULT_RETRY = { maxAttempts: 6, initialDelayMs: 1_000, maxDelayMs: 60_000, maxTotalMs: 300_000 } as const;
 const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
@@ -171,18 +126,24 @@ export function harvestOai(options: OaiHarvestOptions): OaiHarvest {
   let iterated = false;
   return {
     [Symbol.asyncIterator]() {
-      if (iterated) throw new Error('This OAI-PMH harvest has already been iterated: call harvestOai again for a new run');
+      if (iterated) throw new InvalidCallError('This OAI-PMH harvest has already been iterated: call harvestOai again for a new run');
       iterated = true;
       return harvest(settings, (finished) => { summary = finished; })[Symbol.asyncIterator]();
     },
     summary() {
-      if (summary === undefined) throw new Error('The OAI-PMH harvest has not finished successfully, so it has no summary');
+      if (summary === undefined) throw new InvalidCallError('The OAI-PMH harvest has not finished successfully, so it has no summary');
       return summary;
     },
   };
 }
 
 function checkOptions(options: OaiHarvestOptions): HarvestSettings {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidArgumentError('harvestOai', 'options', 'an object ({ baseUrl, metadataPrefix, … })', options);
+  }
+  if (typeof options.metadataPrefix !== 'string') {
+    throw new InvalidOptionError('metadataPrefix', `${describeValue(options.metadataPrefix)} is not a metadata prefix (e.g. marc21 or oai_dc)`);
+  }
   let baseUrl: URL;
   try {
     baseUrl = new URL(options.baseUrl);
@@ -193,8 +154,16 @@ function checkOptions(options: OaiHarvestOptions): HarvestSettings {
     throw new InvalidOptionError('baseUrl', `${JSON.stringify(options.baseUrl)} is not an http or https URL`);
   }
   if (options.metadataPrefix.trim() === '') throw new InvalidOptionError('metadataPrefix', 'it is empty');
+  if (options.set !== undefined && typeof options.set !== 'string') {
+    throw new InvalidOptionError('set', `${describeValue(options.set)} is not a set spec`);
+  }
   if (options.set !== undefined && options.set.trim() === '') {
     throw new InvalidOptionError('set', 'it is empty (leave it out to harvest every set)');
+  }
+  for (const option of ['from', 'until'] as const) {
+    if (options[option] !== undefined && typeof options[option] !== 'string') {
+      throw new InvalidOptionError(option, `${describeValue(options[option])} is neither YYYY-MM-DD nor YYYY-MM-DDThh:mm:ssZ`);
+    }
   }
   if (options.from !== undefined) checkOaiDate('from', options.from);
   if (options.until !== undefined) checkOaiDate('until', options.until);

@@ -12,6 +12,7 @@
  * (dublinCoreMapping.ts and the MARC mapping).
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { MalformedOaiResponseError } from '../../errors.js';
 
 export const OAI_PMH_NAMESPACE = 'http://www.openarchives.org/OAI/2.0/';
 
@@ -47,13 +48,7 @@ export interface OaiResponseSummary {
   readonly identify: ReadonlyMap<string, string>;
 }
 
-/** The response is not well-formed XML, or not an OAI-PMH response. */
-export class MalformedOaiResponseError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+export { MalformedOaiResponseError };
 
 /** Header fields of the record being read. */
 interface RecordInProgress {

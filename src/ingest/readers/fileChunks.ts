@@ -3,9 +3,21 @@
  * starts, so that a reader made for a missing file fails when it is read, as a source should.
  */
 import { createReadStream } from 'node:fs';
+import { InvalidArgumentError } from '../../errors.js';
 
 /** 64 KB: large enough that reading costs little per record, small enough to keep memory flat. */
 const READ_CHUNK_BYTES = 1 << 16;
+
+/**
+ * The path a reader was given, when it is one: a non-empty string. Anything else (a Buffer of the file's
+ * bytes, a number, an object) is an InvalidArgumentError naming the reader, rather than a file name.
+ */
+export function checkedFilePath(reader: string, path: unknown): string {
+  if (typeof path !== 'string' || path === '') {
+    throw new InvalidArgumentError(reader, 'path', 'the path of a file (a non-empty string; bytes in memory are not read here)', path);
+  }
+  return path;
+}
 
 export function fileChunks(path: string): AsyncIterable<Uint8Array> {
   return {

@@ -8,8 +8,14 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { SourceItem } from '../sourceRecord.js';
+import { checkedFilePath } from './fileChunks.js';
 
-export async function* readJsonLines(path: string): AsyncGenerator<SourceItem<unknown>> {
+/** Reads a JSON Lines file; throws InvalidArgumentError at once for anything but a path. */
+export function readJsonLines(path: string): AsyncGenerator<SourceItem<unknown>> {
+  return readJsonLinesFile(checkedFilePath('readJsonLines', path));
+}
+
+async function* readJsonLinesFile(path: string): AsyncGenerator<SourceItem<unknown>> {
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   let line = 0;
   let recordNumber = 0;

@@ -1,0 +1,41 @@
+/**
+ * The one check of a `findVersions` query (src/versions/catalogIndex.ts), which every index adapter makes
+ * before it asks its engine: a bad query is a bug in the caller, not an index fault, so every adapter
+ * answers it with the same InvalidArgumentError (never an IndexUnavailableError, which would read as a 503,
+ * nor a RangeError from inside).
+ *
+ * Left to others: what the query finds (the adapters).
+ */
+import { InvalidArgumentError } from '../errors.js';
+import type { VersionsQuery } from '../ports.js';
+
+export function checkVersionsQuery(query: unknown): asserts query is VersionsQuery {
+  if (typeof query !== 'object' || query === null) {
+    throw new InvalidArgumentError('findVersions', 'query', 'an object ({ workKeys, order, offset, limit })', query);
+  }
+  const { workKeys, order, offset, limit } = query as Partial<Record<keyof VersionsQuery, unknown>>;
+  if (!Array.isArray(workKeys) || !workKeys.every((key) => typeof key === 'string')) {
+    throw new InvalidArgumentError('findVersions', 'query.workKeys', 'a list of work keys (strings)', workKeys);
+  }
+  if (order !== 'last-indexed' && order !== 'relevance') {
+    throw new InvalidArgumentError('findVersions', 'query.order', '"last-indexed" or "relevance"', order);
+  }
+  if (!Number.isSafeInteger(offset) || (offset as number) < 0) {
+    throw new InvalidArgumentError('findVersions', 'query.offset', 'a whole number >= 0', offset);
+  }
+  if (!Number.isSafeInteger(limit) || (limit as number) < 0) {
+    throw new InvalidArgumentError('findVersions', 'query.limit', 'a whole number >= 0', limit);
+  }
+}
+
+/** A record id as `getRecord` takes it: a string (an empty one names no record, and finds none). */
+export function checkRecordId(functionName: string, id: unknown): asserts id is string {
+  if (typeof id !== 'string') throw new InvalidArgumentError(functionName, 'id', 'a record id (a string)', id);
+}
+
+/** Record ids as `countVersions` (and the writers' lookups by id) take them: a list of strings. */
+export function checkRecordIds(functionName: string, ids: unknown): asserts ids is readonly string[] {
+  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) {
+    throw new InvalidArgumentError(functionName, 'ids', 'a list of record ids (strings)', ids);
+  }
+}
