@@ -9,8 +9,11 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { SourceItem } from '../sourceRecord.js';
 
-export async function* readJsonLines(path: string): AsyncGenerator<SourceItem<unknown>> {
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+/** `onBytesRead` (for a progress bar) is told the size of each chunk of the file as it is read. */
+export async function* readJsonLines(path: string, onBytesRead?: (bytes: number) => void): AsyncGenerator<SourceItem<unknown>> {
+  const input = createReadStream(path, { encoding: 'utf8' });
+  if (onBytesRead !== undefined) input.on('data', (chunk) => onBytesRead(Buffer.byteLength(chunk)));
+  const lines = createInterface({ input, crlfDelay: Infinity });
   let line = 0;
   let recordNumber = 0;
   for await (const text of lines) {
