@@ -53,6 +53,11 @@ export interface VersionsPluginOptions {
   now?: () => Date;
   /** The server's time zone for feed dates. Default: the process's. */
   timeZone?: ServerTimeZone;
+  /**
+   * The embedded index's file, for the health check (`GET /Search/Versions/health`): it then also reports
+   * `missing` when the file is gone or was replaced since the plugin started. Default: none.
+   */
+  indexFile?: string;
 }
 
 export interface PluginConfig {
@@ -73,6 +78,7 @@ export interface PluginConfig {
   readonly answerCacheBytes: number;
   readonly now: () => Date;
   readonly timeZone: ServerTimeZone;
+  readonly indexFile: string | undefined;
 }
 
 export const SHIPPED_LANGUAGES = ['en', 'pt-br', 'es'] as const;
@@ -85,7 +91,7 @@ const consoleLogger: PluginLogger = {
 /** The names createVersionsPlugin accepts (plugin.json and the README list the same). */
 export const PLUGIN_OPTION_NAMES: ReadonlySet<string> = new Set([
   'index', 'baseUrl', 'siteTitle', 'contact', 'catalogHomeUrl', 'languages', 'defaultLanguage', 'themes', 'defaultUi',
-  'themeDirectories', 'sessionLanguageKey', 'logger', 'cacheTemplates', 'answerCacheMegabytes', 'now', 'timeZone',
+  'themeDirectories', 'sessionLanguageKey', 'logger', 'cacheTemplates', 'answerCacheMegabytes', 'now', 'timeZone', 'indexFile',
 ]);
 
 function text(name: string, value: unknown, fallback: string): string {
@@ -204,5 +210,6 @@ export function parsePluginOptions(options: VersionsPluginOptions): PluginConfig
     answerCacheBytes: Math.floor(answerCacheMegabytes * 1024 * 1024),
     now: options.now ?? (() => new Date()),
     timeZone: options.timeZone ?? processTimeZone,
+    indexFile: options.indexFile === undefined ? undefined : text('indexFile', options.indexFile, ''),
   };
 }
