@@ -232,3 +232,28 @@ test('indexFile must be a non-empty string', (t) => {
     t.is(error?.option, 'indexFile');
   }
 });
+
+test('backups while serving: VACUUM INTO and the online backup give a file the server can be restarted on', async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'catalog.sqlite');
+  await indexFileWithRecords(path);
+  const serving = openEmbeddedIndex({ path, readOnly: true });
+  t.teardown(() => serving.close());
+  const { request } = healthHost(serving, { indexFile: path, baseUrl: 'https://library.example.edu' });
+  const before = await request.get(`/Search/Versions?id=${encodeURIComponent(THESIS)}&view=rss`);
+  // As docs/deployment.md says: from another connection (the sqlite3 shell, a script), the server running.
+  const shell = new Database(path, { readonly: true });
+  shell.prepare('VACUUM INTO ?').run(join(dir, 'vacuumed.sqlite'));
+  await shell.backup(join(dir, 'backed-up.sqlite'));
+  shell.close();
+  t.is((await request.get('/Search/Versions/health')).body.status, 'ok', 'the server kept serving');
+  for (const copy of ['vacuumed.sqlite', 'backed-up.sqlite']) {
+    const restored = openEmbeddedIndex({ path: join(dir, copy), readOnly: true });
+    const app = new Koa();
+    app.use(createVersionsPlugin({ index: restored, now: () => FIXED_NOW, logger: quiet, baseUrl: 'https://library.example.edu' }));
+    const after = await supertest(app.callback()).get(`/Search/Versions?id=${encodeURIComponent(THESIS)}&view=rss`);
+    await restored.close();
+    t.is(after.status, 200, copy);
+    t.is(after.text, before.text, `${copy}: the same feed`);
+  }
+});
