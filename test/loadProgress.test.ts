@@ -62,7 +62,7 @@ test('MARC and MARCXML loads draw a percentage of the bytes read, then a line fo
   const run = capture(true);
   t.is(await runCli(['load', mrc, xml, '--db', join(dir, 'c.sqlite'), '--batch-size', '200'], run.io), EXIT_OK, run.err());
   const shown = percentages(run.err());
-  t.true(shown.length >= 2, `the bar was drawn (${shown.length} times)`);
+  t.true(shown.length >= 1, `the bar was drawn (${shown.length} times; at most ten a second)`);
   t.true(shown.some((p) => p > 0 && p < 100), `a share between 0 and 100 was shown: ${shown.join(' ')}`);
   t.deepEqual([...shown].sort((a, b) => a - b), shown, 'the share never goes back');
   t.regex(run.err(), /\r\x1b\[2Kfinishing: making the records durable and visible in the embedded index [^\r]*c\.sqlite…/);
