@@ -87,7 +87,6 @@ function recordFacts(record: CatalogRecord, t: DemoLabels, labels: HostLabels) {
   };
 }
 
-const versionsHref = (id: string) => `/Search/Versions?${new URLSearchParams({ id, search: 'versions' })}`;
 
 export function createDemoHost(options: DemoHostOptions): Koa {
   const app = new Koa();
@@ -124,15 +123,15 @@ export function createDemoHost(options: DemoHostOptions): Koa {
     ctx.body = html;
   }
 
-  /** Records as list items, each with "Show all versions (N)" when its work has more than one: one countVersions call for the list. */
-  async function listItems(records: readonly CatalogRecord[], t: DemoLabels, labels: HostLabels) {
-    const counts = await options.index.countVersions(records.map((record) => record.id));
+  /**
+   * Records as list items, each with "Show all versions (N)" when its work has more than one: the plugin's
+   * versionsLinks, one countVersions call for the list (docs/deployment.md shows the same recipe).
+   */
+  async function listItems(ctx: Context, records: readonly CatalogRecord[], t: DemoLabels, language: DemoLanguage) {
+    const links = await plugin.versionsLinks(ctx, records.map((record) => record.id), { language });
     return records.map((record) => {
-      const count = counts.get(record.id) ?? 1;
-      return {
-        ...recordFacts(record, t, labels),
-        ...(count > 1 ? { versions: { href: versionsHref(record.id), label: labels.showAllVersions(count) } } : {}),
-      };
+      const link = links.get(record.id);
+      return { ...recordFacts(record, t, plugin.labelsFor(language)), ...(link !== undefined ? { versions: { href: link.href, label: link.label } } : {}) };
     });
   }
 
@@ -145,7 +144,7 @@ export function createDemoHost(options: DemoHostOptions): Koa {
       const record = await options.index.getRecord(id);
       if (record !== undefined) featured.push(record);
     }
-    send(ctx, templates.home({ ...frame(ctx, language, ui, t.homeHeading), items: await listItems(featured, t, plugin.labelsFor(language)) }));
+    send(ctx, templates.home({ ...frame(ctx, language, ui, t.homeHeading), items: await listItems(ctx, featured, t, language) }));
   });
 
   router.get('/Search/Results', async (ctx) => {
@@ -170,7 +169,7 @@ export function createDemoHost(options: DemoHostOptions): Koa {
       none: query.trim() !== '' && found.records.length === 0 ? demoLabel(t, 'resultsNone', { query }) : undefined,
       showing: found.records.length > 0 ? demoLabel(t, 'resultsShowing', { first: offset + 1, last: offset + found.records.length, total: found.total }) : undefined,
       listStart: offset + 1,
-      items: await listItems(found.records, t, plugin.labelsFor(language)),
+      items: await listItems(ctx, found.records, t, language),
       previous: page > 1 ? pageHref(Math.min(page - 1, lastPage)) : undefined,
       next: page < lastPage ? pageHref(page + 1) : undefined,
     }));
@@ -185,13 +184,13 @@ export function createDemoHost(options: DemoHostOptions): Koa {
       send(ctx, templates.missing(frame(ctx, language, ui, t.recordMissingTitle)), 404);
       return;
     }
-    const [item] = await listItems([record], t, plugin.labelsFor(language));
-    const count = (await options.index.countVersions([record.id])).get(record.id) ?? 1;
+    const item = recordFacts(record, t, plugin.labelsFor(language));
+    // The record page always offers its versions, even a work of one (the list then shows it alone).
+    const link = (await plugin.versionsLinks(ctx, [record.id], { language, minimum: 1 })).get(record.id);
     send(ctx, templates.record({
-      ...frame(ctx, language, ui, item?.title ?? record.id),
+      ...frame(ctx, language, ui, item.title ?? record.id),
       record: item,
-      // The record page always offers its versions, even a work of one (the list then shows it alone).
-      versions: { href: versionsHref(record.id), label: plugin.labelsFor(language).showAllVersions(count) },
+      ...(link !== undefined ? { versions: { href: link.href, label: link.label } } : {}),
     }));
   });
 

@@ -4,7 +4,9 @@
  * have subpaths of their own (`/sqlite`, `/solr`, `/work-keys`, `/ingest`), so a host loads only what it uses.
  */
 export { createVersionsPlugin } from './http/createVersionsPlugin.js';
-export type { VersionsPlugin, HostLabels } from './http/createVersionsPlugin.js';
+export type { VersionsPlugin, HostLabels, VersionsLink } from './http/createVersionsPlugin.js';
+export { checkIndexHealth, watchIndexFile } from './http/indexHealth.js';
+export type { IndexHealth, IndexHealthStatus, IndexHealthOptions, WatchedIndexFile } from './http/indexHealth.js';
 export type { VersionsPluginOptions, PluginLogger } from './http/pluginOptions.js';
 export type { CatalogIndex, VersionsQuery, VersionsPage, VersionsOrder } from './ports.js';
 export type { CatalogRecord, RecordDocument } from './record/catalogRecord.js';

@@ -9,20 +9,23 @@
  *
  * What it does: parses the command line (node:util parseArgs), picks each file's format from its content
  * (src/ingest/recordFormats.ts) and says which, runs the load or harvest (loadRecords.ts), draws a
- * progress bar when stderr is a terminal, reports each rejected record on stderr as
+ * progress bar when stderr is a terminal (a percentage of the bytes read and an ETA for files, a line for the
+ * writer's final step; nothing when stderr is not a terminal, so cron mails only the summary), reports each rejected record on stderr as
  * `FILE:LINE: reason` (JSON Lines), `FILE:record N (001 …): reason` (MARC) or `BASE_URL (identifier):
  * reason` (harvest), prints a summary on stdout and ends with an exit code a script can act on:
  *   0  every record loaded;  2  some records were rejected, the rest loaded;
  *   1  the command could not run or stopped (unreadable file, index or repository unreachable or failing);
- *   64 the command line is wrong (usage on stderr).
+ *   64 the command line is wrong (one line on stderr naming the mistake and --help);
+ *   130 interrupted (SIGINT).
  *
  * Left to others: reading, mapping, checking and writing records (src/ingest/ and the adapters).
  */
-import { constants, createReadStream, existsSync, realpathSync } from 'node:fs';
+import { constants, existsSync, realpathSync } from 'node:fs';
 import { access, readFile, rm, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { GENERATOR } from '../packageFiles.js';
+import { join, sep } from 'node:path';
+import { GENERATOR, PACKAGE_ROOT } from '../packageFiles.js';
 import { DEFAULT_SOLR_WRITE_TIMEOUT_MS } from '../adapters/solr/solrWriter.js';
 import { LOAD_BATCH_SIZES } from '../adapters/sqlite/embeddedIndex.js';
 import { describePosition, describeRejection, type SourceItem } from '../ingest/sourceRecord.js';
@@ -54,7 +57,7 @@ const USAGE = `Usage: catalog-versions load FILE.jsonl|FILE.mrc|FILE.xml… (--d
 load     reads record files into the embedded index or a Solr core. Each file's format
          is recognised from its content: JSON Lines record documents (VuFind "biblio"
          field names), MARC 21 in ISO 2709 (UTF-8 or MARC-8) or MARCXML. MARC records
-         are mapped to documents as VuFind's own importer does (docs/marc-mapping.md).
+         are mapped to documents as VuFind's own importer does (marc-mapping.md).
          Work keys and last_indexed are computed for documents that lack them;
          last_indexed comes from the file's modification time, and records whose
          content did not change keep the one they have. Loading the same file again
@@ -92,14 +95,29 @@ Options:
   --batch-size N       documents per write (default ${DEFAULT_BATCH_SIZE}; ${LOAD_BATCH_SIZES.intoFilledIndex} into an
                        embedded index that holds records)
   --timeout-ms N       Solr: deadline of each request in ms (default ${DEFAULT_SOLR_WRITE_TIMEOUT_MS})
-  --no-progress        no progress bar even on a terminal
+  --no-progress        no progress bar even on a terminal (without a terminal on
+                       stderr there is none anyway: only the summary line)
   -h, --help           this help
   --version            the package version
 
-Exit status: 0 all lines loaded; 2 some lines rejected (the rest loaded);
-1 the command failed or stopped (file unreadable, index or repository unreachable or failing);
-64 wrong command line.
+Exit status:
+  0    every record loaded (or converted)
+  1    the command failed or stopped: a file unreadable, the index or repository
+       unreachable or failing (records written before the failure stay)
+  2    some records were rejected and reported; all the others loaded
+  64   wrong command line
+  130  interrupted (Ctrl-C); batches written so far stay
+
+Documentation, in this package (${join(PACKAGE_ROOT, 'docs')}${sep}):
+  loading.md        this command: formats, output, exit codes, last_indexed
+  marc-mapping.md   how MARC and Dublin Core records become record documents
+  deployment.md     scheduled loads, logs, health check, backups, upgrades
 `;
+
+/** A usage error's one line: what is wrong, and where the whole usage is. */
+function usageErrorLine(message: string): string {
+  return `catalog-versions: ${message} (catalog-versions --help shows the usage)\n`;
+}
 
 /** Where the command writes; a terminal on stderr gets the progress bar. */
 export interface CliIo {
@@ -291,7 +309,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     parsed = parseCommandLine(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`catalog-versions: ${error.message}\n\n${USAGE}`);
+    io.stderr.write(usageErrorLine(error.message));
     return EXIT_USAGE;
   }
   if (parsed.kind === 'help') {
@@ -313,12 +331,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 }
 
 /** Checks every file and recognises its format, saying which; undefined (after a message) when one fails. */
-async function recordFiles(paths: readonly string[], forced: RecordFileFormat | undefined, io: CliIo): Promise<RecordFile[] | undefined> {
-  const files: RecordFile[] = [];
+async function recordFiles(paths: readonly string[], forced: RecordFileFormat | undefined, io: CliIo): Promise<SizedRecordFile[] | undefined> {
+  const files: SizedRecordFile[] = [];
   for (const path of paths) {
     // The files first: a typo in a name must not leave behind a new, empty index file.
+    let bytes: number;
     try {
-      if (!(await stat(path)).isFile()) throw new Error('not a file');
+      const info = await stat(path);
+      if (!info.isFile()) throw new Error('not a file');
+      bytes = info.size;
       await access(path, constants.R_OK);
     } catch (error) {
       io.stderr.write(`catalog-versions: cannot read ${path}: ${(error as Error).message}\n`);
@@ -330,9 +351,14 @@ async function recordFiles(paths: readonly string[], forced: RecordFileFormat | 
       return undefined;
     }
     if (paths.length > 1 || format.name !== 'jsonl') io.stderr.write(`${path}: ${format.label}${forced !== undefined ? ' (--format)' : ''}\n`);
-    files.push({ path, format });
+    files.push({ path, format, bytes });
   }
   return files;
+}
+
+/** A file to load, with its size for the progress bar's percentage. */
+interface SizedRecordFile extends RecordFile {
+  readonly bytes: number;
 }
 
 function rejectionLine(rejection: IngestRejection): string {
@@ -367,22 +393,23 @@ async function removeIndexFile(path: string): Promise<void> {
   for (const suffix of ['', '-wal', '-shm', '-journal']) await rm(`${path}${suffix}`, { force: true }).catch(() => undefined);
 }
 
-async function load(command: LoadCommand, files: RecordFile[], settings: LocalMappingSettings, io: CliIo): Promise<number> {
+async function load(command: LoadCommand, files: SizedRecordFile[], settings: LocalMappingSettings, io: CliIo): Promise<number> {
   const onlyJsonLines = files.every((file) => file.format.name === 'jsonl');
   if (onlyJsonLines && !isStockMapping(settings)) {
     io.stderr.write('catalog-versions: the local mapping applies to MARC records; JSON Lines record documents are loaded as they are\n');
   }
   const target = openTarget(command.target, io);
   if (target === undefined) return EXIT_FAILED;
-  const totalLines = command.progress && io.stderr.isTTY === true && onlyJsonLines && files.length === 1 ? await countLines(files[0]!.path) : undefined;
-  const bar = command.progress && io.stderr.isTTY === true ? new ProgressBar(io.stderr, totalLines, onlyJsonLines ? 'line' : 'record') : undefined;
+  const totalBytes = files.reduce((sum, file) => sum + file.bytes, 0);
+  const bar = command.progress && io.stderr.isTTY === true ? new ProgressBar(io.stderr, totalBytes, onlyJsonLines ? 'line' : 'record') : undefined;
   const what = files.length === 1 ? files[0]!.path : `${files.length} files`;
   const unit = onlyJsonLines ? 'lines' : 'records';
   return report(io, what, target, unit, bar, () => loadRecordFiles({
     files,
     mapping: settings,
-    writer: target.openWriter(),
+    writer: announcingClose(target.openWriter(), bar),
     ...(command.batchSize !== undefined ? { batchSize: command.batchSize } : {}),
+    ...(bar !== undefined ? { onBytesRead: (bytes: number) => bar.addBytes(bytes) } : {}),
     onProgress: (progress) => bar?.update(progress.position?.line ?? progress.read, progress.read),
     onRejected: (rejection) => {
       bar?.clear();
@@ -393,6 +420,27 @@ async function load(command: LoadCommand, files: RecordFile[], settings: LocalMa
       io.stderr.write(duplicateLine(duplicate));
     },
   }));
+}
+
+/**
+ * The writer, telling the bar when its close() begins: closing is the load's final step (a bulk load into
+ * an empty embedded index moves its staged records into the tables then, Solr commits), which can take a
+ * while with nothing else to show. A Proxy, so every other member of the writer is its own.
+ */
+function announcingClose(writer: IngestWriter, bar: ProgressBar | undefined): IngestWriter {
+  if (bar === undefined) return writer;
+  return new Proxy(writer, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (key === 'close') {
+        return () => {
+          bar.finalStep(`finishing: making the records durable and visible in the ${target.description}…`);
+          return target.close();
+        };
+      }
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /** Runs a load or harvest and reports its summary; closes the target. */
@@ -515,7 +563,7 @@ async function harvest(command: HarvestCommand, settings: LocalMappingSettings, 
       else if (typeof (mapped as { id?: unknown }).id === 'string') identifiers.remember(record.identifier, (mapped as { id: string }).id);
       return mapped;
     },
-    writer: target.openWriter(),
+    writer: announcingClose(target.openWriter(), bar),
     now: () => clock,
     ...(command.batchSize !== undefined ? { batchSize: command.batchSize } : {}),
     onProgress: (progress) => bar?.update(progress.read, progress.read),
@@ -580,45 +628,43 @@ async function deleteRecords(command: DeleteCommand, io: CliIo): Promise<number>
   }));
 }
 
-/** Lines in a file (for the bar's percentage): a quick byte scan, far cheaper than the load itself. */
-async function countLines(file: string): Promise<number | undefined> {
-  try {
-    let lines = 0;
-    let last = 10;
-    for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
-      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines += 1;
-      last = chunk[chunk.length - 1] ?? last;
-    }
-    return last === 10 ? lines : lines + 1;
-  } catch {
-    return undefined; // the load reports the file's problem
-  }
-}
-
-/** One status line on a terminal, rewritten in place at most ten times a second. */
+/**
+ * One status line on a terminal, rewritten in place at most ten times a second: with the size of the
+ * input known, the share of its bytes read so far, and the time left at the rate so far; a harvest (no
+ * size) shows the count and the rate. finalStep() replaces it with a line for the writer's last step.
+ */
 class ProgressBar {
   private readonly started = performance.now();
   private lastDraw = 0;
   private shown = false;
+  private bytesRead = 0;
 
-  constructor(private readonly stream: CliIo['stderr'], private readonly totalLines: number | undefined, private readonly unit: 'line' | 'record') {}
+  constructor(private readonly stream: CliIo['stderr'], private readonly totalBytes: number | undefined, private readonly unit: 'line' | 'record') {}
 
-  update(line: number, read: number): void {
+  addBytes(bytes: number): void {
+    this.bytesRead += bytes;
+  }
+
+  update(count: number, read: number): void {
     const now = performance.now();
     if (now - this.lastDraw < 100) return;
     this.lastDraw = now;
     const seconds = (now - this.started) / 1000;
     const rate = seconds > 0 ? Math.round(read / seconds) : 0;
-    const width = Math.max(10, Math.min(40, (this.stream.columns || 80) - 50));
-    let text: string;
-    if (this.totalLines !== undefined && this.totalLines > 0) {
-      const fraction = Math.min(1, line / this.totalLines);
+    let text = `${this.unit} ${count}  ${rate} ${this.unit}s/s`;
+    if (this.totalBytes !== undefined && this.totalBytes > 0) {
+      const width = Math.max(10, Math.min(40, (this.stream.columns || 80) - 50));
+      const fraction = Math.min(1, this.bytesRead / this.totalBytes);
       const filled = Math.round(fraction * width);
-      text = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.floor(fraction * 100)).padStart(3)}% ` +
-        `${this.unit} ${line}/${this.totalLines}  ${rate} ${this.unit}s/s`;
-    } else {
-      text = `${this.unit} ${line}  ${rate} ${this.unit}s/s`;
+      const left = fraction > 0 && seconds >= 1 ? ` ETA ${clockTime((seconds * (1 - fraction)) / fraction)}` : '';
+      text = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.floor(fraction * 100)).padStart(3)}% ${text}${left}`;
     }
+    this.stream.write(`\r\x1b[2K${text}`);
+    this.shown = true;
+  }
+
+  /** The last step, which reads nothing more: shown until clear(). */
+  finalStep(text: string): void {
     this.stream.write(`\r\x1b[2K${text}`);
     this.shown = true;
   }
@@ -630,6 +676,14 @@ class ProgressBar {
     this.shown = false;
     this.lastDraw = 0;
   }
+}
+
+/** 75 → "1:15", 3725 → "1:02:05". */
+function clockTime(totalSeconds: number): string {
+  const whole = Math.max(0, Math.round(totalSeconds));
+  const [hours, minutes, seconds] = [Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), whole % 60];
+  const two = (n: number) => String(n).padStart(2, '0');
+  return hours > 0 ? `${hours}:${two(minutes)}:${two(seconds)}` : `${minutes}:${two(seconds)}`;
 }
 
 /** True when this file is the program node was started with (also through npm's bin symlink). */

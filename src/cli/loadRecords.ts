@@ -42,6 +42,8 @@ export interface LoadFilesOptions {
   /** The clock for documents without `last_indexed` (default: each file's modification time). */
   readonly clock?: Date;
   readonly onProgress?: (progress: IngestProgress) => void;
+  /** Told the size of each chunk of the files as it is read: bytes read, for a percentage. */
+  readonly onBytesRead?: (bytes: number) => void;
   readonly onRejected?: (rejection: IngestRejection) => void;
   readonly onDuplicate?: (duplicate: IngestDuplicate) => void;
 }
@@ -62,7 +64,7 @@ export async function loadRecordFiles(options: LoadFilesOptions): Promise<Ingest
   async function* items(): AsyncGenerator<SourceItem<unknown>> {
     for (const [i, file] of options.files.entries()) {
       current = i;
-      yield* file.format.read(file.path);
+      yield* file.format.read(file.path, options.onBytesRead);
     }
   }
   return runIngest({

@@ -16,6 +16,7 @@ import type { Translate } from '../i18n/labels.js';
 import { hostLabels, type HostLabels } from '../i18n/hostLabels.js';
 import type { VersionsView } from '../versions/listVersions.js';
 import { pageNumberFrom } from '../versions/paging.js';
+import { showVersionsUrl } from '../versions/versionsUrls.js';
 import { languageResolver, supportedLanguageCode } from '../i18n/resolveLanguage.js';
 import type { ThemeModel } from '../page/pageViewModels.js';
 import { GENERATOR, LABELS_DIRECTORY, THEMES_DIRECTORY, VIEWS_DIRECTORY } from '../packageFiles.js';
@@ -25,6 +26,7 @@ import { openLabelCatalogs } from '../i18n/labelCatalogs.js';
 import { createThemeEngine } from './themeEngine.js';
 import { buildFeedStylesheet } from '../page/feedStylesheet.js';
 import { createVersionsAnswers } from './versionsAnswers.js';
+import { checkIndexHealth, watchIndexFile } from './indexHealth.js';
 
 export const LANGUAGE_COOKIE = 'language';
 export const UI_COOKIE = 'ui';
@@ -41,16 +43,36 @@ function firstValue(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * The public origin when no baseUrl is configured: the protocol and Host the request came in on (Koa's
- * `ctx.origin` is the Origin *header* since Koa 3, which a client chooses freely). Parsed as a URL, so a
- * hostile Host header contributes at most a host name.
+ * The public address when no baseUrl is configured: the protocol and Host the request came in on (Koa's
+ * `ctx.origin` is the Origin *header* since Koa 3, which a client chooses freely), then the path the
+ * plugin is mounted under (requestPathPrefix). Parsed as a URL, so a hostile Host header contributes at
+ * most a host name.
  */
-function requestOrigin(ctx: Context): string {
+function requestBaseUrl(ctx: Context): string {
+  let origin: string;
   try {
-    return new URL(`${ctx.protocol}://${ctx.host}`).origin;
+    origin = new URL(`${ctx.protocol}://${ctx.host}`).origin;
   } catch {
-    return `${ctx.protocol}://localhost`;
+    origin = `${ctx.protocol}://localhost`;
   }
+  return `${origin}${requestPathPrefix(ctx)}`;
+}
+
+/** A path prefix as a proxy or mount gives it: segments of unreserved characters and %-escapes only. */
+const PATH_PREFIX = /^(?:\/(?:[A-Za-z0-9._~-]|%[0-9A-Fa-f]{2})+)*\/?$/;
+
+/**
+ * The path before the plugin's routes: `X-Forwarded-Prefix` from a reverse proxy that strips it (read only
+ * when the host trusts forwarded headers, `app.proxy`, as Koa reads X-Forwarded-Host), then the path the
+ * host mounted the plugin under (`ctx.mountPath`, set by koa-mount). A value of another shape is ignored.
+ */
+function requestPathPrefix(ctx: Context): string {
+  const forwarded = ctx.app.proxy ? (ctx.get('X-Forwarded-Prefix').split(',')[0] ?? '') : '';
+  const mounted = (ctx as Context & { mountPath?: unknown }).mountPath;
+  return [forwarded, typeof mounted === 'string' ? mounted : ''].map((prefix) => {
+    const trimmed = prefix.trim();
+    return PATH_PREFIX.test(trimmed) ? trimmed.replace(/\/+$/, '') : '';
+  }).join('');
 }
 
 type HostSession = Record<string, unknown> | null | undefined;
@@ -74,8 +96,18 @@ interface RequestSettings {
 
 export type { HostLabels };
 
+/** One result's "Show all versions (N)" link, for a host's record page or result list. */
+export interface VersionsLink {
+  /** Versions of the record's work, itself included. */
+  readonly count: number;
+  /** The versions page of the record, under the plugin's base URL. */
+  readonly href: string;
+  /** "Show all versions (N)" in the language. */
+  readonly label: string;
+}
+
 /**
- * The middleware a host mounts, with two helpers for the host's own pages, so that they agree with the
+ * The middleware a host mounts, with helpers for the host's own pages, so that they agree with the
  * versions pages without repeating the plugin's rules or words.
  */
 export interface VersionsPlugin extends Middleware {
@@ -83,6 +115,12 @@ export interface VersionsPlugin extends Middleware {
   languageOf(ctx: Context): string;
   /** The plugin's labels in a language (one it was configured with; any other value gives the default language's). */
   labelsFor(language: string): HostLabels;
+  /**
+   * "Show all versions (N)" links for a host's result list or record page: ONE countVersions call for all
+   * these ids, a link for each record whose work has more than one version (`minimum` lowers the bar: 1
+   * links every record found). In `language`, default languageOf(ctx). Ids of no record get no link.
+   */
+  versionsLinks(ctx: Context, ids: readonly string[], options?: { readonly language?: string; readonly minimum?: number }): Promise<Map<string, VersionsLink>>;
 }
 
 export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPlugin {
@@ -125,7 +163,7 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
     const language = languageOf(ctx);
     const uiCookie = ctx.cookies.get(UI_COOKIE, { signed: false });
     const ui = uiCookie !== undefined && Object.hasOwn(config.themes, uiCookie) ? uiCookie : config.defaultUi;
-    const baseUrl = config.baseUrl ?? requestOrigin(ctx);
+    const baseUrl = config.baseUrl ?? requestBaseUrl(ctx);
     return {
       view,
       baseUrl,
@@ -200,13 +238,26 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
     try {
       await next();
     } catch (error) {
-      const baseUrl = config.baseUrl ?? requestOrigin(ctx);
+      const baseUrl = config.baseUrl ?? requestBaseUrl(ctx);
       await respondWithErrorPage(ctx, error, errorPageSettings(config.defaultLanguage, themes.themeModel(themes.themeForUi(config.defaultUi), baseUrl)));
     }
   };
 
+  // The health check (indexHealth.ts): 200 when the index answers, 503 with the reason when not; never kept.
+  const watchedFile = config.indexFile !== undefined ? watchIndexFile(config.indexFile) : undefined;
+  async function healthRoute(ctx: Context): Promise<void> {
+    const health = await checkIndexHealth(config.index, { ...(watchedFile !== undefined ? { indexFile: await watchedFile } : {}), now: config.now });
+    if (health.status !== 'ok') config.logger.warn(`health check: ${health.status}: ${health.problem ?? ''}`, { code: 'HEALTH', status: health.status });
+    ctx.status = health.status === 'ok' ? 200 : 503;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = `${JSON.stringify(health)}\n`;
+  }
+
   const router = new Router();
   router.get('/Search/Versions', errorBoundary, versionsRoute);
+  router.get('/Search/Versions/health', healthRoute);
   router.get('/themes/root/assets/xsl/rss.xsl', (ctx) => {
     ctx.type = 'text/xsl; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=86400');
@@ -221,12 +272,23 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = readFileSync(file);
   });
+  function labelsFor(language: unknown): HostLabels {
+    const offered = typeof language === 'string' ? supportedLanguageCode(language, config.languages) : undefined;
+    return hostLabels(labels.translatorFor(offered ?? config.defaultLanguage));
+  }
+
+  async function versionsLinks(ctx: Context, ids: readonly string[], options: { readonly language?: string; readonly minimum?: number } = {}): Promise<Map<string, VersionsLink>> {
+    const counts = ids.length === 0 ? new Map<string, number>() : await config.index.countVersions(ids);
+    const { showAllVersions } = labelsFor(options.language ?? languageOf(ctx));
+    const baseUrl = config.baseUrl ?? requestBaseUrl(ctx);
+    const minimum = options.minimum ?? 2;
+    const links = new Map<string, VersionsLink>();
+    for (const [id, count] of counts) {
+      if (count >= minimum) links.set(id, { count, href: showVersionsUrl(baseUrl, id), label: showAllVersions(count) });
+    }
+    return links;
+  }
+
   const middleware = compose([router.routes() as Middleware, router.allowedMethods() as Middleware]);
-  return Object.assign(middleware, {
-    languageOf,
-    labelsFor(language: unknown): HostLabels {
-      const offered = typeof language === 'string' ? supportedLanguageCode(language, config.languages) : undefined;
-      return hostLabels(labels.translatorFor(offered ?? config.defaultLanguage));
-    },
-  });
+  return Object.assign(middleware, { languageOf, labelsFor, versionsLinks });
 }

@@ -57,6 +57,11 @@ export interface VersionsPluginOptions {
    * ServerTimeZone object. Default: the process's.
    */
   timeZone?: ServerTimeZone | string;
+  /**
+   * The embedded index's file, for the health check (`GET /Search/Versions/health`): it then also reports
+   * `missing` when the file is gone or was replaced since the plugin started. Default: none.
+   */
+  indexFile?: string;
 }
 
 export interface PluginConfig {
@@ -77,6 +82,7 @@ export interface PluginConfig {
   readonly answerCacheBytes: number;
   readonly now: () => Date;
   readonly timeZone: ServerTimeZone;
+  readonly indexFile: string | undefined;
 }
 
 const consoleLogger: PluginLogger = {
@@ -87,7 +93,7 @@ const consoleLogger: PluginLogger = {
 /** The names createVersionsPlugin accepts (plugin.json and the README list the same). */
 export const PLUGIN_OPTION_NAMES: ReadonlySet<string> = new Set([
   'index', 'baseUrl', 'siteTitle', 'contact', 'catalogHomeUrl', 'languages', 'defaultLanguage', 'themes', 'defaultUi',
-  'themeDirectories', 'sessionLanguageKey', 'logger', 'cacheTemplates', 'answerCacheMegabytes', 'now', 'timeZone',
+  'themeDirectories', 'sessionLanguageKey', 'logger', 'cacheTemplates', 'answerCacheMegabytes', 'now', 'timeZone', 'indexFile',
 ]);
 
 function text(name: string, value: unknown, fallback: string): string {
@@ -206,6 +212,7 @@ export function parsePluginOptions(options: VersionsPluginOptions): PluginConfig
     answerCacheBytes: Math.floor(answerCacheMegabytes * 1024 * 1024),
     now: options.now ?? (() => new Date()),
     timeZone: checkedTimeZone(options.timeZone),
+    indexFile: options.indexFile === undefined ? undefined : text('indexFile', options.indexFile, ''),
   };
 }
 

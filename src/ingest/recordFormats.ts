@@ -12,9 +12,9 @@ import { open } from 'node:fs/promises';
 import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { localMarcDocument, STOCK_MAPPING, withLocalSettings, type LocalMappingSettings } from './localMapping.js';
 import type { MarcRecord } from './marc/marcRecord.js';
-import { readIso2709 } from './marc/iso2709Reader.js';
-import { readMarcXml } from './marc/marcXmlReader.js';
-import { checkedFilePath } from './readers/fileChunks.js';
+import { readIso2709Stream } from './marc/iso2709Reader.js';
+import { readMarcXmlStream } from './marc/marcXmlReader.js';
+import { checkedFilePath, fileChunks } from './readers/fileChunks.js';
 import { readJsonLines } from './readers/jsonLinesReader.js';
 import { parseMarcXml } from './marc/marcXmlReader.js';
 import { recordDocumentFromDublinCore } from './oai/dublinCoreMapping.js';
@@ -55,7 +55,8 @@ export interface RecordFileFormat<T = unknown> {
   readonly extensions: readonly string[];
   /** Whether the start of a file (BOM and leading white space removed) looks like this format. */
   readonly recognises: (head: string) => boolean;
-  readonly read: (path: string) => AsyncIterable<SourceItem<T>>;
+  /** Streams the file's records; `onBytesRead`, when given, is told the size of each chunk read (progress). */
+  readonly read: (path: string, onBytesRead?: (bytes: number) => void) => AsyncIterable<SourceItem<T>>;
   /** The mapping step; MARC formats follow the local mapping settings (JSON Lines documents are taken as they are). */
   readonly toDocument: (record: T, position: RecordPosition, settings?: LocalMappingSettings) => unknown;
 }
@@ -77,7 +78,7 @@ const iso2709: RecordFileFormat<MarcRecord> = {
   extensions: ['.mrc', '.marc', '.dat', '.iso'],
   // A record length of five digits, then the leader's status, type and level (letters or blanks).
   recognises: (head) => /^\d{5}[a-z ][a-z ][a-z ]/i.test(head),
-  read: readIso2709,
+  read: (path, onBytesRead) => readIso2709Stream(fileChunks(checkedFilePath('readIso2709', path), onBytesRead), path),
   toDocument: (record, _position, settings = STOCK_MAPPING) => localMarcDocument(record, settings),
 };
 
@@ -87,7 +88,7 @@ const marcXml: RecordFileFormat<MarcRecord> = {
   unit: 'records',
   extensions: ['.xml', '.marcxml'],
   recognises: (head) => head.startsWith('<'),
-  read: readMarcXml,
+  read: (path, onBytesRead) => readMarcXmlStream(fileChunks(checkedFilePath('readMarcXml', path), onBytesRead), path),
   toDocument: (record, _position, settings = STOCK_MAPPING) => localMarcDocument(record, settings),
 };
 

@@ -30,6 +30,14 @@ export function versionsLinkUrl(baseUrl: string, { id, language }: VersionsAddre
   ])}`;
 }
 
+/**
+ * The address a host's own record page or result list links to ("Show all versions (N)"): `id` and
+ * `search=versions`, as VuFind's record pages link; the language follows the patron's cookie or session.
+ */
+export function showVersionsUrl(baseUrl: string, id: string): string {
+  return `${trimBaseUrl(baseUrl)}/Search/Versions?${query([['id', id], ['search', 'versions']])}`;
+}
+
 /** The feed's address: sort, limit, view=rss, id, search=versions, lng, then `page` when given. */
 export function versionsFeedUrl(baseUrl: string, { id, language }: VersionsAddress, page?: number): string {
   const params: Array<readonly [string, string]> = [

@@ -10,13 +10,18 @@ import { createInterface } from 'node:readline';
 import type { SourceItem } from '../sourceRecord.js';
 import { checkedFilePath } from './fileChunks.js';
 
-/** Reads a JSON Lines file; throws InvalidArgumentError at once for anything but a path. */
-export function readJsonLines(path: string): AsyncGenerator<SourceItem<unknown>> {
-  return readJsonLinesFile(checkedFilePath('readJsonLines', path));
+/**
+ * Reads a JSON Lines file; throws InvalidArgumentError at once for anything but a path. `onBytesRead` (for a
+ * progress bar) is told the size of each chunk of the file as it is read.
+ */
+export function readJsonLines(path: string, onBytesRead?: (bytes: number) => void): AsyncGenerator<SourceItem<unknown>> {
+  return readJsonLinesFile(checkedFilePath('readJsonLines', path), onBytesRead);
 }
 
-async function* readJsonLinesFile(path: string): AsyncGenerator<SourceItem<unknown>> {
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+async function* readJsonLinesFile(path: string, onBytesRead?: (bytes: number) => void): AsyncGenerator<SourceItem<unknown>> {
+  const input = createReadStream(path, { encoding: 'utf8' });
+  if (onBytesRead !== undefined) input.on('data', (chunk) => onBytesRead(Buffer.byteLength(chunk)));
+  const lines = createInterface({ input, crlfDelay: Infinity });
   let line = 0;
   let recordNumber = 0;
   for await (const text of lines) {

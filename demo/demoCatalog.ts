@@ -1,0 +1,127 @@
+/**
+ * The demo's embedded catalog: the demo records, a library's own record file, or an index file it already
+ * has. server.ts picks the source from the environment (CATALOG_RECORDS, CATALOG_INDEX); this module opens
+ * it and says what it opened.
+ *
+ * - A record file (JSON Lines, MARC 21 in ISO 2709, MARCXML) is recognised from its content by the same
+ *   table `catalog-versions load` uses (detectRecordFormat), read by that format's reader and mapping, and
+ *   loaded into an in-memory index; the home page then suggests the records with the most versions.
+ * - An index file (made by `catalog-versions load … --db FILE`) is opened read-only, as a production
+ *   server opens it; nothing is loaded, and the home page suggests FEATURED_IDS only.
+ *
+ * Left to others: the host's pages (demoHost.ts), listening and the Solr choice (server.ts).
+ */
+import { existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { CatalogIndex } from 'koa-catalog-versions';
+import { describeRejection, detectRecordFormat, RECORD_FILE_FORMATS, runIngest } from 'koa-catalog-versions/ingest';
+import { openEmbeddedIndex } from 'koa-catalog-versions/sqlite';
+import type { DemoSearch } from './demoHost.js';
+
+export interface DemoCatalog {
+  readonly index: CatalogIndex;
+  /** Records the home page suggests. */
+  readonly featured: readonly string[];
+  /** What to say once listening, e.g. how many records were loaded. */
+  readonly startMessage: string;
+  /** The search box's engine; a Solr core has none here (the demo hides the box and says so). */
+  readonly search?: DemoSearch;
+}
+
+/** Where the embedded catalog comes from: a record file to load, or an index file to read. */
+export type EmbeddedSource = { readonly records: string } | { readonly indexFile: string };
+
+/** A start-up problem the demo reports in one sentence (and exits), rather than as a stack trace. */
+export class DemoCatalogError extends Error {
+  override readonly name = 'DemoCatalogError';
+}
+
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+export async function openEmbeddedCatalog(source: EmbeddedSource, warn: (message: string) => void = console.warn): Promise<DemoCatalog> {
+  if ('indexFile' in source) return openIndexFile(source.indexFile);
+  const file = source.records;
+  const started = Date.now();
+  let format;
+  try {
+    format = await detectRecordFormat(file);
+  } catch (error) {
+    throw new DemoCatalogError(`cannot read CATALOG_RECORDS ${file}: ${(error as Error).message}`);
+  }
+  if (format === undefined) {
+    const hint = (await startsWith(file, SQLITE_HEADER)) ? '; it is an index file: give it as CATALOG_INDEX' : '';
+    throw new DemoCatalogError(`CATALOG_RECORDS ${file} is none of the formats read here (${RECORD_FILE_FORMATS.map((f) => f.label).join(', ')})${hint}`);
+  }
+  const index = openEmbeddedIndex({ path: ':memory:' });
+  const groups = new Map<string, string[]>();
+  let problems = 0;
+  const writer = index.openWriter();
+  const summary = await runIngest({
+    items: format.read(file),
+    toDocument: (record, position) => format.toDocument(record, position),
+    // Remember which records share a key, to suggest records with many versions on the home page.
+    writer: {
+      ...writer,
+      put: (batch) => {
+        for (const document of batch) for (const key of document.work_keys_str_mv ?? []) groups.set(key, [...(groups.get(key) ?? []), document.id]);
+        return writer.put(batch);
+      },
+    },
+    now: () => new Date(),
+    onRejected: (rejection) => {
+      problems += 1;
+      warn(describeRejection(rejection.position, `skipped: ${rejection.reason}`));
+    },
+  });
+  if (summary.loaded === 0) {
+    await index.close();
+    throw new DemoCatalogError(`CATALOG_RECORDS ${file} (read as ${format.label}) holds no record the demo could load${problems > 0 ? ` (${problems} skipped)` : ''}`);
+  }
+  const featured = [...groups.values()]
+    .sort((a, b) => b.length - a.length)
+    .map((ids) => ids[0] as string)
+    .filter((id, i, all) => all.indexOf(id) === i)
+    .slice(0, 12);
+  return {
+    index,
+    featured,
+    search: (text, options) => index.searchRecords(text, options),
+    startMessage: `Loaded ${summary.loaded} records from ${file} (${format.label})${problems > 0 ? ` (${problems} skipped)` : ''} in ${Date.now() - started} ms`,
+  };
+}
+
+async function openIndexFile(path: string): Promise<DemoCatalog> {
+  if (!existsSync(path)) throw new DemoCatalogError(`CATALOG_INDEX ${path} does not exist (make it with: npx catalog-versions load FILE --db ${path})`);
+  if (!(await startsWith(path, SQLITE_HEADER))) {
+    throw new DemoCatalogError(`CATALOG_INDEX ${path} is not an embedded index file (make one with: npx catalog-versions load FILE --db ${path})`);
+  }
+  let index;
+  try {
+    index = openEmbeddedIndex({ path, readOnly: true });
+  } catch (error) {
+    throw new DemoCatalogError(`cannot open CATALOG_INDEX ${path}: ${(error as Error).message}`);
+  }
+  const opened = index;
+  return {
+    index: opened,
+    featured: [],
+    search: (text, options) => opened.searchRecords(text, options),
+    startMessage: `Reading the index file ${path} (${await opened.count()} records, read-only)`,
+  };
+}
+
+/** Whether the file begins with these bytes; false when it cannot be read (the caller's message says why). */
+async function startsWith(path: string, header: string): Promise<boolean> {
+  try {
+    const file = await open(path, 'r');
+    try {
+      const buffer = Buffer.alloc(header.length);
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+      return bytesRead === header.length && buffer.toString('latin1') === header;
+    } finally {
+      await file.close();
+    }
+  } catch {
+    return false;
+  }
+}
