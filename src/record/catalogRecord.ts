@@ -18,9 +18,6 @@ export interface CatalogRecord extends RecordProperties {}
 /** A record document as loaded or stored: VuFind `biblio` field names (recordFields.ts); unknown fields are kept as they are. */
 export type RecordDocument = RecordDocumentFields & { [field: string]: unknown };
 
-/** The lists a CatalogRecord leaves out when they are empty (the table's optional lists). */
-const OPTIONAL_LISTS: ReadonlySet<string> = new Set(MULTI_VALUED.filter((field) => field.optional).map((field) => field.name));
-
 /** Throws unless the field is absent, one string, or a list of strings (checking allocates nothing). */
 function checkValuesOf(doc: Record<string, unknown>, field: string): void {
   const value = doc[field];
@@ -145,7 +142,8 @@ export function recordOfCheckedFields(
       const value = fields[field.name];
       const list: readonly string[] = value === undefined || value === null ? [] : typeof value === 'string' ? [value]
         : copyLists ? (value as string[]).slice() : (value as string[]);
-      if (list.length > 0 || !OPTIONAL_LISTS.has(field.name)) record[field.property] = list;
+      // An optional list (the table's `optional`) is left out when empty.
+      if (list.length > 0 || !field.optional) record[field.property] = list;
     } else if (field.name === 'id') {
       record.id = id;
     } else if (field.name === 'last_indexed') {
