@@ -133,6 +133,52 @@ for (const width of [320, 360, 390, 414]) {
   });
 }
 
+/** The left edge of the first line of text of each entry's title and author (a Range over the text, not the box). */
+async function textLeftEdges(page: Page): Promise<Array<{ requested: boolean; title: number; author: number | null }>> {
+  return page.evaluate(`Array.from(document.querySelectorAll('ol.versions > li')).map((li) => {
+    const left = (element) => {
+      if (!element) return null;
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      const first = range.getClientRects()[0];
+      return first ? Math.round(first.left * 10) / 10 : null;
+    };
+    return { requested: li.classList.contains('version--requested'), title: left(li.querySelector('.version__title a')), author: left(li.querySelector('.version__author')) };
+  })`) as Promise<Array<{ requested: boolean; title: number; author: number | null }>>;
+}
+
+for (const width of [320, 414]) {
+  browserTest(`the mobile theme at ${width} px: the requested record is marked without moving its text`, async (t) => {
+    const { context, page } = await open([{ name: 'ui', value: 'mobile' }], width);
+    try {
+      for (const [name, url] of [['many', versionsUrl(PAGED_WORK_ID, '&lng=en')], ['thesis', versionsUrl(THESIS_ID, '&lng=es')]] as const) {
+        await page.goto(url);
+        const edges = await textLeftEdges(page);
+        const requested = edges.filter((entry) => entry.requested);
+        const others = edges.filter((entry) => !entry.requested);
+        t.is(requested.length, 1, `${name}: one requested record`);
+        t.true(others.length > 0, name);
+        const otherLefts = new Set(others.flatMap((entry) => [entry.title, entry.author]).filter((left) => left !== null));
+        t.is(otherLefts.size, 1, `${name}: every other entry's text starts at one edge (${[...otherLefts].join(', ')})`);
+        const [edge] = [...otherLefts];
+        t.is(requested[0]?.title, edge, `${name}: the requested record's title starts there too`);
+        if (requested[0]?.author !== null) t.is(requested[0]?.author, edge, `${name}: and its author`);
+        // Still marked: its bar and tint.
+        const look = await page.locator('ol.versions > li.version--requested').evaluate((li) => {
+          const style = (globalThis as unknown as { getComputedStyle(e: unknown): { borderLeftWidth: string; backgroundColor: string } }).getComputedStyle(li);
+          return { bar: style.borderLeftWidth, background: style.backgroundColor };
+        });
+        t.not(look.bar, '0px', `${name}: the bar`);
+        t.not(look.background, 'rgba(0, 0, 0, 0)', `${name}: the tint`);
+        t.deepEqual(await overflowingElements(page), [], `${name}: nothing wider than the screen`);
+        t.log(`screenshot: ${await viewportScreenshot(page, `mobile-${width}-${name}-requested-aligned`)}`);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+}
+
 browserTest('a page past the end says so, and its links lead back to the last page', async (t) => {
   for (const theme of ['standard', 'mobile'] as const) {
     const { context, page, seen } = await open([{ name: 'ui', value: theme }], theme === 'mobile' ? 390 : 1280);
