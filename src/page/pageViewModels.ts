@@ -127,10 +127,12 @@ export interface ErrorPageModel extends SiteChromeModel {
   /** Line 3: "Please contact the <contact> for assistance". */
   readonly contactLine: string;
   /**
-   * What went wrong, when it is the patron's to know ("This record is not in the catalog"): shown with
-   * the heading, as its subheading, so that the three lines stay the page's only heading and paragraphs.
+   * What went wrong, when it is the patron's to know ("This record is not in the catalog", "This address
+   * does not name a record", "The catalog cannot answer right now"): the subheading under line 1.
    */
   readonly subject?: string;
+  /** What to do about it, with `subject`: search the catalog from its home, or (index unavailable only) try again later. */
+  readonly advice?: string;
 }
 
 /** What the HTTP adapter adds for the layout: the theme in use and its stylesheets, base first. */

@@ -263,7 +263,7 @@ browserTest('the language switch changes the language and the language cookie ke
     t.true((await page.locator('body').textContent())?.includes('Mostrando 21 - 40 resultados de 45'));
     const error = await page.goto(versionsUrl('no-such-record'));
     t.is(error?.status(), 404);
-    t.deepEqual(await texts(page, 'main h1, main p'), [...ERROR_LINES['pt-br']]);
+    t.deepEqual(await texts(page, 'main h1, main .error-page__lines p'), [...ERROR_LINES['pt-br']]);
 
     await page.goto(versionsUrl(PAGED_WORK_ID));
     await Promise.all([page.waitForURL(/lng=es/), page.locator('nav.language-switch a[hreflang="es"]').click()]);
@@ -298,6 +298,11 @@ browserTest('the record page links to the versions of its work', async (t) => {
 });
 
 const RECORD_MISSING = { en: 'This record is not in the catalog', 'pt-br': 'Este registro não está no catálogo', es: 'Este registro no está en el catálogo' } as const;
+const RECORD_MISSING_ADVICE = {
+  en: 'The link may be out of date, or the record was withdrawn. Search the catalog for the title from its home page.',
+  'pt-br': 'O link pode estar desatualizado ou o registro foi retirado. Procure o título no catálogo a partir da página inicial.',
+  es: 'El enlace puede estar desactualizado o el registro fue retirado. Busque el título en el catálogo desde su página de inicio.',
+} as const;
 const CATALOG_HOME = { en: 'Catalog home', 'pt-br': 'Início do catálogo', es: 'Inicio del catálogo' } as const;
 
 for (const lng of ['en', 'pt-br', 'es'] as const) {
@@ -309,8 +314,9 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
           const response = await page.goto(versionsUrl('no-such-record', `&lng=${lng}${view}`));
           t.is(response?.status(), 404);
           t.is(await page.getAttribute('html', 'lang'), lng);
-          t.deepEqual(await texts(page, 'main h1, main p'), [...ERROR_LINES[lng]]);
+          t.deepEqual(await texts(page, 'main h1, main .error-page__lines p'), [...ERROR_LINES[lng]]);
           t.is((await page.locator('main h2').textContent())?.trim(), RECORD_MISSING[lng], 'the missing record is said under the heading');
+          t.is((await page.locator('main p.error-page__advice').textContent())?.trim(), RECORD_MISSING_ADVICE[lng], 'then what to do');
           t.is((await page.locator('header .site-title a').textContent())?.trim(), 'Library Catalog');
           t.is((await page.locator('main a.error-page__home').textContent())?.trim(), CATALOG_HOME[lng]);
           t.is(await page.locator('nav.language-switch a').count(), 2);
