@@ -109,6 +109,7 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
     homeLink: { href: input.catalogHomeUrl, label: translate('site.home') },
     skipLinkLabel: translate('site.skipToContent'),
     heading,
+    backLink: { href: recordUrl(input.baseUrl, id), label: translate('record.backToRecord') },
     showing: pastEnd?.message ?? showingLine(translate, offset, versions.records.length, versions.total),
     ...(pastEnd !== undefined ? { pastEnd } : {}),
     listStart: offset + 1,

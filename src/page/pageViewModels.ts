@@ -108,6 +108,8 @@ export interface VersionsPageModel extends SiteChromeModel {
   readonly entries: readonly VersionEntryModel[];
   /** Absent when everything fits on one page. */
   readonly pagination?: PaginationModel;
+  /** "Back to the record you came from", leading to the requested record's page (`{base}/Record/<id>`). */
+  readonly backLink: LinkModel;
   /** The RSS feed of the same list: visible link and `<link rel="alternate">` autodiscovery. */
   readonly feed: LinkModel & { readonly title: string };
 }
