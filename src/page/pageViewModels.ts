@@ -110,6 +110,11 @@ export interface VersionsPageModel extends SiteChromeModel {
   readonly pagination?: PaginationModel;
   /** "Back to the record you came from", leading to the requested record's page (`{base}/Record/<id>`). */
   readonly backLink: LinkModel;
+  /**
+   * Only when a browser opened the feed's address (docs/feed.md, "In a browser"): the note that this is
+   * the feed, shown as a page, and the address to copy into a feed reader.
+   */
+  readonly feedPreview?: { readonly notice: string; readonly addressLabel: string; readonly address: string };
   /** The RSS feed of the same list: visible link and `<link rel="alternate">` autodiscovery. */
   readonly feed: LinkModel & { readonly title: string };
 }
