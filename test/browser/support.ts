@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext, type ImplementationFn } from 'ava';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 import { createDemoHost } from '../../demo/demoHost.js';
-import type { EmbeddedIndex } from '../../src/index.js';
+import type { EmbeddedIndex, VersionsPluginOptions } from '../../src/index.js';
 import { fixture, manyVersions, openLoadedIndex } from '../support/testHost.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -74,10 +74,10 @@ export interface RunningDemo {
  * Starts the demo and Chromium before a test file's tests (when Chromium is installed; the demo also when
  * `demoWithoutChromium` says so) and stops both after them.
  */
-export function demoAndChromium(demoWithoutChromium = false): RunningDemo {
+export function demoAndChromium(demoWithoutChromium = false, plugin: Partial<VersionsPluginOptions> = {}): RunningDemo {
   const running: RunningDemo = { demo: undefined, browser: undefined };
   test.before(async () => {
-    if (hasChromium || demoWithoutChromium) running.demo = await startDemo();
+    if (hasChromium || demoWithoutChromium) running.demo = await startDemo(plugin);
     if (hasChromium) running.browser = await launchChromium();
   });
   test.after.always(async () => {
@@ -87,7 +87,8 @@ export function demoAndChromium(demoWithoutChromium = false): RunningDemo {
   return running;
 }
 
-export async function startDemo(): Promise<DemoServer> {
+/** `plugin`: options of the plugin besides the demo's own (a host's themes, say). */
+export async function startDemo(plugin: Partial<VersionsPluginOptions> = {}): Promise<DemoServer> {
   const index = await openLoadedIndex([
     ...fixture('thesis-in-two-repositories'),
     ...fixture('title-with-ampersand'),
@@ -99,7 +100,7 @@ export async function startDemo(): Promise<DemoServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const app = createDemoHost({
-    index, baseUrl: origin, featuredIds: [PAGED_WORK_ID, THESIS_ID], search: (text, options) => index.searchRecords(text, options),
+    index, baseUrl: origin, featuredIds: [PAGED_WORK_ID, THESIS_ID], search: (text, options) => index.searchRecords(text, options), plugin,
   });
   server.on('request', app.callback());
   return {
