@@ -13,7 +13,8 @@ const ERROR_LINES = {
 
 function errorLinesOf(html: string): string[] {
   const $ = cheerio.load(html);
-  return $('main').find('h1, p').map((_, e) => $(e).text().trim()).get();
+  // The three lines; the advice before them (what to do) is checked on its own below.
+  return $('main').find('h1, p').not('.error-page__advice').map((_, e) => $(e).text().trim()).get();
 }
 
 /** An index whose engine fails the way the given function says. */
@@ -115,8 +116,39 @@ test('a missing record says so under the heading; other errors do not', async (t
     }
   }
   const missingId = cheerio.load((await request.get('/Search/Versions?search=versions&lng=en').expect(400)).text);
-  t.is(missingId('main h2').length, 0, 'a missing id is not a missing record');
-  t.is(missingId('title').text(), 'An error has occurred :: Library Catalog');
+  t.is(missingId('main h2').text().trim(), 'This address does not name a record', 'a missing id is not a missing record');
+  t.is(missingId('title').text(), 'An error has occurred - This address does not name a record :: Library Catalog');
+});
+
+// What happened and what to do come first; "try again later" is advice only where it is true (503).
+const CATALOG_HOME = { en: 'Catalog home', 'pt-br': 'Início do catálogo', es: 'Inicio del catálogo' } as const;
+const TRY_AGAIN = { en: 'try again', 'pt-br': 'tente novamente', es: 'inténtelo de nuevo' } as const;
+const ADVICE = {
+  404: { en: 'The link may be out of date, or the record was withdrawn. Search the catalog for the title from its home page.', 'pt-br': 'O link pode estar desatualizado ou o registro foi retirado. Procure o título no catálogo a partir da página inicial.', es: 'El enlace puede estar desactualizado o el registro fue retirado. Busque el título en el catálogo desde su página de inicio.' },
+  400: { en: 'Open a record in the catalog and follow its “Show all versions” link, or search the catalog from its home page.', 'pt-br': 'Abra um registro no catálogo e siga o link “Mostrar todas as versões”, ou faça uma busca a partir da página inicial do catálogo.', es: 'Abra un registro del catálogo y siga su enlace «Mostrar todas las versiones», o busque en el catálogo desde su página de inicio.' },
+  503: { en: 'This is a passing fault: please try again in a few minutes.', 'pt-br': 'É uma falha passageira: por favor, tente novamente em alguns minutos.', es: 'Es un fallo pasajero: por favor, inténtelo de nuevo en unos minutos.' },
+} as const;
+
+test('the error page says first what happened and what to do, then the three lines; only a 503 says to try again', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'), { logger: { error: () => undefined, warn: () => undefined } });
+  const failing = hostFor(failingIndex(() => {
+    throw new IndexUnavailableError('down');
+  }), { logger: { error: () => undefined, warn: () => undefined } });
+  for (const lng of ['en', 'pt-br', 'es'] as const) {
+    for (const [status, answer] of [
+      [404, () => request.get(`/Search/Versions?id=no-such-record&lng=${lng}`)],
+      [400, () => request.get(`/Search/Versions?id=%20&lng=${lng}`)],
+      [503, () => failing.request.get(`/Search/Versions?id=usp%3Atese-2019-0412&lng=${lng}`)],
+    ] as const) {
+      const $ = cheerio.load((await answer().expect(status)).text);
+      const lines = ERROR_LINES[lng];
+      // In reading order: line 1, what happened, what to do, the way home, then lines 2 and 3.
+      t.deepEqual($('main').find('h1, h2, p, a').map((_, e) => $(e).text().trim()).get(), [
+        lines[0], $('main h2').text().trim(), ADVICE[status][lng], CATALOG_HOME[lng], lines[1], lines[2],
+      ], `${status} ${lng}`);
+      t.is($('main .error-page__advice').text().includes(TRY_AGAIN[lng]), status === 503, `${status} ${lng}: "try again" only when true`);
+    }
+  }
 });
 
 test('the error page has the site header, the way home and a language switch that names no record', async (t) => {

@@ -108,3 +108,52 @@ test('the mobile theme pages with its compact pager; the standard theme keeps th
     steps: ['a:Anterior:Ir para a página anterior', 'span:Próxima:'],
   });
 });
+
+const BRANDED = join(FIXTURES, 'host-branded-themes');
+
+test('one host theme named standard, extending the shipped standard, brands and frames both layouts', async (t) => {
+  const { app } = await testHost(fixture('thesis-in-two-repositories'), { themeDirectories: [BRANDED] });
+  const request = supertest(app.callback());
+  for (const [ui, sheets] of [
+    ['standard', ['standard.1', 'standard']],
+    ['mobile', ['standard.1', 'standard', 'mobile']],
+  ] as const) {
+    const $ = cheerio.load((await request.get(`${PAGE}&lng=es`).set('Cookie', `ui=${ui}`).expect(200)).text);
+    t.is($('html').attr('data-theme'), ui);
+    // The stock stylesheet first, the host's branding over it, the mobile layout's last.
+    t.deepEqual($('link[rel="stylesheet"]').map((_, e) => $(e).attr('href')).get(), sheets.map((name) => `https://catalog.example.edu/themes/${name}/assets/theme.css`), ui);
+    // The host's frame: its header with its search box, its footer, in the page's language.
+    t.is($('header.campus-header form[role="search"] label').text(), 'Buscar en el catálogo', ui);
+    t.is($('footer.campus-footer').text(), 'Biblioteca del Campus · Calle de la Biblioteca, 1', ui);
+    t.is($('header.campus-header nav.language-switch a').length, 2, `${ui}: the plugin's language switch inside the host's header`);
+    // The plugin's own page inside it, and the way back to the record.
+    t.is($('main h1').length, 1);
+    t.is($('ol.versions > li').length, 2);
+    t.deepEqual([$('main .back-link a').attr('href'), $('main .back-link a').text()], ['https://catalog.example.edu/Record/usp:tese-2019-0412', 'Volver al registro del que viene']);
+    t.is($('ol.versions > li.version--compact').length, ui === 'mobile' ? 2 : 0, `${ui}: the mobile layout's entry`);
+  }
+  // The hidden shipped standard is served under standard.1, the host's under standard.
+  const stock = (await request.get('/themes/standard.1/assets/theme.css').expect(200)).text;
+  const host = (await request.get('/themes/standard/assets/theme.css').expect(200)).text;
+  t.regex(stock, /\.version--requested/);
+  t.regex(host, /campus-header/);
+  await request.get('/themes/standard.2/assets/theme.css').expect(404);
+  await request.get('/themes/mobile.1/assets/theme.css').expect(404);
+  // The error page has the frame too.
+  const error = cheerio.load((await request.get('/Search/Versions?id=nope&lng=en').expect(404)).text);
+  t.is(error('footer.campus-footer').text(), 'Campus Library · 1 Library Street');
+});
+
+test('a theme that extends its own name with no theme of that name below it is refused at creation', async (t) => {
+  await t.throwsAsync(testHost([], { themeDirectories: [BRANDED], themes: { standard: 'lonely' } }), {
+    message: /Invalid option "themes": theme "lonely" \(.*lonely\) extends its own name, but no theme of that name lies in a later theme folder/,
+  });
+});
+
+test('the versions page links back to the requested record in every language', async (t) => {
+  const { request } = await testHost(fixture('thesis-in-two-repositories'));
+  for (const [lng, label] of [['en', 'Back to the record you came from'], ['pt-br', 'Voltar ao registro de onde você veio'], ['es', 'Volver al registro del que viene']] as const) {
+    const $ = cheerio.load((await request.get(`${PAGE}&lng=${lng}`).expect(200)).text);
+    t.deepEqual([$('main .back-link a').attr('href'), $('main .back-link a').text()], ['https://catalog.example.edu/Record/usp:tese-2019-0412', label], lng);
+  }
+});

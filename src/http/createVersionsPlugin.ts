@@ -83,8 +83,20 @@ function hostSessionOf(ctx: Context): HostSession {
   return typeof session === 'object' && session !== null ? (session as Record<string, unknown>) : undefined;
 }
 
+/**
+ * A browser opening the feed's address as a page (a link followed, the address typed): the only requests
+ * that send both these headers. Feed readers, fetch() and the XSLT load never do, so they get the feed's
+ * bytes unchanged; the browser gets the HTML view with a note on subscribing, readable with or without
+ * XSLT (docs/feed.md, "In a browser").
+ */
+function isBrowserNavigation(ctx: Context): boolean {
+  return ctx.get('Sec-Fetch-Mode') === 'navigate' && ctx.get('Sec-Fetch-Dest') === 'document';
+}
+
 interface RequestSettings {
   readonly view: VersionsView;
+  /** The feed's address opened by a browser: answered with the HTML view and a note (isBrowserNavigation). */
+  readonly feedPreview: boolean;
   readonly baseUrl: string;
   readonly language: string;
   /** `lng` as given, when it named a supported language. */
@@ -158,7 +170,9 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
   }
 
   function settingsOf(ctx: Context): RequestSettings {
-    const view: VersionsView = firstValue(ctx.query.view) === 'rss' ? 'rss' : 'html';
+    const feedAsked = firstValue(ctx.query.view) === 'rss';
+    const feedPreview = feedAsked && isBrowserNavigation(ctx);
+    const view: VersionsView = feedAsked && !feedPreview ? 'rss' : 'html';
     const lng = firstValue(ctx.query.lng);
     const language = languageOf(ctx);
     const uiCookie = ctx.cookies.get(UI_COOKIE, { signed: false });
@@ -166,6 +180,7 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
     const baseUrl = config.baseUrl ?? requestBaseUrl(ctx);
     return {
       view,
+      feedPreview,
       baseUrl,
       language,
       explicitLanguage: supportedLanguageCode(lng, config.languages),
@@ -201,6 +216,11 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
       const answer = await answers.answerFor({ ...settings, id: firstValue(ctx.query.id), page });
       ctx.vary('Accept-Language');
       ctx.vary('Cookie');
+      // The feed's address answers browsers and feed readers differently: caches must keep them apart.
+      if (settings.view === 'rss' || settings.feedPreview) {
+        ctx.vary('Sec-Fetch-Mode');
+        ctx.vary('Sec-Fetch-Dest');
+      }
       ctx.status = 200;
       ctx.set('ETag', answer.etag);
       // The text ctx.lastModified would write, formatted once with the answer instead of on every request.

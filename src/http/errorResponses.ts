@@ -5,7 +5,7 @@
  */
 import type { Context } from 'koa';
 import { VersionsError, type VersionsErrorCode } from '../errors.js';
-import { buildErrorPageModel } from '../page/errorModel.js';
+import { buildErrorPageModel, type ErrorProblem } from '../page/errorModel.js';
 import type { Translate } from '../i18n/labels.js';
 import type { ErrorPageModel, ThemeModel } from '../page/pageViewModels.js';
 import type { PluginLogger } from './pluginOptions.js';
@@ -16,6 +16,12 @@ const STATUS_BY_CODE: Partial<Record<VersionsErrorCode, number>> = {
   RECORD_NOT_FOUND: 404,
   MISSING_RECORD_ID: 400,
   INDEX_UNAVAILABLE: 503,
+};
+
+const PROBLEM_BY_CODE: Partial<Record<VersionsErrorCode, ErrorProblem>> = {
+  RECORD_NOT_FOUND: 'recordMissing',
+  MISSING_RECORD_ID: 'badRequest',
+  INDEX_UNAVAILABLE: 'unavailable',
 };
 
 export function httpStatusOf(error: unknown): number {
@@ -46,7 +52,7 @@ export const escapeHtml = (text: string) =>
 function plainErrorPage(model: ErrorPageModel): string {
   return `<!DOCTYPE html>\n<html lang="${escapeHtml(model.language)}"><head><meta charset="utf-8"><title>${escapeHtml(model.documentTitle)}</title></head>`
     + `<body><main><h1>${escapeHtml(model.heading)}</h1>${model.subject !== undefined ? `<h2>${escapeHtml(model.subject)}</h2>` : ''}`
-    + `<p>${escapeHtml(model.message)}</p><p>${escapeHtml(model.contactLine)}</p>`
+    + `${model.advice !== undefined ? `<p>${escapeHtml(model.advice)}</p>` : ''}<p>${escapeHtml(model.message)}</p><p>${escapeHtml(model.contactLine)}</p>`
     + `<nav><a href="${escapeHtml(model.homeLink.href)}">${escapeHtml(model.homeLink.label)}</a></nav></main></body></html>\n`;
 }
 
@@ -57,9 +63,11 @@ export async function respondWithErrorPage(ctx: Context, error: unknown, setting
   if (status >= 500) settings.logger.error(`${code}: ${(error as Error)?.message ?? String(error)}`, details);
   else settings.logger.warn(`${code}: ${(error as Error)?.message ?? String(error)}`, { code, status, method: ctx.method, url: ctx.originalUrl });
 
-  // Only a missing record is named as such: the patron can do something about it (another link, the
-  // catalog's search). Other causes stay behind the contract's three lines and go to the log.
-  const model = buildErrorPageModel({ ...settings, recordMissing: code === 'RECORD_NOT_FOUND' });
+  // A missing record, a missing id and an index not answering are explained, with what to do (the
+  // patron can follow another link, search, or wait); other causes stay behind the contract's three lines
+  // and go to the log.
+  const problem = PROBLEM_BY_CODE[code as VersionsErrorCode];
+  const model = buildErrorPageModel({ ...settings, ...(problem !== undefined ? { problem } : {}) });
   let html: string;
   try {
     html = await settings.engine.render('error', settings.theme.name, { error: model, theme: settings.theme });

@@ -9,6 +9,13 @@
  * chain, so a theme's `layout.pug` can `extends layout` to wrap the default layout, and its
  * `includes/version-entry.pug` can `include includes/version-entry` and redefine one part's mixin
  * (docs/themes.md, "Changing part of the entry").
+ *
+ * A theme may extend its own name: it then extends the theme of that name found after it in the theme
+ * folders (a host's `standard` over the shipped one). Every other name means the first theme of that name,
+ * so the shipped `mobile`, which extends `standard`, lays itself over the host's `standard` too: one
+ * branded theme styles both layouts (docs/themes.md, "Branding both layouts"). A theme hidden that way
+ * serves its assets under `<name>.<n>` (`/themes/standard.1/assets/theme.css`), n counting the themes of
+ * that name before it.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
@@ -20,7 +27,12 @@ export interface ThemeDefinition {
   readonly name: string;
   readonly directory: string;
   readonly parent?: string;
+  /** How many themes of the same name come before this one in the theme folders (0: the one the name selects). */
+  readonly depth: number;
 }
+
+/** The name a theme's assets are served under: its own, or `<name>.<depth>` for one hidden by another of its name. */
+const assetKeyOf = (theme: ThemeDefinition): string => theme.depth === 0 ? theme.name : `${theme.name}.${theme.depth}`;
 
 export type TemplateName = 'versions' | 'error';
 
@@ -29,7 +41,7 @@ export interface ThemeEngine {
   themeForUi(ui: string): string;
   /** The layout's theme model: the name and the stylesheets of the chain, base first. */
   themeModel(theme: string, baseUrl: string): ThemeModel;
-  /** The file of `assets/<file>` in `theme`, or undefined. */
+  /** The file of `assets/<file>` in the theme served as `theme` (`standard`, or `standard.1` for one hidden by another `standard`), or undefined. */
   assetFile(theme: string, file: string): string | undefined;
   /**
    * Renders a template of a theme with these locals and nothing else: not the host's ctx.state, so that a
@@ -41,14 +53,17 @@ export interface ThemeEngine {
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export const ASSET_FILE = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
 
-/** Every theme in `directories`; a name found in an earlier folder hides the same name in a later one. */
-export function discoverThemes(directories: readonly string[]): Map<string, ThemeDefinition> {
-  const themes = new Map<string, ThemeDefinition>();
+/**
+ * Every theme in `directories`, by name, in folder order: the first of a name is the one the name selects;
+ * the later ones are reached only by a theme that extends its own name.
+ */
+export function discoverThemes(directories: readonly string[]): Map<string, ThemeDefinition[]> {
+  const themes = new Map<string, ThemeDefinition[]>();
   for (const folder of directories) {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const directory = join(folder, entry.name);
       const manifestPath = join(directory, 'theme.json');
-      if (!entry.isDirectory() || !existsSync(manifestPath) || themes.has(entry.name)) continue;
+      if (!entry.isDirectory() || !existsSync(manifestPath)) continue;
       let manifest: { extends?: unknown };
       try {
         manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { extends?: unknown };
@@ -60,25 +75,31 @@ export function discoverThemes(directories: readonly string[]): Map<string, Them
       if (parent !== undefined && parent !== null && typeof parent !== 'string') {
         throw new InvalidOptionError('themeDirectories', `${manifestPath}: "extends" must be a theme name`);
       }
-      themes.set(entry.name, { name: entry.name, directory, ...(typeof parent === 'string' ? { parent } : {}) });
+      const sameName = themes.get(entry.name) ?? [];
+      sameName.push({ name: entry.name, directory, depth: sameName.length, ...(typeof parent === 'string' ? { parent } : {}) });
+      themes.set(entry.name, sameName);
     }
   }
   return themes;
 }
 
 /** The theme and its ancestors, the theme first. */
-function chainOf(name: string, themes: ReadonlyMap<string, ThemeDefinition>): ThemeDefinition[] {
+function chainOf(name: string, themes: ReadonlyMap<string, readonly ThemeDefinition[]>): ThemeDefinition[] {
   const chain: ThemeDefinition[] = [];
-  for (let current: string | undefined = name; current !== undefined;) {
-    const theme = themes.get(current);
-    if (theme === undefined) {
-      throw new InvalidOptionError('themes', `theme ${JSON.stringify(current)}${chain.length > 0 ? ` (extended by ${JSON.stringify(chain.at(-1)?.name)})` : ''} does not exist; known themes: ${[...themes.keys()].join(', ')}`);
+  for (let current = themes.get(name)?.[0], wanted = name; ;) {
+    if (current === undefined) {
+      const child = chain.at(-1);
+      const missing = child?.name === wanted
+        ? `theme ${JSON.stringify(wanted)} (${child.directory}) extends its own name, but no theme of that name lies in a later theme folder`
+        : `theme ${JSON.stringify(wanted)}${child !== undefined ? ` (extended by ${JSON.stringify(child.name)})` : ''} does not exist`;
+      throw new InvalidOptionError('themes', `${missing}; known themes: ${[...themes.keys()].join(', ')}`);
     }
-    if (chain.includes(theme)) throw new InvalidOptionError('themes', `theme ${JSON.stringify(name)} extends itself through ${chain.map((t) => t.name).join(' → ')}`);
-    chain.push(theme);
-    current = theme.parent;
+    if (chain.includes(current)) throw new InvalidOptionError('themes', `theme ${JSON.stringify(name)} extends itself through ${chain.map((t) => t.name).join(' → ')}`);
+    chain.push(current);
+    if (current.parent === undefined) return chain;
+    wanted = current.parent;
+    current = wanted === current.name ? themes.get(wanted)?.[current.depth + 1] : themes.get(wanted)?.[0];
   }
-  return chain;
 }
 
 function templateFileName(reference: string): string {
@@ -140,7 +161,7 @@ export function createThemeEngine(options: ThemeEngineOptions): ThemeEngine {
   // Which themes of each chain have a stylesheet, looked up once rather than on every request.
   const styledThemes = new Map([...chains].map(([theme, chain]) => [
     theme,
-    [...chain].reverse().filter((t) => existsSync(join(t.directory, 'assets', 'theme.css'))).map((t) => t.name),
+    [...chain].reverse().filter((t) => existsSync(join(t.directory, 'assets', 'theme.css'))).map(assetKeyOf),
   ]));
 
   return {
@@ -150,7 +171,8 @@ export function createThemeEngine(options: ThemeEngineOptions): ThemeEngine {
       return { name: theme, stylesheets };
     },
     assetFile(theme, file) {
-      const definition = themes.get(theme);
+      const [, name = '', depth = '0'] = /^([A-Za-z0-9_-]{1,64})(?:\.([1-9][0-9]{0,2}))?$/.exec(theme) ?? [];
+      const definition = themes.get(name)?.[Number(depth)];
       if (definition === undefined || !ASSET_FILE.test(file)) return undefined;
       const path = join(definition.directory, 'assets', file);
       return existsSync(path) && statSync(path).isFile() ? path : undefined;

@@ -31,6 +31,8 @@ export interface AnswerRequest {
   readonly translate: Translate;
   readonly theme: ThemeModel;
   readonly baseUrl: string;
+  /** An HTML page answering a browser that opened the feed's address (docs/feed.md, "In a browser"). */
+  readonly feedPreview?: boolean;
 }
 
 /**
@@ -90,6 +92,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
       requestedRecord: record, versions, page, language,
       ...(request.explicitLanguage !== undefined ? { explicitLanguage: request.explicitLanguage } : {}),
       baseUrl, siteTitle: settings.siteTitle, catalogHomeUrl: settings.catalogHomeUrl, translate, languages: settings.languageNames,
+      ...(request.feedPreview === true ? { feedPreview: true } : {}),
     });
     const text = await themes.render('versions', request.theme.name, { page: model, theme: request.theme });
     // A buffer of its own, not cut from a shared slab: a kept page must hold only its own bytes.
@@ -118,7 +121,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
       const version = kept === undefined ? undefined : index.contentVersion?.();
       // The theme and an explicit lng shape only pages: a feed reader's ui cookie must not split its answers.
       const pageOnly = request.view === 'rss' ? ['', ''] : [request.theme.name, request.explicitLanguage ?? ''];
-      const variant = [request.view, request.language, ...pageOnly, String(request.page), request.baseUrl];
+      const variant = [request.view, request.language, ...pageOnly, String(request.page), request.baseUrl, request.feedPreview === true ? 'feed-preview' : ''];
       const key = request.id === undefined ? undefined : [...variant, request.id].join('\u0000');
       if (kept === undefined || version === undefined || key === undefined) return buildAnswer(request, variant);
       const earlier = kept.get(key, version);

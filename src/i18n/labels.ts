@@ -61,7 +61,10 @@ export const LABEL_KEYS = [
   'record.showAllVersions',
   'record.requested',
   'record.source',
+  'record.backToRecord',
   'feed.rssLink',
+  'feed.previewNotice',
+  'feed.address',
   'language.name',
   'language.switchLabel',
   'site.skipToContent',
@@ -70,6 +73,11 @@ export const LABEL_KEYS = [
   'error.message',
   'error.contact',
   'error.recordMissing',
+  'error.recordMissingAdvice',
+  'error.badRequest',
+  'error.badRequestAdvice',
+  'error.unavailable',
+  'error.unavailableAdvice',
   ...FORMAT_NAMES.map((name) => `format.${name}` as const),
 ] as const;
 

@@ -1,10 +1,11 @@
 /**
  * The error page's view model: three localised lines (docs/errors.md) whatever the error was, in the
- * site's chrome (its name, the way home, the language switch), with a heading that says so when the
- * record asked for is missing. Nothing of the error itself (message, id, cause) goes in. Which status goes
- * with which error is src/http/errorResponses.ts's business.
+ * site's chrome (its name, the way home, the language switch), and, first, what happened and what to do
+ * when that is the patron's to know: a missing record, an address naming none, an index not answering
+ * (only there "try again later" is the advice). Nothing of the error itself (message, id, cause) goes in.
+ * Which status and problem go with which error is src/http/errorResponses.ts's business.
  */
-import type { Translate } from '../i18n/labels.js';
+import type { LabelKey, Translate } from '../i18n/labels.js';
 import { catalogHomeHref } from '../versions/versionsUrls.js';
 import type { ErrorPageModel } from './pageViewModels.js';
 
@@ -17,13 +18,23 @@ export interface ErrorPageInput {
   readonly catalogHomeUrl: string;
   /** Every offered language with its own name, in the configured order. */
   readonly languages: ReadonlyArray<{ readonly code: string; readonly name: string }>;
-  /** The record asked for is not in the catalog: the page says so above the three lines (never naming it). */
-  readonly recordMissing?: boolean;
+  /** What the patron should know happened (never naming the record); absent: an unexpected fault. */
+  readonly problem?: ErrorProblem;
 }
+
+/** The failures the page explains: 404, 400 and 503 (docs/errors.md, "The error page"). */
+export type ErrorProblem = 'recordMissing' | 'badRequest' | 'unavailable';
+
+const PROBLEM_LABELS = {
+  recordMissing: ['error.recordMissing', 'error.recordMissingAdvice'],
+  badRequest: ['error.badRequest', 'error.badRequestAdvice'],
+  unavailable: ['error.unavailable', 'error.unavailableAdvice'],
+} as const satisfies Record<ErrorProblem, readonly [LabelKey, LabelKey]>;
 
 export function buildErrorPageModel(input: ErrorPageInput): ErrorPageModel {
   const heading = input.translate('error.heading');
-  const subject = input.recordMissing === true ? input.translate('error.recordMissing') : undefined;
+  const labels = input.problem !== undefined ? PROBLEM_LABELS[input.problem] : undefined;
+  const subject = labels !== undefined ? input.translate(labels[0]) : undefined;
   return {
     language: input.language,
     documentTitle: `${subject !== undefined ? `${heading} - ${subject}` : heading} :: ${input.siteTitle}`,
@@ -37,6 +48,6 @@ export function buildErrorPageModel(input: ErrorPageInput): ErrorPageModel {
     heading,
     message: input.translate('error.message'),
     contactLine: input.translate('error.contact', { contact: input.contact }),
-    ...(subject !== undefined ? { subject } : {}),
+    ...(labels !== undefined ? { subject: input.translate(labels[0]), advice: input.translate(labels[1]) } : {}),
   };
 }

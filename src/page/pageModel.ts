@@ -26,6 +26,8 @@ export interface VersionsPageInput {
   readonly translate: Translate;
   /** Every offered language with its own name, in the configured order. */
   readonly languages: ReadonlyArray<{ readonly code: string; readonly name: string }>;
+  /** The page answers a browser that opened the feed's address: it says so and shows that address. */
+  readonly feedPreview?: boolean;
 }
 
 /** Full-text links are followed by patrons: only web addresses become links (no `javascript:`, `data:`, …). */
@@ -109,11 +111,19 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
     homeLink: { href: input.catalogHomeUrl, label: translate('site.home') },
     skipLinkLabel: translate('site.skipToContent'),
     heading,
+    backLink: { href: recordUrl(input.baseUrl, id), label: translate('record.backToRecord') },
     showing: pastEnd?.message ?? showingLine(translate, offset, versions.records.length, versions.total),
     ...(pastEnd !== undefined ? { pastEnd } : {}),
     listStart: offset + 1,
     entries: versions.records.map((record) => entryOf(record, input)),
     ...(pagination !== undefined ? { pagination } : {}),
+    ...(input.feedPreview === true ? {
+      feedPreview: {
+        notice: translate('feed.previewNotice'),
+        addressLabel: translate('feed.address'),
+        address: versionsFeedUrl(input.baseUrl, { id, language }, page > 1 ? page : undefined),
+      },
+    } : {}),
     feed: {
       href: versionsFeedUrl(input.baseUrl, { id, language }),
       label: translate('feed.rssLink'),

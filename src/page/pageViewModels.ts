@@ -108,6 +108,13 @@ export interface VersionsPageModel extends SiteChromeModel {
   readonly entries: readonly VersionEntryModel[];
   /** Absent when everything fits on one page. */
   readonly pagination?: PaginationModel;
+  /** "Back to the record you came from", leading to the requested record's page (`{base}/Record/<id>`). */
+  readonly backLink: LinkModel;
+  /**
+   * Only when a browser opened the feed's address (docs/feed.md, "In a browser"): the note that this is
+   * the feed, shown as a page, and the address to copy into a feed reader.
+   */
+  readonly feedPreview?: { readonly notice: string; readonly addressLabel: string; readonly address: string };
   /** The RSS feed of the same list: visible link and `<link rel="alternate">` autodiscovery. */
   readonly feed: LinkModel & { readonly title: string };
 }
@@ -127,10 +134,12 @@ export interface ErrorPageModel extends SiteChromeModel {
   /** Line 3: "Please contact the <contact> for assistance". */
   readonly contactLine: string;
   /**
-   * What went wrong, when it is the patron's to know ("This record is not in the catalog"): shown with
-   * the heading, as its subheading, so that the three lines stay the page's only heading and paragraphs.
+   * What went wrong, when it is the patron's to know ("This record is not in the catalog", "This address
+   * does not name a record", "The catalog cannot answer right now"): the subheading under line 1.
    */
   readonly subject?: string;
+  /** What to do about it, with `subject`: search the catalog from its home, or (index unavailable only) try again later. */
+  readonly advice?: string;
 }
 
 /** What the HTTP adapter adds for the layout: the theme in use and its stylesheets, base first. */

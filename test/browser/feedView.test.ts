@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { channelOf, itemsOf, parseFeed, textOf } from '../support/parseFeed.js';
 import { fixture, testHost } from '../support/testHost.js';
 import {
-  ARTIFACTS, assertAccessible, axeViolations, browserTest, FEED_PAGED_WORK_ID, HOSTILE_TITLE, HOSTILE_TITLE_ID,
+  ARTIFACTS, assertAccessible, feedAsXml, axeViolations, browserTest, FEED_PAGED_WORK_ID, HOSTILE_TITLE, HOSTILE_TITLE_ID,
   listItemsCovered, overflowingElements, PAGED_WORK_ID, screenshot, demoAndChromium, THESIS_ID, viewportScreenshot, watch, XSLTPROC,
   type PageWatch,
 } from './support.js';
@@ -67,6 +67,7 @@ const feedUrl = (id: string, extra = '') => `${running.demo!.origin}/Search/Vers
 browserTest('Chromium shows the feed through its XSL stylesheet, every item visible, no CSP violation', async (t) => {
   const context = await running.browser!.newContext({ locale: 'en-US' });
   try {
+    await feedAsXml(context);
     const page = await context.newPage();
     const seen = await watch(context, page);
     const response = await page.goto(feedUrl(PAGED_WORK_ID, '&lng=en'));
@@ -102,6 +103,7 @@ browserTest('Chromium shows the feed through its XSL stylesheet, every item visi
 browserTest('the XSL view of a second feed page numbers from 51 and links the other pages', async (t) => {
   const context = await running.browser!.newContext({ locale: 'en-US' });
   try {
+    await feedAsXml(context);
     const page = await context.newPage();
     const seen = await watch(context, page);
     await page.goto(feedUrl(FEED_PAGED_WORK_ID, '&lng=pt-br&page=2'));
@@ -141,7 +143,8 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
     for (const width of [1280, 390, 320]) {
       const context = await running.browser!.newContext({ locale: 'en-US', viewport: { width, height: 800 } });
       try {
-        const page = await context.newPage();
+        await feedAsXml(context);
+    const page = await context.newPage();
         const seen = await watch(context, page);
         for (const id of [PAGED_WORK_ID, THESIS_ID] as const) {
           await page.goto(feedUrl(id, `&lng=${lng}`));
@@ -174,6 +177,7 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
 browserTest('Chromium’s notice closes with its own button, and the page closes up', async (t) => {
   const context = await running.browser!.newContext({ locale: 'en-US', viewport: { width: 390, height: 800 } });
   try {
+    await feedAsXml(context);
     const page = await context.newPage();
     const seen = await watch(context, page);
     await page.goto(feedUrl(PAGED_WORK_ID, '&lng=es'));
@@ -195,6 +199,7 @@ browserTest('Chromium’s notice closes with its own button, and the page closes
 browserTest('the XSL view of a feed page past the end says so and links to the last page', async (t) => {
   const context = await running.browser!.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
   try {
+    await feedAsXml(context);
     const page = await context.newPage();
     const seen = await watch(context, page);
     await page.goto(feedUrl(FEED_PAGED_WORK_ID, '&lng=es&page=9'));

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext, type ImplementationFn } from 'ava';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 import { createDemoHost } from '../../demo/demoHost.js';
-import type { EmbeddedIndex } from '../../src/index.js';
+import type { EmbeddedIndex, VersionsPluginOptions } from '../../src/index.js';
 import { fixture, manyVersions, openLoadedIndex } from '../support/testHost.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -33,12 +33,16 @@ export function browserTest(title: string, implementation: ImplementationFn<[]>)
   else test.skip(`${title} (skipped: no Chromium at ${CHROMIUM}; install Debian's chromium package)`, implementation);
 }
 
-export async function launchChromium(): Promise<Browser> {
+/** `extraArgs`: e.g. XSLT_OFF, for a Chromium as browsers will be once XSLT is removed. */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...extraArgs],
   });
 }
+
+/** Chromium without XSLT: no XSLTProcessor, and an `<?xml-stylesheet?>` feed drawn as raw XML (Chromium 156). */
+export const XSLT_OFF = ['--disable-features=XSLT'];
 
 // ---------------------------------------------------------------------------------------------------------
 // The demo host on a port of its own
@@ -70,10 +74,10 @@ export interface RunningDemo {
  * Starts the demo and Chromium before a test file's tests (when Chromium is installed; the demo also when
  * `demoWithoutChromium` says so) and stops both after them.
  */
-export function demoAndChromium(demoWithoutChromium = false): RunningDemo {
+export function demoAndChromium(demoWithoutChromium = false, plugin: Partial<VersionsPluginOptions> = {}): RunningDemo {
   const running: RunningDemo = { demo: undefined, browser: undefined };
   test.before(async () => {
-    if (hasChromium || demoWithoutChromium) running.demo = await startDemo();
+    if (hasChromium || demoWithoutChromium) running.demo = await startDemo(plugin);
     if (hasChromium) running.browser = await launchChromium();
   });
   test.after.always(async () => {
@@ -83,7 +87,8 @@ export function demoAndChromium(demoWithoutChromium = false): RunningDemo {
   return running;
 }
 
-export async function startDemo(): Promise<DemoServer> {
+/** `plugin`: options of the plugin besides the demo's own (a host's themes, say). */
+export async function startDemo(plugin: Partial<VersionsPluginOptions> = {}): Promise<DemoServer> {
   const index = await openLoadedIndex([
     ...fixture('thesis-in-two-repositories'),
     ...fixture('title-with-ampersand'),
@@ -95,7 +100,7 @@ export async function startDemo(): Promise<DemoServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const app = createDemoHost({
-    index, baseUrl: origin, featuredIds: [PAGED_WORK_ID, THESIS_ID], search: (text, options) => index.searchRecords(text, options),
+    index, baseUrl: origin, featuredIds: [PAGED_WORK_ID, THESIS_ID], search: (text, options) => index.searchRecords(text, options), plugin,
   });
   server.on('request', app.callback());
   return {
@@ -143,6 +148,23 @@ export async function watch(context: BrowserContext, page: Page): Promise<PageWa
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// The feed's own bytes in a browser
+
+/**
+ * Opening a feed address, a browser gets the HTML view (docs/feed.md, "In a browser"), because it sends
+ * `Sec-Fetch-Mode: navigate`. To see what it makes of the feed itself (the XSL view, or raw XML without
+ * XSLT), the context's feed requests are sent again without the navigation's headers, as a feed reader
+ * sends them, and the browser is given that answer (its status, headers and bytes) for the navigation.
+ */
+export async function feedAsXml(context: BrowserContext): Promise<void> {
+  await context.route(/\/Search\/Versions\?(.*&)?view=rss(&|$)/, async (route) => {
+    const headers = { ...(await route.request().allHeaders()) };
+    for (const name of Object.keys(headers)) if (/^sec-fetch-/i.test(name)) delete headers[name];
+    await route.fulfill({ response: await route.fetch({ headers }) });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Screenshots and accessibility
 
 export async function screenshot(page: Page, name: string): Promise<string> {
@@ -168,9 +190,13 @@ export interface AxeViolation {
  */
 export async function axeViolations(
   browser: Browser, url: string, cookies: Array<{ name: string; value: string }> = [], exclude: readonly string[] = [],
+  viewport?: { width: number; height: number }, feedAsBrowsersGetIt = false,
 ): Promise<AxeViolation[]> {
-  const browserContext = await browser.newContext({ bypassCSP: true });
+  const browserContext = await browser.newContext({ bypassCSP: true, ...(viewport !== undefined ? { viewport } : {}) });
   try {
+    // A feed address is scanned as the browser draws the feed's own bytes, its XSL view (see feedAsXml),
+    // unless the scan is of the page a browser gets for it.
+    if (/[?&]view=rss(&|$)/.test(url) && !feedAsBrowsersGetIt) await feedAsXml(browserContext);
     if (cookies.length > 0) await browserContext.addCookies(cookies.map((cookie) => ({ ...cookie, url })));
     const page = await browserContext.newPage();
     await page.goto(url);

@@ -133,6 +133,52 @@ for (const width of [320, 360, 390, 414]) {
   });
 }
 
+/** The left edge of the first line of text of each entry's title and author (a Range over the text, not the box). */
+async function textLeftEdges(page: Page): Promise<Array<{ requested: boolean; title: number; author: number | null }>> {
+  return page.evaluate(`Array.from(document.querySelectorAll('ol.versions > li')).map((li) => {
+    const left = (element) => {
+      if (!element) return null;
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      const first = range.getClientRects()[0];
+      return first ? Math.round(first.left * 10) / 10 : null;
+    };
+    return { requested: li.classList.contains('version--requested'), title: left(li.querySelector('.version__title a')), author: left(li.querySelector('.version__author')) };
+  })`) as Promise<Array<{ requested: boolean; title: number; author: number | null }>>;
+}
+
+for (const width of [320, 414]) {
+  browserTest(`the mobile theme at ${width} px: the requested record is marked without moving its text`, async (t) => {
+    const { context, page } = await open([{ name: 'ui', value: 'mobile' }], width);
+    try {
+      for (const [name, url] of [['many', versionsUrl(PAGED_WORK_ID, '&lng=en')], ['thesis', versionsUrl(THESIS_ID, '&lng=es')]] as const) {
+        await page.goto(url);
+        const edges = await textLeftEdges(page);
+        const requested = edges.filter((entry) => entry.requested);
+        const others = edges.filter((entry) => !entry.requested);
+        t.is(requested.length, 1, `${name}: one requested record`);
+        t.true(others.length > 0, name);
+        const otherLefts = new Set(others.flatMap((entry) => [entry.title, entry.author]).filter((left) => left !== null));
+        t.is(otherLefts.size, 1, `${name}: every other entry's text starts at one edge (${[...otherLefts].join(', ')})`);
+        const [edge] = [...otherLefts];
+        t.is(requested[0]?.title, edge, `${name}: the requested record's title starts there too`);
+        if (requested[0]?.author !== null) t.is(requested[0]?.author, edge, `${name}: and its author`);
+        // Still marked: its bar and tint.
+        const look = await page.locator('ol.versions > li.version--requested').evaluate((li) => {
+          const style = (globalThis as unknown as { getComputedStyle(e: unknown): { borderLeftWidth: string; backgroundColor: string } }).getComputedStyle(li);
+          return { bar: style.borderLeftWidth, background: style.backgroundColor };
+        });
+        t.not(look.bar, '0px', `${name}: the bar`);
+        t.not(look.background, 'rgba(0, 0, 0, 0)', `${name}: the tint`);
+        t.deepEqual(await overflowingElements(page), [], `${name}: nothing wider than the screen`);
+        t.log(`screenshot: ${await viewportScreenshot(page, `mobile-${width}-${name}-requested-aligned`)}`);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+}
+
 browserTest('a page past the end says so, and its links lead back to the last page', async (t) => {
   for (const theme of ['standard', 'mobile'] as const) {
     const { context, page, seen } = await open([{ name: 'ui', value: theme }], theme === 'mobile' ? 390 : 1280);
@@ -217,7 +263,7 @@ browserTest('the language switch changes the language and the language cookie ke
     t.true((await page.locator('body').textContent())?.includes('Mostrando 21 - 40 resultados de 45'));
     const error = await page.goto(versionsUrl('no-such-record'));
     t.is(error?.status(), 404);
-    t.deepEqual(await texts(page, 'main h1, main p'), [...ERROR_LINES['pt-br']]);
+    t.deepEqual(await texts(page, 'main h1, main .error-page__lines p'), [...ERROR_LINES['pt-br']]);
 
     await page.goto(versionsUrl(PAGED_WORK_ID));
     await Promise.all([page.waitForURL(/lng=es/), page.locator('nav.language-switch a[hreflang="es"]').click()]);
@@ -252,6 +298,11 @@ browserTest('the record page links to the versions of its work', async (t) => {
 });
 
 const RECORD_MISSING = { en: 'This record is not in the catalog', 'pt-br': 'Este registro não está no catálogo', es: 'Este registro no está en el catálogo' } as const;
+const RECORD_MISSING_ADVICE = {
+  en: 'The link may be out of date, or the record was withdrawn. Search the catalog for the title from its home page.',
+  'pt-br': 'O link pode estar desatualizado ou o registro foi retirado. Procure o título no catálogo a partir da página inicial.',
+  es: 'El enlace puede estar desactualizado o el registro fue retirado. Busque el título en el catálogo desde su página de inicio.',
+} as const;
 const CATALOG_HOME = { en: 'Catalog home', 'pt-br': 'Início do catálogo', es: 'Inicio del catálogo' } as const;
 
 for (const lng of ['en', 'pt-br', 'es'] as const) {
@@ -263,8 +314,9 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
           const response = await page.goto(versionsUrl('no-such-record', `&lng=${lng}${view}`));
           t.is(response?.status(), 404);
           t.is(await page.getAttribute('html', 'lang'), lng);
-          t.deepEqual(await texts(page, 'main h1, main p'), [...ERROR_LINES[lng]]);
+          t.deepEqual(await texts(page, 'main h1, main .error-page__lines p'), [...ERROR_LINES[lng]]);
           t.is((await page.locator('main h2').textContent())?.trim(), RECORD_MISSING[lng], 'the missing record is said under the heading');
+          t.is((await page.locator('main p.error-page__advice').textContent())?.trim(), RECORD_MISSING_ADVICE[lng], 'then what to do');
           t.is((await page.locator('header .site-title a').textContent())?.trim(), 'Library Catalog');
           t.is((await page.locator('main a.error-page__home').textContent())?.trim(), CATALOG_HOME[lng]);
           t.is(await page.locator('nav.language-switch a').count(), 2);
