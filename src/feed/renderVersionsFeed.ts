@@ -9,7 +9,7 @@
  * in place.
  *
  * The document is written as strings, not through xmlbuilder2 (the design card's choice): building its DOM
- * cost 1.9 ms per feed against 0.05 ms here, the largest single cost of the feed view under load
+ * cost many times what writing strings does, the largest single cost of the feed view under load
  * (docs/architecture.md, "Why the feed is written as strings"). Its shape is fixed and small, so escaping is the only thing to get right, and the golden
  * file, the XML-parser tests and the fast-check round trips hold it to that.
  */
@@ -154,7 +154,7 @@ export interface EncodedFeed {
 /**
  * A compiled feed in one buffer of its own. Kept feeds were once an array of small buffers, one per piece:
  * Node cuts buffers under 4 KB from shared 8 KB slabs, so a kept piece held its whole slab, and each piece
- * was a heap object besides; at a 64 MB budget the server held ~134 MB of buffers.
+ * was a heap object besides, so the server held about twice its budget in buffers.
  */
 export function encodeFeed(compiled: CompiledFeed): EncodedFeed {
   const lengths = compiled.pieces.map((piece) => Buffer.byteLength(piece));

@@ -1,7 +1,7 @@
 /**
  * Finished answers of the versions route, kept for the requests that follow: feed readers poll the same
  * feeds all day, and a popular record's page is asked for again and again, while building an answer reads
- * the index and writes the feed or page anew (~1 ms, against ~0.03 ms to send a kept one).
+ * the index and writes the feed or page anew, many times the cost of sending a kept one (docs/benchmarks.md).
  *
  * Each answer is kept with the index's content version it was built from (CatalogIndex.contentVersion);
  * when the index reports another version, every kept answer is dropped at once, so no answer outlives the

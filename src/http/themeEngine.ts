@@ -179,7 +179,7 @@ export function createThemeEngine(options: ThemeEngineOptions): ThemeEngine {
     },
     async render(template, theme, locals) {
       // Straight to the compiled template: through koa-views (the design card's choice) every render also
-      // looked the file up on disk, ~40 us of a page's ~110 (docs/architecture.md, "Other packages").
+      // looked the file up on disk, over a third of a page's time (docs/architecture.md, "Other packages").
       return compiledTemplate(theme, `${template}.pug`)(locals);
     },
   };

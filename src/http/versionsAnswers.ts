@@ -104,7 +104,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
   // What the requests of the current second share, since the pubDates' time of day has whole seconds: the
   // pubDates as bytes, and the bodies of the feeds sent in it. A feed asked for again within the second is
   // then sent as it is, like a kept page, rather than copied together anew (an allocation and a copy of
-  // ~10 KB per request). The bodies are bounded by FEED_BODIES_PER_SECOND_BYTES and let go when the first
+  // the whole feed per request). The bodies are bounded by FEED_BODIES_PER_SECOND_BYTES and let go when the first
   // feed of a later second is sent.
   const newSecond = (second: number, now: Date) => ({
     second,

@@ -85,7 +85,7 @@ export async function loadDocuments(writer: IngestWriter, documents: Iterable<un
   const onRejected = loadOptions.onRejected;
   // The id of the document read last, for the message of its rejection (the pipeline's positions carry
   // none): the pipeline rejects a document as soon as it has read it, and the embedded index's writer
-  // refuses none later. A map of every id read, kept before, was ~60 MB of a million-document load's peak.
+  // refuses none later. A map of every id read, kept before, was a large share of a big load's peak memory.
   let lastReadNumber = 0;
   let lastReadId: string | undefined;
   let reportedLoaded = 0;

@@ -13,7 +13,7 @@
  *
  * A bulk load numbers the rows in the order of each record's first work key (clusterOf), then id: the
  * records of a work are neighbours in the file, and a page of 50 versions is read from a few pages of it
- * instead of 50 places (on the benchmark's 1M records, 530 → 170 µs per 50-record page). Records written
+ * instead of 50 places (docs/benchmarks.md, "What changed": layout 3). Records written
  * later into a filled index take the next rows.
  *
  * A key's id is its 32-bit hash times 256 plus a number telling apart the keys of one hash (almost always
@@ -103,7 +103,7 @@ const DOCUMENT_FIELD_PREFIXES = DOCUMENT_COLUMN_FIELD_NAMES.map((name) => [name,
 /**
  * The `document` column of a prepared record document: its fields stored there, in table order, as
  * `JSON.stringify(document, DOCUMENT_COLUMN_FIELD_NAMES)` writes them (a prepared document's fields hold strings,
- * lists of strings or null), written field by field, which took 2.2 rather than 1.3 µs per document.
+ * lists of strings or null), written field by field, which is faster than the filter (docs/benchmarks.md).
  */
 export function documentColumnOf(document: PreparedRecordDocument): string {
   let json = '';

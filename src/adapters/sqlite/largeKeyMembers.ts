@@ -3,8 +3,8 @@
  *
  * A work of thousands of records has two or three keys that name all of them (its uniform title, its main
  * author and title) and, for each record, a few keys that name only it (its other authors): in the
- * benchmark catalog the 5,000 records of one work have 1,418 different key sets. Grouping and sorting the
- * key rows of such a set took 4–12 ms, once per record asked for. So a key of more than
+ * benchmark catalog the records of one large work have over a thousand different key sets. Grouping and
+ * sorting the key rows of such a set took milliseconds, once per record asked for. So a key of more than
  * LARGE_KEY_RECORDS records has its records kept here in both orders after the first time it is read, keys
  * with the same records share one list, and a page is cut from that list with the few records the small
  * keys add (most often none: they name records already in it).

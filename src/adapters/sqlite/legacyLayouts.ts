@@ -48,7 +48,7 @@ export function legacyReads(db: Database.Database): IndexReads {
 /**
  * Rebuilds a file of schema 0 or 1 in the current layout: the old tables are renamed, their documents
  * staged and moved as a bulk load moves them, and dropped. One transaction: a rebuild cut short leaves
- * the old file as it was. 56 s for a million records of schema 0 on the benchmark machine.
+ * the old file as it was (its time per million records: docs/benchmarks.md).
  */
 export function migrateLegacyFile(db: Database.Database): void {
   db.transaction(() => {

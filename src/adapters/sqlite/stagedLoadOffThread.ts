@@ -2,9 +2,8 @@
  * The main thread's side of a staged bulk load into an empty index file that runs in a worker thread
  * (stagedLoadWorker.ts): starts the worker, posts it each batch as flat rows (bulkLoad.ts, StagedRows),
  * waits for it when it falls behind, and at the end has it move the stage into the tables. Meanwhile this
- * thread goes on reading, checking and keying the next documents. On the 1M-record benchmark this thread's
- * share was then 28 s, the worker's staging 7.7 s (all of it while this thread worked, which waited 19 ms
- * for it in all), and the move 10 s after it.
+ * thread goes on reading, checking and keying the next documents; the worker's staging runs while this
+ * thread works, and only the final move is waited for (docs/benchmarks.md).
  *
  * It also turns what goes wrong in the worker into what the caller of put/close saw when the load ran
  * here: an engine error as better-sqlite3's SqliteError, too many keys of one hash as IndexUnavailableError,
@@ -87,7 +86,7 @@ function startWorker(path: string): Worker {
     workerData: { path } satisfies StagedLoadWorkerData,
     execArgv: workerExecArgv(),
     // Its garbage is the batches it was posted, short-lived: with a young generation this size instead of
-    // V8's default, its heap before the move of a 1M-record load was 27 MB instead of 43 MB.
+    // V8's default, its heap before the move of a large load is markedly smaller (docs/benchmarks.md).
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
   };
   if (!RUNNING_SOURCES) return new Worker(WORKER_URL, options);

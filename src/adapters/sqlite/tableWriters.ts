@@ -164,7 +164,7 @@ export function stagedRowsOf(batch: readonly PreparedRecordDocument[]): StagedRo
 
 /**
  * Into an empty index. Inserting records and keys as they come puts each row at a random place of the
- * B-trees, which for 1M records was 83% of a 190–250 s load. So batches are appended to unindexed staging
+ * B-trees, which was most of a large load's time. So batches are appended to unindexed staging
  * tables (temporary ones: they never reach the index file or its log), and finish() moves them in one
  * transaction with sorted inserts, which append to each B-tree. Readers see no record until then, and
  * then all of them.
@@ -210,7 +210,7 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
     // The staged documents are numbered in the order of their cluster, then id (stage_rows' rowid is the
     // record's row), each (cluster, id) once, by its last copy: a later document replaces an earlier one,
     // as it would have replaced it in the index. The records are appended in the same order, so the empty
-    // table numbers them alike (sorting the staged rows took 2–3 s less for 1M records than reading them
+    // table numbers them alike (sorting the staged rows was faster than reading them
     // in stage_rows' order), and the index by id is built once afterwards (ids inserted in cluster order
     // into an index kept up to date would each go to a random place of it).
     const numbered = db.prepare(`
@@ -290,7 +290,7 @@ function dropEarlierCopies(db: Database.Database): void {
 /**
  * The move's keys that did not get their first id, because a key of the same hash with a smaller text
  * took it: each gets the next free number of its hash, and its staged key rows and its records' key ids
- * are corrected. Two scans of the staged key rows (~0.3 s each for a million records), and only when there
+ * are corrected. Two scans of the staged key rows, and only when there
  * are such keys.
  */
 function renumberSharedFirstIds(db: Database.Database): void {
@@ -309,7 +309,7 @@ function renumberSharedFirstIds(db: Database.Database): void {
   const keyIdsOf = keyIdsFinder(db);
   for (const key of others.all()) renumber.run(key, keyIdsOf([key])[0]);
   // The renumbered keys' rows, by rowid (an UPDATE … FROM may loop over the renumbered keys and scan the
-  // key rows for each: 30 s for a million records).
+  // key rows for each, far slower on a large load).
   db.exec(`
     UPDATE temp.stage_key_rows
        SET key_id = (SELECT r.key_id FROM temp.stage_renumbered AS r WHERE r.key = stage_key_rows.key)

@@ -28,8 +28,7 @@ const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
 /**
  * Key rows read in one go before a work counts as large. A statement that groups, sorts and counts in
  * SQLite costs more in its temporary B-trees than reading the rows and cutting the page here, up to works
- * of a few hundred key rows (works of 17–100 records at 1M: 818 → 400 µs per page with this at 256
- * rather than 16). A larger work goes to largeWork(), at once when one of its keys is remembered as large.
+ * of a few hundred key rows (docs/benchmarks.md, "What changed": 256 rather than 16). A larger work goes to largeWork(), at once when one of its keys is remembered as large.
  */
 const SMALL_WORK_KEY_ROWS = 256;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
