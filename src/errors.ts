@@ -21,7 +21,9 @@ export type VersionsErrorCode =
   | 'OAI_ERROR'
   | 'OAI_REQUEST_FAILED'
   | 'MALFORMED_OAI_RESPONSE'
-  | CurationErrorCode;
+  | 'CURATION_UNKNOWN_RECORD'
+  | 'CURATION_UNKNOWN_DECISION'
+  | 'CURATION_FILE_INVALID';
 
 export class VersionsError extends Error {
   readonly code: VersionsErrorCode;
@@ -183,7 +185,7 @@ export function describeValue(value: unknown): string {
 
 // Curated merges and splits of work groups (src/work-keys/curation/, docs/curation.md).
 
-export type CurationErrorCode = 'CURATION_UNKNOWN_RECORD' | 'CURATION_UNKNOWN_DECISION' | 'CURATION_FILE_INVALID';
+export type CurationErrorCode = Extract<VersionsErrorCode, `CURATION_${string}`>;
 
 /** A merge or split names records the index does not hold (a typo, or a record not loaded yet). */
 export class UnknownCuratedRecordError extends VersionsError {
