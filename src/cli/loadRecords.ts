@@ -21,7 +21,7 @@ import { runIngest, type IngestDuplicate, type IngestProgress, type IngestReject
 import type { LocalMappingSettings } from '../ingest/localMapping.js';
 import type { HarvestState, IngestWriter } from '../ports.js';
 import type { RecordFileFormat } from '../ingest/recordFormats.js';
-import { writerWithDecisions } from '../ingest/writerWithDecisions.js';
+import { writerWithDecisions } from '../work-keys/curation/writerWithDecisions.js';
 import { decisionsFromCurationFile } from '../work-keys/curation/curationFile.js';
 import type { RecordPosition, SourceItem } from '../ingest/sourceRecord.js';
 

@@ -32,6 +32,6 @@ export type { OaiHarvest, OaiHarvestOptions, OaiHarvestSummary, HarvestedRecord 
 export { harvestedRecordToDocument } from './oai/harvestedRecords.js';
 export { detectRecordFormat, harvestFormatFor, RECORD_FORMATS, RECORD_FILE_FORMATS, HARVEST_FORMATS, HARVEST_PREFIXES } from './recordFormats.js';
 export type { RecordFormat, RecordFileFormat, HarvestFormat, HarvestMapping } from './recordFormats.js';
-export { writerWithDecisions } from './writerWithDecisions.js';
+export { writerWithDecisions } from '../work-keys/curation/writerWithDecisions.js';
 export { decisionsFromCurationFile, curationFileText } from '../work-keys/curation/curationFile.js';
 export type { CurationDecision } from '../work-keys/curation/curationDecisions.js';

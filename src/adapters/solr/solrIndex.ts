@@ -30,7 +30,7 @@
  */
 import http from 'node:http';
 import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../ports.js';
-import { checkRecordId, checkRecordIds, checkVersionsQuery } from '../../versions/versionsQuery.js';
+import { checkRecordId, checkRecordIds, checkVersionsQuery } from '../../portArguments.js';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
 import { RECORD_FIELDS, SINGLE_VALUED_FIELDS, type RecordFieldName } from '../../record/recordFields.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';

@@ -24,7 +24,7 @@ import type { IngestWriter, StoredContent } from '../../ports.js';
 import { IndexUnavailableError, InvalidArgumentError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
 import { contentFingerprintOf } from '../../record/recordContent.js';
 import { SINGLE_VALUED_FIELDS } from '../../record/recordFields.js';
-import { checkRecordIds } from '../../versions/versionsQuery.js';
+import { checkRecordIds } from '../../portArguments.js';
 import {
   checkSolrIndexOptions, encodeSolrParams, toRecordDocument, WORK_KEY_SEPARATOR,
   type SolrFieldMap, type SolrIndexLogger,

@@ -16,7 +16,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { IngestWriter, PreparedRecordDocument } from '../../ports.js';
-import { withMember, writerWithDecisions } from '../../ingest/writerWithDecisions.js';
+import { withMember, writerWithDecisions } from '../../work-keys/curation/writerWithDecisions.js';
 import { InvalidOptionError, UnknownCuratedRecordError, UnknownCurationDecisionError } from '../../errors.js';
 import {
   curationRulesOf, inDecisionOrder, newMerge, newSplit,

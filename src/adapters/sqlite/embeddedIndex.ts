@@ -14,7 +14,7 @@ import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { IndexUnavailableError, InvalidOptionError } from '../../errors.js';
 import type { CatalogIndex, HarvestState, IngestWriter, VersionsPage, VersionsQuery } from '../../ports.js';
-import { checkRecordId, checkRecordIds, checkVersionsQuery } from '../../versions/versionsQuery.js';
+import { checkRecordId, checkRecordIds, checkVersionsQuery } from '../../portArguments.js';
 import { SCHEMA, SCHEMA_VERSION, schemaVersionOf } from './indexTables.js';
 import { harvestTableOf } from './harvestTable.js';
 import { legacyReads, migrateLegacyFile } from './legacyLayouts.js';

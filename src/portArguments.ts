@@ -1,13 +1,13 @@
 /**
- * The one check of a `findVersions` query (src/versions/catalogIndex.ts), which every index adapter makes
+ * The checks of what the ports are handed: one check of a `findVersions` query (src/ports.ts), which every index adapter makes
  * before it asks its engine: a bad query is a bug in the caller, not an index fault, so every adapter
  * answers it with the same InvalidArgumentError (never an IndexUnavailableError, which would read as a 503,
  * nor a RangeError from inside).
  *
  * Left to others: what the query finds (the adapters).
  */
-import { InvalidArgumentError } from '../errors.js';
-import type { VersionsQuery } from '../ports.js';
+import { InvalidArgumentError } from './errors.js';
+import type { VersionsQuery } from './ports.js';
 
 export function checkVersionsQuery(query: unknown): asserts query is VersionsQuery {
   if (typeof query !== 'object' || query === null) {

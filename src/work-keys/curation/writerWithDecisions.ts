@@ -7,8 +7,8 @@
  *
  * Left to others: keeping decisions, writing documents.
  */
-import { curationRulesOf, type CurationDecision } from '../work-keys/curation/curationDecisions.js';
-import type { IngestWriter } from './pipeline.js';
+import { curationRulesOf, type CurationDecision } from './curationDecisions.js';
+import type { IngestWriter } from '../../ports.js';
 
 /**
  * The writer, rewriting the keys of the records the decisions name; `onRewritten` hears each such
