@@ -191,8 +191,10 @@ export type CurationErrorCode = Extract<VersionsErrorCode, `CURATION_${string}`>
 export class UnknownCuratedRecordError extends VersionsError {
   readonly recordIds: readonly string[];
   constructor(recordIds: readonly string[]) {
-    super('CURATION_UNKNOWN_RECORD', `The index holds no record ${recordIds.map((id) => JSON.stringify(id)).join(', ')}: merge and split name records it holds`);
-    this.recordIds = recordIds;
+    // Constructed from anything (a host may build one to test its handling): what is not a list of ids is described.
+    const named = Array.isArray(recordIds) ? recordIds.map((id) => JSON.stringify(id)).join(', ') : describeValue(recordIds);
+    super('CURATION_UNKNOWN_RECORD', `The index holds no record ${named}: merge and split name records it holds`);
+    this.recordIds = Array.isArray(recordIds) ? recordIds : [];
   }
 }
 

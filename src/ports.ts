@@ -10,6 +10,8 @@
  * - `IngestWriter`, the write port: where the ingest pipeline (src/ingest/pipeline.ts) puts prepared
  *   documents.
  * - `HarvestState`, where a harvest (src/ingest/harvestState.ts) remembers how far it got.
+ *
+ * Beside the write port, the one check of its shape (missingWriterMethods) that what takes a writer uses.
  */
 import type { CatalogRecord } from './record/catalogRecord.js';
 import type { PreparedRecordDocument } from './ingest/prepareRecordDocument.js';
@@ -89,6 +91,14 @@ export interface IngestWriter {
   curateWorkKeys?(document: PreparedRecordDocument): PreparedRecordDocument;
   /** Makes everything written durable and visible. Called once, also after a failure. */
   close(): Promise<void>;
+}
+
+const WRITER_METHODS = ['storedContentOf', 'put', 'delete', 'close'] as const;
+
+/** The methods of an IngestWriter that a value lacks (all of them for what is not an object): for the argument checks of what takes a writer. */
+export function missingWriterMethods(writer: unknown): string[] {
+  if (typeof writer !== 'object' || writer === null) return [...WRITER_METHODS];
+  return WRITER_METHODS.filter((method) => typeof (writer as Record<string, unknown>)[method] !== 'function');
 }
 
 /** Where harvests remember the response date of their last successful run, by harvest (base URL, prefix, set). */

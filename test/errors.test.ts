@@ -178,8 +178,11 @@ test('an absolute catalogHomeUrl keeps its own query in the language links', asy
 
 test('docs/errors.md lists exactly the codes of src/errors.ts, each once', (t) => {
   const source = readFileSync(new URL('../src/errors.ts', import.meta.url), 'utf8');
-  const union = /export type VersionsErrorCode =([^;]+);/.exec(source)?.[1] ?? '';
-  const inSource = [...union.matchAll(/'([A-Z_]+)'/g)].map((match) => match[1]!);
+  // The union's codes, and those of the unions it names (`| CurationErrorCode`, kept beside their errors).
+  const unionOf = (name: string): string => new RegExp(`export type ${name} =([^;]+);`).exec(source)?.[1] ?? '';
+  const union = unionOf('VersionsErrorCode');
+  const named = [...union.matchAll(/\|\s*([A-Z][A-Za-z]+ErrorCode)\b/g)].map((match) => unionOf(match[1]!));
+  const inSource = [union, ...named].flatMap((text) => [...text.matchAll(/'([A-Z_]+)'/g)].map((match) => match[1]!));
   const docs = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
   const section = docs.slice(docs.indexOf('## Named errors'), docs.indexOf('\n## ', docs.indexOf('## Named errors') + 1));
   // The table's second column, one code a row.

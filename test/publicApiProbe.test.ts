@@ -2,12 +2,15 @@
  * The public API cannot be misused into a TypeError from inside. Every export of every subpath that
  * package.json `exports` lists (found at run time, so a new export is probed without a line here) is
  * called with `undefined`, a plain object, a number and a Buffer; factories are then made properly and
- * each method of what they return is called with the same values. Each outcome must be a named error of
+ * each method of what they return (nested ones by path, as `harvestState.get`) is called with the same values. Each outcome must be a named error of
  * the family (instanceof VersionsError, with a code) or a documented empty answer; a returned promise or
  * async iterable is awaited or read first, since that is where its error would come.
  */
 import test from 'ava';
 import { readFileSync } from 'node:fs';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import Koa from 'koa';
 import { VersionsError } from '../src/errors.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -29,24 +32,33 @@ const BAD_INPUTS: ReadonlyArray<readonly [string, unknown]> = [
   ['Buffer', Buffer.from('x')],
 ];
 
-/** Exports documented to answer anything they cannot read with an empty answer (docs/work-keys.md). */
+/** The default language's "Show all versions (2)", set when the plugin is made (FACTORIES below). */
+let defaultShowAllVersions: string | undefined;
+
+/** Exports documented to answer anything they cannot read with an empty answer (docs/work-keys.md, docs/languages.md, docs/loading.md). */
 const DOCUMENTED_EMPTY_ANSWERS: Readonly<Record<string, (value: unknown) => boolean>> = {
   workKeysOf: (value) => Array.isArray(value) && value.length === 0,
   workKeysOfDocument: (value) => Array.isArray(value) && value.length === 0,
   // The demo's search box: text that is not a string searches for nothing (src/adapters/sqlite/embeddedIndex.ts).
   searchRecords: (value) => (value as { total?: unknown } | undefined)?.total === 0,
+  // A predicate: anything that is not a deletion is not one (src/ingest/recordDeletion.ts).
+  isRecordDeletion: (value) => value === false,
+  // Anything that is not an offered language code gives the default language's labels (docs/languages.md).
+  labelsFor: (value) => defaultShowAllVersions !== undefined
+    && (value as { showAllVersions?: (count: number) => unknown } | undefined)?.showAllVersions?.(2) === defaultShowAllVersions,
+  // Values of the wrong kind get '' (docs/languages.md, "For the host's own pages").
+  'labelsFor("es").format': (value) => value === '',
+  'labelsFor("es").showAllVersions': (value) => value === '',
 };
 
-/** Bad inputs that are right for one function: a count is a number. */
+/** Bad inputs that are right for one function: a count is a number; a writer's description may be left out. */
 const RIGHT_INPUTS: Readonly<Record<string, (input: unknown) => boolean>> = {
   'labelsFor("es").showAllVersions': (input) => typeof input === 'number',
+  openWriter: (input) => input === undefined,
+  // Options may be left out, or given with no member set (defaults: docs/curation.md, docs/deployment.md).
+  'curation.report': (input) => input === undefined || (typeof input === 'object' && !Buffer.isBuffer(input)),
+  'versionsLinks(ctx, [], ·)': (input) => input === undefined || (typeof input === 'object' && !Buffer.isBuffer(input)),
 };
-
-/**
- * Cases whose fix lives in files another change of the same release owns (named in the brief of issue 18);
- * run as `test.failing` until those changes are merged, when each must be removed from this list.
- */
-const FIXED_ELSEWHERE = new Set<string>([]);
 
 type Outcome = { readonly kind: 'answer'; readonly value: unknown } | { readonly kind: 'error'; readonly error: unknown };
 
@@ -111,10 +123,19 @@ const FACTORIES: Readonly<Record<string, () => Promise<{ instance: object; close
     const index = openEmbeddedIndex({ path: ':memory:' });
     const plugin = createVersionsPlugin({ index });
     const labels = plugin.labelsFor('es');
+    defaultShowAllVersions = plugin.labelsFor('en').showAllVersions(2);
+    // A request's context as Koa makes it, for the helpers' other arguments.
+    const app = new Koa();
+    const request = new IncomingMessage(new Socket());
+    request.headers.host = 'catalog.example';
+    const ctx = app.createContext(request, new ServerResponse(request));
     return {
       instance: {
         languageOf: plugin.languageOf,
         labelsFor: plugin.labelsFor,
+        versionsLinks: plugin.versionsLinks,
+        'versionsLinks(ctx, ·)': (value: unknown) => plugin.versionsLinks(ctx, value as string[]),
+        'versionsLinks(ctx, [], ·)': (value: unknown) => plugin.versionsLinks(ctx, [], value as { minimum?: number }),
         // The labels labelsFor answers with (HostLabels), probed as methods of the plugin.
         'labelsFor("es").format': (value: unknown) => labels.format(value as string),
         'labelsFor("es").showAllVersions': (value: unknown) => labels.showAllVersions(value as number),
@@ -135,17 +156,34 @@ const FACTORIES: Readonly<Record<string, () => Promise<{ instance: object; close
  * contentVersion, deleteAll). Classes' private methods are not the API and are not probed.
  */
 const PUBLIC_METHODS: Readonly<Record<string, readonly string[]>> = {
-  openEmbeddedIndex: ['getRecord', 'findVersions', 'countVersions', 'load', 'openWriter', 'searchRecords', 'lastHarvest', 'recordHarvest'],
+  openEmbeddedIndex: [
+    'getRecord', 'findVersions', 'countVersions', 'load', 'openWriter', 'searchRecords', 'harvestState.get', 'harvestState.set',
+    'curation.merge', 'curation.split', 'curation.undo', 'curation.replaceAll', 'curation.report', 'curation.curating',
+  ],
   createSolrIndex: ['getRecord', 'findVersions', 'countVersions'],
   createSolrWriter: ['add', 'storedContentOf', 'deleteByIds'],
-  createVersionsPlugin: ['languageOf', 'labelsFor', 'labelsFor("es").format', 'labelsFor("es").showAllVersions'],
+  createVersionsPlugin: [
+    'languageOf', 'labelsFor', 'labelsFor("es").format', 'labelsFor("es").showAllVersions',
+    'versionsLinks', 'versionsLinks(ctx, ·)', 'versionsLinks(ctx, [], ·)',
+  ],
   harvestOai: ['summary'],
 };
+
+/** A method by its name, or by its path (`harvestState.get`), called on the object that holds it. */
+function methodOf(instance: object, name: string): (argument: unknown) => unknown {
+  const own = (instance as Record<string, unknown>)[name];
+  if (typeof own === 'function') return (own as (argument: unknown) => unknown).bind(instance);
+  const path = name.split('.');
+  const holder = path.slice(0, -1).reduce<Record<string, unknown>>((object, part) => object[part] as Record<string, unknown>, instance as Record<string, unknown>);
+  const method = holder[path.at(-1)!];
+  if (typeof method !== 'function') throw new Error(`the probe names ${name}, which the instance does not offer`);
+  return (method as (argument: unknown) => unknown).bind(holder);
+}
 
 function probe(label: string, name: string, call: () => unknown, input: unknown): void {
   if (RIGHT_INPUTS[name]?.(input) === true) return;
   const title = `${label} answers with a coded error or a documented empty answer`;
-  (FIXED_ELSEWHERE.has(label) ? test.failing : test)(title, async (t) => {
+  test(title, async (t) => {
     const outcome = await outcomeOf(call);
     t.true(acceptable(name, outcome), `${label} ${describeOutcome(outcome)}`);
   });
@@ -192,7 +230,7 @@ for (const [subpath, exported] of modules) {
     for (const method of PUBLIC_METHODS[name] ?? []) {
       for (const [inputName, input] of BAD_INPUTS) {
         const label = `${shown} ${name}().${method}(${inputName})`;
-        probe(label, method, () => (instance.instance as Record<string, (argument: unknown) => unknown>)[method]!(input), input);
+        probe(label, method, () => methodOf(instance.instance, method)(input), input);
       }
     }
   }

@@ -27,6 +27,8 @@ import { createThemeEngine } from './themeEngine.js';
 import { buildFeedStylesheet } from '../page/feedStylesheet.js';
 import { createVersionsAnswers } from './versionsAnswers.js';
 import { checkIndexHealth, watchIndexFile } from './indexHealth.js';
+import { InvalidArgumentError } from '../errors.js';
+import { checkRecordIds } from '../portArguments.js';
 
 export const LANGUAGE_COOKIE = 'language';
 export const UI_COOKIE = 'ui';
@@ -159,7 +161,13 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
 
   const chooseLanguage = languageResolver({ supported: config.languages, fallback: config.defaultLanguage });
 
+  /** The host's helper: a value that is not a request's context is refused (the routes call requestLanguage). */
   function languageOf(ctx: Context): string {
+    checkContext('languageOf', ctx);
+    return requestLanguage(ctx);
+  }
+
+  function requestLanguage(ctx: Context): string {
     const session = hostSessionOf(ctx);
     return chooseLanguage({
       query: firstValue(ctx.query.lng),
@@ -174,7 +182,7 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
     const feedPreview = feedAsked && isBrowserNavigation(ctx);
     const view: VersionsView = feedAsked && !feedPreview ? 'rss' : 'html';
     const lng = firstValue(ctx.query.lng);
-    const language = languageOf(ctx);
+    const language = requestLanguage(ctx);
     const uiCookie = ctx.cookies.get(UI_COOKIE, { signed: false });
     const ui = uiCookie !== undefined && Object.hasOwn(config.themes, uiCookie) ? uiCookie : config.defaultUi;
     const baseUrl = config.baseUrl ?? requestBaseUrl(ctx);
@@ -298,8 +306,14 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
   }
 
   async function versionsLinks(ctx: Context, ids: readonly string[], options: { readonly language?: string; readonly minimum?: number } = {}): Promise<Map<string, VersionsLink>> {
+    checkContext('versionsLinks', ctx);
+    checkRecordIds('versionsLinks', ids);
+    if (typeof options !== 'object' || options === null || Buffer.isBuffer(options) || Array.isArray(options)
+      || (options.minimum !== undefined && typeof options.minimum !== 'number')) {
+      throw new InvalidArgumentError('versionsLinks', 'options', 'an object ({ language, minimum }) with minimum a number', options);
+    }
     const counts = ids.length === 0 ? new Map<string, number>() : await config.index.countVersions(ids);
-    const { showAllVersions } = labelsFor(options.language ?? languageOf(ctx));
+    const { showAllVersions } = labelsFor(options.language ?? requestLanguage(ctx));
     const baseUrl = config.baseUrl ?? requestBaseUrl(ctx);
     const minimum = options.minimum ?? 2;
     const links = new Map<string, VersionsLink>();
@@ -311,4 +325,16 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
 
   const middleware = compose([router.routes() as Middleware, router.allowedMethods() as Middleware]);
   return Object.assign(middleware, { languageOf, labelsFor, versionsLinks });
+}
+
+/**
+ * Refuses what is not a Koa request context (the host's helpers are called with the `ctx` of a request):
+ * undefined, an object, a number. Only what the language choice reads is looked at.
+ */
+function checkContext(functionName: string, ctx: unknown): asserts ctx is Context {
+  const candidate = ctx as Partial<Context> | null | undefined;
+  if (typeof candidate !== 'object' || candidate === null || typeof candidate.get !== 'function'
+    || typeof candidate.query !== 'object' || candidate.query === null || typeof candidate.cookies?.get !== 'function') {
+    throw new InvalidArgumentError(functionName, 'ctx', 'the Koa context of a request (ctx)', ctx);
+  }
 }

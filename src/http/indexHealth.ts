@@ -14,6 +14,7 @@
  * Left to others: reading (the index adapters), routing and the HTTP answer (createVersionsPlugin.ts).
  */
 import { stat } from 'node:fs/promises';
+import { InvalidArgumentError } from '../errors.js';
 import type { CatalogIndex } from '../ports.js';
 
 export type IndexHealthStatus = 'ok' | 'locked' | 'missing' | 'unavailable';
@@ -47,10 +48,20 @@ const PROBE_ID = '\u0000koa-catalog-versions health check';
 
 /** Remembers which file is at `path` now (for a later check), without failing when there is none. */
 export async function watchIndexFile(path: string): Promise<WatchedIndexFile> {
+  if (typeof path !== 'string' || path === '') throw new InvalidArgumentError('watchIndexFile', 'path', 'the path of the index file (a non-empty string)', path);
   return { path, identity: await fileIdentity(path) };
 }
 
+/** The report; what is not an index or options is refused (InvalidArgumentError), never reported as a failing index. */
 export async function checkIndexHealth(index: CatalogIndex, options: IndexHealthOptions = {}): Promise<IndexHealth> {
+  if (typeof index !== 'object' || index === null || typeof index.countVersions !== 'function') {
+    throw new InvalidArgumentError('checkIndexHealth', 'index', 'a CatalogIndex (with countVersions), such as openEmbeddedIndex or createSolrIndex gives', index);
+  }
+  const given = options?.indexFile as Partial<WatchedIndexFile> | null | undefined;
+  if (typeof options !== 'object' || options === null || (options.now !== undefined && typeof options.now !== 'function')
+    || (given !== undefined && (typeof given !== 'object' || given === null || typeof given.path !== 'string'))) {
+    throw new InvalidArgumentError('checkIndexHealth', 'options', 'an object ({ indexFile: await watchIndexFile(path), now })', options);
+  }
   const now = options.now ?? (() => new Date());
   const checkedAt = now().toISOString();
   const started = performance.now();

@@ -9,11 +9,12 @@
  * (src/cli/loadRecords.ts).
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { InvalidOptionError } from '../errors.js';
+import { InvalidArgumentError, InvalidOptionError } from '../errors.js';
 import type { HarvestState } from '../ports.js';
 
 /** Harvest state in a JSON file (`{ "<harvest key>": "<response date>" }`), created at the first harvest. */
 export function harvestStateFile(path: string): HarvestState {
+  if (typeof path !== 'string' || path === '') throw new InvalidArgumentError('harvestStateFile', 'path', 'the path of a JSON file (a non-empty string)', path);
   const readAll = async (): Promise<Record<string, string>> => {
     try {
       const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
@@ -24,8 +25,13 @@ export function harvestStateFile(path: string): HarvestState {
     }
   };
   return {
-    get: async (key) => (await readAll())[key],
+    async get(key) {
+      if (typeof key !== 'string') throw new InvalidArgumentError('harvestState.get', 'key', 'a harvest key (a string)', key);
+      return (await readAll())[key];
+    },
     async set(key, responseDate) {
+      if (typeof key !== 'string') throw new InvalidArgumentError('harvestState.set', 'key', 'a harvest key (a string)', key);
+      if (typeof responseDate !== 'string') throw new InvalidArgumentError('harvestState.set', 'responseDate', 'the response date of the harvest (a string)', responseDate);
       const all = await readAll();
       all[key] = responseDate;
       await writeFile(path, `${JSON.stringify(all, null, 2)}\n`);

@@ -10,8 +10,8 @@
  * Left to others: preparing and writing (pipeline.ts), the writer (the adapters), reading files (readers/,
  * marc/, oai/).
  */
-import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
-import type { IngestWriter } from '../ports.js';
+import { InvalidArgumentError, InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
+import { missingWriterMethods, type IngestWriter } from '../ports.js';
 import { IngestStoppedError, runIngest } from './pipeline.js';
 import type { SourceItem } from './sourceRecord.js';
 
@@ -65,10 +65,14 @@ function checkLoadArguments(documents: unknown, options: unknown): asserts optio
 }
 
 /**
- * Loads documents through `writer`, which is closed at the end, also when the arguments are refused
- * (InvalidOptionError) or the load fails.
+ * Loads documents through `writer`, which is closed at the end, also when the other arguments are refused
+ * (InvalidOptionError) or the load fails. What is not a writer is refused (InvalidArgumentError) untouched.
  */
 export async function loadDocuments(writer: IngestWriter, documents: Iterable<unknown> | AsyncIterable<unknown>, loadOptions: LoadOptions = {}): Promise<LoadSummary> {
+  const missing = missingWriterMethods(writer);
+  if (missing.length > 0) {
+    throw new InvalidArgumentError('loadDocuments', 'writer', `an IngestWriter such as index.openWriter() gives (it has no ${missing.join(', ')})`, writer);
+  }
   try {
     checkLoadArguments(documents, loadOptions);
   } catch (error) {

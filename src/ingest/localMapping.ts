@@ -13,11 +13,13 @@
  * Left to others: the stock mapping (marc/vufindMarcMapping.ts, oai/dublinCoreMapping.ts), reading the
  * file from disk and the flags (src/cli/), deleting (the pipeline, recordDeletion.ts).
  */
-import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
+import { describeValue, InvalidArgumentError, InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import type { RecordDocument } from '../record/catalogRecord.js';
 import { isDataField, type MarcRecord } from './marc/marcRecord.js';
 import { trimAsJavaDoes } from './marc/marcFieldSpec.js';
-import { recordDocumentFromMarc, trimTrailingIsbdPunctuation, type VufindMappingOptions } from './marc/vufindMarcMapping.js';
+import {
+  checkMappingOptions, checkMarcRecord, documentOfCheckedMarc, trimTrailingIsbdPunctuation, type VufindMappingOptions,
+} from './marc/vufindMarcMapping.js';
 import { recordDeletion, type RecordDeletion } from './recordDeletion.js';
 
 /** One SolrMarc-style field specification: `001`, `035a`, `245abnp`, `008[35-37]`. */
@@ -63,6 +65,18 @@ export const STOCK_MAPPING: LocalMappingSettings = {
   fields: new Map(),
 };
 
+/**
+ * Refuses what is not settings as parseLocalMapping gives them, naming the function called: the shape
+ * only (a few comparisons, as each record is mapped with them), not each field specification.
+ */
+function checkSettings(settings: unknown, functionName: string): asserts settings is LocalMappingSettings {
+  const candidate = settings as Partial<LocalMappingSettings> | null | undefined;
+  if (typeof candidate !== 'object' || candidate === null || !Array.isArray(candidate.idSpecs) || typeof candidate.idPrefix !== 'string'
+    || typeof candidate.deleteWithdrawn !== 'boolean' || !(candidate.fields instanceof Map)) {
+    throw new InvalidArgumentError(functionName, 'settings', 'local mapping settings ({ idSpecs, idPrefix, deleteWithdrawn, fields }) as parseLocalMapping gives them, or STOCK_MAPPING', settings);
+  }
+}
+
 /** Whether these settings change anything the stock mapping does. */
 export function isStockMapping(settings: LocalMappingSettings): boolean {
   return settings.idPrefix === '' && settings.deleteWithdrawn && settings.fields.size === 0
@@ -95,6 +109,8 @@ export function parseFieldSpecs(text: string): MarcFieldSpec[] | undefined {
  * `InvalidOptionError` with option `local.properties:3`.
  */
 export function parseLocalMapping(text: string, source: string): LocalMappingSettings {
+  if (typeof text !== 'string') throw new InvalidArgumentError('parseLocalMapping', 'text', 'the text of a mapping file (a string)', text);
+  if (typeof source !== 'string' || source === '') throw new InvalidArgumentError('parseLocalMapping', 'source', 'the name of the mapping file, for messages (a non-empty string)', source);
   let idSpecs = STOCK_MAPPING.idSpecs;
   let idPrefix = STOCK_MAPPING.idPrefix;
   let deleteWithdrawn = STOCK_MAPPING.deleteWithdrawn;
@@ -175,6 +191,11 @@ export interface MappingFlags {
 
 /** Settings with the flags applied over them; throws InvalidOptionError naming the flag. */
 export function withMappingFlags(settings: LocalMappingSettings, flags: MappingFlags): LocalMappingSettings {
+  checkSettings(settings, 'withMappingFlags');
+  if (typeof flags !== 'object' || flags === null) throw new InvalidArgumentError('withMappingFlags', 'flags', 'an object ({ idFields, idPrefix, institution, building })', flags);
+  for (const [name, flag] of [['idFields', '--id-field'], ['idPrefix', '--id-prefix'], ['institution', '--institution'], ['building', '--building']] as const) {
+    if (flags[name] !== undefined && typeof flags[name] !== 'string') throw new InvalidOptionError(flag, `needs text, not ${describeValue(flags[name])}`);
+  }
   let { idSpecs, idPrefix } = settings;
   const fields = new Map(settings.fields);
   if (flags.idFields !== undefined) {
@@ -253,11 +274,14 @@ function describeSpec(spec: MarcFieldSpec): string {
  * (Leader/05 `d`) is answered as a deletion of that id when the settings say so.
  */
 export function localMarcDocument(record: MarcRecord, settings: LocalMappingSettings, options: VufindMappingOptions = {}): RecordDocument | RecordDeletion {
+  checkMarcRecord(record, 'localMarcDocument');
+  checkSettings(settings, 'localMarcDocument');
+  checkMappingOptions(options, 'localMarcDocument');
   const id = localIdOf(record, settings);
   if (settings.deleteWithdrawn && record.leader.charAt(5) === 'd') return recordDeletion(id);
   // The stock mapping takes its id from 001: give it the local id there (the rest of it never reads 001).
   const withId: MarcRecord = { leader: record.leader, fields: [{ tag: '001', value: id }, ...record.fields.filter((field) => field.tag !== '001')] };
-  const document = recordDocumentFromMarc(withId, options);
+  const document = documentOfCheckedMarc(withId, options);
   for (const [field, source] of settings.fields) setField(document, field, source.kind === 'constant' ? [source.value] : marcValues(record, source.specs), source);
   return document;
 }
@@ -276,6 +300,10 @@ function setField(document: RecordDocument, field: LocalMappingField, found: rea
  * and the constants among the local fields (MARC field sources do not apply to it).
  */
 export function withLocalSettings(document: RecordDocument, settings: LocalMappingSettings): RecordDocument {
+  if (typeof document !== 'object' || document === null || typeof document.id !== 'string') {
+    throw new InvalidArgumentError('withLocalSettings', 'document', 'a record document with an id (a string)', document);
+  }
+  checkSettings(settings, 'withLocalSettings');
   const local: RecordDocument = { ...document, id: settings.idPrefix + document.id };
   for (const [field, source] of settings.fields) if (source.kind === 'constant') setField(local, field, [source.value], source);
   return local;

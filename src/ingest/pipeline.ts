@@ -24,7 +24,7 @@ import { InvalidOptionError, InvalidRecordDocumentError, VersionsError } from '.
 import { prepareRecordDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
 import { isRecordDeletion } from './recordDeletion.js';
 import type { RecordPosition, SourceItem } from './sourceRecord.js';
-import type { IngestWriter, StoredContent } from '../ports.js';
+import { missingWriterMethods, type IngestWriter, type StoredContent } from '../ports.js';
 
 export type { IngestWriter, StoredContent, WriteRefusal } from '../ports.js';
 
@@ -290,11 +290,9 @@ function checkIngestOptions(options: unknown): asserts options is IngestOptions<
   for (const name of ['onRejected', 'onProgress'] as const) {
     if (given[name] !== undefined && typeof given[name] !== 'function') throw new InvalidOptionError(name, 'give a function');
   }
-  const writer = given.writer as Record<string, unknown> | null | undefined;
-  const missing = typeof writer !== 'object' || writer === null ? ['put'] : WRITER_METHODS.filter((method) => typeof writer[method] !== 'function');
+  const missing = missingWriterMethods(given.writer);
   if (missing.length > 0) throw new InvalidOptionError('writer', `give an IngestWriter (src/ports.ts); it has no ${missing.join(', ')}`);
 }
-const WRITER_METHODS = ['storedContentOf', 'put', 'delete', 'close'] as const;
 
 /** What onRejected threw, carried out of the loop so that the records before it are written first. */
 class StopRequested {

@@ -7,6 +7,7 @@
  * Left to others: deciding that a record is withdrawn (the mapping, e.g. localMapping.ts), deleting
  * (the pipeline and the writers).
  */
+import { InvalidArgumentError } from '../errors.js';
 
 /** A withdrawn record, by the id it is stored under. */
 export interface RecordDeletion {
@@ -14,9 +15,11 @@ export interface RecordDeletion {
 }
 
 export function recordDeletion(id: string): RecordDeletion {
+  if (typeof id !== 'string' || id === '') throw new InvalidArgumentError('recordDeletion', 'id', 'the id of the withdrawn record (a non-empty string)', id);
   return { deletedRecordId: id };
 }
 
+/** Whether a mapping step answered a deletion; false for anything else (a document, undefined, a number, a Buffer). */
 export function isRecordDeletion(value: unknown): value is RecordDeletion {
   return typeof value === 'object' && value !== null && typeof (value as { deletedRecordId?: unknown }).deletedRecordId === 'string'
     && Object.keys(value).length === 1;

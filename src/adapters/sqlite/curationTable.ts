@@ -15,11 +15,11 @@
  * (groupQualityReads.ts), writing records (tableWriters.ts), the writer's turn (embeddedIndex.ts).
  */
 import type Database from 'better-sqlite3';
-import type { IngestWriter, PreparedRecordDocument } from '../../ports.js';
+import { missingWriterMethods, type IngestWriter, type PreparedRecordDocument } from '../../ports.js';
 import { withMember, writerWithDecisions } from '../../work-keys/curation/writerWithDecisions.js';
-import { InvalidOptionError, UnknownCuratedRecordError, UnknownCurationDecisionError } from '../../errors.js';
+import { InvalidArgumentError, InvalidOptionError, UnknownCuratedRecordError, UnknownCurationDecisionError } from '../../errors.js';
 import {
-  curationRulesOf, inDecisionOrder, newMerge, newSplit,
+  checkCurationDecisions, curationRulesOf, inDecisionOrder, newMerge, newSplit,
   type CurationAction, type CurationDecision, type CurationRules, type DecisionAuthor,
 } from '../../work-keys/curation/curationDecisions.js';
 import { documentFromRow, holdsRecords, RECORD_COLUMNS, type RecordRow } from './indexTables.js';
@@ -160,6 +160,10 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
     decisions,
 
     async merge(recordIds, author) {
+      if (!Array.isArray(recordIds) || !recordIds.every((id) => typeof id === 'string') || new Set(recordIds).size < 2) {
+        throw new InvalidArgumentError('curation.merge', 'recordIds', 'a list of at least two different record ids (strings)', recordIds);
+      }
+      checkAuthor('curation.merge', author);
       readyToChange();
       const all = decisions();
       const decision = newMerge(recordIds, author, all);
@@ -168,6 +172,8 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
     },
 
     async split(recordId, author) {
+      if (typeof recordId !== 'string' || recordId === '') throw new InvalidArgumentError('curation.split', 'recordId', 'a record id (a non-empty string)', recordId);
+      checkAuthor('curation.split', author);
       readyToChange();
       const all = decisions();
       const decision = newSplit(recordId, author, all);
@@ -176,6 +182,7 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
     },
 
     async undo(decisionId) {
+      if (typeof decisionId !== 'string') throw new InvalidArgumentError('curation.undo', 'decisionId', 'a decision id such as m1 or s2 (a string)', decisionId);
       readyToChange();
       const all = decisions();
       const decision = all.find((d) => d.id === decisionId);
@@ -186,6 +193,7 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
     },
 
     async replaceAll(imported) {
+      checkCurationDecisions(imported, 'curation.replaceAll');
       readyToChange();
       const before = decisions();
       db.transaction(() => {
@@ -197,9 +205,14 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
       return { recordsRewritten: await rewriteRecords(touched, rules) };
     },
 
-    report: (options) => groupQualityReport(db, options),
+    report(options) {
+      checkReportOptions(options);
+      return groupQualityReport(db, options);
+    },
 
     curating(writer) {
+      const missing = missingWriterMethods(writer);
+      if (missing.length > 0) throw new InvalidArgumentError('curation.curating', 'writer', `an IngestWriter (it has no ${missing.join(', ')})`, writer);
       if (readOnly) return writer;
       const originals = new Map<string, readonly string[]>();
       const curated = writerWithDecisions(writer, decisions(), (id, own) => originals.set(id, own));
@@ -214,4 +227,24 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
       });
     },
   };
+}
+
+/** Who, when and why, as every new decision carries them: refused, naming the operation, when not. */
+function checkAuthor(functionName: string, author: unknown): asserts author is DecisionAuthor {
+  const given = author as Partial<DecisionAuthor> | null | undefined;
+  if (typeof given !== 'object' || given === null || typeof given.by !== 'string' || !(given.at instanceof Date) || Number.isNaN(given.at.getTime())
+    || typeof given.note !== 'string' || given.note.trim() === '') {
+    throw new InvalidArgumentError(functionName, 'author', 'who, when and why ({ by, at: a Date, note: a non-empty string })', author);
+  }
+}
+
+function checkReportOptions(options: unknown): asserts options is GroupQualityOptions | undefined {
+  if (options === undefined) return;
+  const given = options as Partial<GroupQualityOptions> | null;
+  const limits = given?.limits as Partial<Record<string, unknown>> | undefined;
+  if (typeof given !== 'object' || given === null || Buffer.isBuffer(given) || Array.isArray(given)
+    || (given.top !== undefined && (!Number.isSafeInteger(given.top) || given.top < 0))
+    || (limits !== undefined && (typeof limits !== 'object' || limits === null || !Number.isFinite(limits.largeKey) || !Number.isFinite(limits.manyAuthors)))) {
+    throw new InvalidArgumentError('curation.report', 'options', 'an object ({ top: a whole number >= 0, limits: { largeKey, manyAuthors } })', options);
+  }
 }

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
-import { IndexUnavailableError, InvalidOptionError } from '../../errors.js';
+import { IndexUnavailableError, InvalidArgumentError, InvalidOptionError } from '../../errors.js';
 import type { CatalogIndex, HarvestState, IngestWriter, VersionsPage, VersionsQuery } from '../../ports.js';
 import { checkRecordId, checkRecordIds, checkVersionsQuery } from '../../portArguments.js';
 import { SCHEMA, SCHEMA_VERSION, schemaVersionOf } from './indexTables.js';
@@ -197,7 +197,10 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
       return countRecords.get() ?? 0;
     },
 
-    openWriter: (description = 'embedded index') => curation.curating(writers.open(description)),
+    openWriter(description = 'embedded index') {
+      if (typeof description !== 'string') throw new InvalidArgumentError('openWriter', 'description', 'a string naming the writer for messages, or nothing', description);
+      return curation.curating(writers.open(description));
+    },
 
     async searchRecords(text, searchOptions) {
       ensureOpen();

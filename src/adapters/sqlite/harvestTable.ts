@@ -4,7 +4,7 @@
  * file a Solr target keeps it in, are src/ingest/harvestState.ts's.
  */
 import type Database from 'better-sqlite3';
-import { IndexUnavailableError, InvalidOptionError } from '../../errors.js';
+import { IndexUnavailableError, InvalidArgumentError, InvalidOptionError } from '../../errors.js';
 import type { HarvestState } from '../../ports.js';
 
 export interface HarvestTableContext {
@@ -24,6 +24,7 @@ export function harvestTableOf(db: Database.Database, context: HarvestTableConte
     : undefined);
   return {
     async get(key) {
+      if (typeof key !== 'string') throw new InvalidArgumentError('harvestState.get', 'key', 'a harvest key (a string)', key);
       context.ensureOpen();
       try {
         return readStatement()?.get(key)?.response_date;
@@ -32,6 +33,8 @@ export function harvestTableOf(db: Database.Database, context: HarvestTableConte
       }
     },
     async set(key, responseDate) {
+      if (typeof key !== 'string') throw new InvalidArgumentError('harvestState.set', 'key', 'a harvest key (a string)', key);
+      if (typeof responseDate !== 'string') throw new InvalidArgumentError('harvestState.set', 'responseDate', 'the response date of the harvest (a string)', responseDate);
       context.ensureOpen();
       if (context.readOnly) throw new InvalidOptionError('readOnly', 'this index was opened read-only');
       db.prepare('INSERT OR REPLACE INTO harvests (key, response_date) VALUES (?, ?)').run(key, responseDate);

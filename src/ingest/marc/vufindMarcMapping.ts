@@ -55,10 +55,20 @@ export const MARC_PROPERTIES = {
 
 /** A record document with VuFind's field values for a MARC record (deliberate differences above). */
 export function recordDocumentFromMarc(record: MarcRecord, options: VufindMappingOptions = {}): RecordDocument {
-  checkMarcRecord(record);
+  checkMarcRecord(record, 'recordDocumentFromMarc');
+  checkMappingOptions(options, 'recordDocumentFromMarc');
+  return documentOfCheckedMarc(record, options);
+}
+
+/** Refuses mapping options that are not an object, naming the function that was called. */
+export function checkMappingOptions(options: unknown, functionName: string): asserts options is VufindMappingOptions {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError('recordDocumentFromMarc', 'options', 'an object ({ currentYear })', options);
+    throw new InvalidArgumentError(functionName, 'options', 'an object ({ currentYear })', options);
   }
+}
+
+/** recordDocumentFromMarc for a record and options checked already (localMapping.ts checks them once, at its entry). */
+export function documentOfCheckedMarc(record: MarcRecord, options: VufindMappingOptions): RecordDocument {
   const currentYear = options.currentYear ?? new Date().getFullYear();
   const document: RecordDocument = { id: idOf(record) };
   const title = solrMarcValues(record, MARC_PROPERTIES.title)[0];
@@ -85,7 +95,7 @@ export function recordDocumentFromMarc(record: MarcRecord, options: VufindMappin
  * shape is checked (a plain object, a number, a Buffer are refused), not every subfield: the readers'
  * records pass in a few comparisons per field.
  */
-function checkMarcRecord(record: unknown): asserts record is MarcRecord {
+export function checkMarcRecord(record: unknown, functionName: string): asserts record is MarcRecord {
   const candidate = record as Partial<MarcRecord> | null | undefined;
   let wellFormed = typeof candidate === 'object' && candidate !== null && typeof candidate.leader === 'string' && Array.isArray(candidate.fields);
   if (wellFormed) {
@@ -97,7 +107,7 @@ function checkMarcRecord(record: unknown): asserts record is MarcRecord {
     }
   }
   if (!wellFormed) {
-    throw new InvalidArgumentError('recordDocumentFromMarc', 'record', 'a MARC record ({ leader, fields }) as readIso2709 or readMarcXml give it', record);
+    throw new InvalidArgumentError(functionName, 'record', 'a MARC record ({ leader, fields }) as readIso2709 or readMarcXml give it', record);
   }
 }
 

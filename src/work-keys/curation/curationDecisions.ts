@@ -16,6 +16,7 @@
  * src/adapters/sqlite/curationTable.ts), the decisions file (curationFile.ts), the command
  * (src/cli/worksCommand.ts).
  */
+import { InvalidArgumentError } from '../../errors.js';
 import { DistinctStrings } from '../workKeys.js';
 
 export type CurationAction = 'merge' | 'split';
@@ -86,6 +87,19 @@ export function curationRulesOf(decisions: readonly CurationDecision[]): Curatio
       return curated.values;
     },
   };
+}
+
+/**
+ * Refuses what is not a list of decisions (as `decisions()` or decisionsFromCurationFile give them),
+ * naming the function called. The shape only: the file reader checks each field's content.
+ */
+export function checkCurationDecisions(decisions: unknown, functionName: string): asserts decisions is readonly CurationDecision[] {
+  const wellFormed = Array.isArray(decisions) && decisions.every((decision: Partial<CurationDecision> | null) =>
+    typeof decision === 'object' && decision !== null && typeof decision.id === 'string'
+    && (decision.action === 'merge' || decision.action === 'split') && Array.isArray(decision.records));
+  if (!wellFormed) {
+    throw new InvalidArgumentError(functionName, 'decisions', 'a list of grouping decisions ({ id, action, records, by, at, note })', decisions);
+  }
 }
 
 /** The number of a decision id (`m12` → 12), or undefined for an id not of that form. */

@@ -6,14 +6,15 @@
  *
  * Left to others: what decisions do (curationDecisions.ts), reading and writing the file (the command).
  */
-import { InvalidCurationFileError } from '../../errors.js';
-import { inDecisionOrder, isDecisionId, type CurationAction, type CurationDecision } from './curationDecisions.js';
+import { InvalidArgumentError, InvalidCurationFileError } from '../../errors.js';
+import { checkCurationDecisions, inDecisionOrder, isDecisionId, type CurationAction, type CurationDecision } from './curationDecisions.js';
 
 /** The format's name and version, the first member of the file. */
 export const CURATION_FILE_FORMAT = 'catalog-versions grouping decisions 1';
 
 /** The file's text for these decisions. */
 export function curationFileText(decisions: readonly CurationDecision[]): string {
+  checkCurationDecisions(decisions, 'curationFileText');
   const ordered = inDecisionOrder(decisions).map(({ id, action, records, by, at, note }) => ({ id, action, records, by, at, note }));
   return `${JSON.stringify({ format: CURATION_FILE_FORMAT, decisions: ordered }, null, 2)}\n`;
 }
@@ -24,6 +25,10 @@ export function curationFileText(decisions: readonly CurationDecision[]): string
  * wrong field, two decisions with one id.
  */
 export function decisionsFromCurationFile(text: string, fileName: string): CurationDecision[] {
+  if (typeof text !== 'string') throw new InvalidArgumentError('decisionsFromCurationFile', 'text', 'the text of a decisions file (a string)', text);
+  if (typeof fileName !== 'string' || fileName === '') {
+    throw new InvalidArgumentError('decisionsFromCurationFile', 'fileName', 'the name of the decisions file, for messages (a non-empty string)', fileName);
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -7,8 +7,9 @@
  *
  * Left to others: keeping decisions, writing documents.
  */
-import { curationRulesOf, type CurationDecision } from './curationDecisions.js';
-import type { IngestWriter } from '../../ports.js';
+import { InvalidArgumentError } from '../../errors.js';
+import { checkCurationDecisions, curationRulesOf, type CurationDecision } from './curationDecisions.js';
+import { missingWriterMethods, type IngestWriter } from '../../ports.js';
 
 /**
  * The writer, rewriting the keys of the records the decisions name; `onRewritten` hears each such
@@ -17,6 +18,14 @@ import type { IngestWriter } from '../../ports.js';
 export function writerWithDecisions(
   writer: IngestWriter, decisions: readonly CurationDecision[], onRewritten?: (id: string, ownKeys: readonly string[]) => void,
 ): IngestWriter {
+  const missing = missingWriterMethods(writer);
+  if (missing.length > 0) {
+    throw new InvalidArgumentError('writerWithDecisions', 'writer', `an IngestWriter (it has no ${missing.join(', ')})`, writer);
+  }
+  checkCurationDecisions(decisions, 'writerWithDecisions');
+  if (onRewritten !== undefined && typeof onRewritten !== 'function') {
+    throw new InvalidArgumentError('writerWithDecisions', 'onRewritten', 'a function, or nothing', onRewritten);
+  }
   const rules = curationRulesOf(decisions);
   if (rules.namedRecords.size === 0) return writer;
   const curateWorkKeys: NonNullable<IngestWriter['curateWorkKeys']> = (document) => {
