@@ -15,21 +15,18 @@
  */
 import { describeValue, InvalidArgumentError, InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import type { RecordDocument } from '../record/catalogRecord.js';
-import { isDataField, type MarcRecord } from './marc/marcRecord.js';
-import { trimAsJavaDoes } from './marc/marcFieldSpec.js';
+import type { MarcRecord } from './marc/marcRecord.js';
+import { fieldSpecPartValues, parseFieldSpec, trimAsJavaDoes, type FieldSpecPart } from './marc/marcFieldSpec.js';
 import {
   checkMappingOptions, checkMarcRecord, documentOfCheckedMarc, trimTrailingIsbdPunctuation, type VufindMappingOptions,
 } from './marc/vufindMarcMapping.js';
 import { recordDeletion, type RecordDeletion } from './recordDeletion.js';
 
-/** One SolrMarc-style field specification: `001`, `035a`, `245abnp`, `008[35-37]`. */
-export interface MarcFieldSpec {
-  readonly tag: string;
-  /** Subfield codes (data fields); empty for a control field, or for every subfield of a data field. */
-  readonly codes: string;
-  /** Control fields: the characters [start, end] (inclusive), as SolrMarc's `008[35-37]`. */
-  readonly positions?: { readonly start: number; readonly end: number };
-}
+/**
+ * One part of a SolrMarc field specification (`001`, `035a`, `245abnp`, `008[35-37]`), as the one
+ * specification reader (src/ingest/marc/marcFieldSpec.ts) parses it.
+ */
+export type MarcFieldSpec = FieldSpecPart;
 
 /** Where a document field's values come from. */
 export type LocalFieldSource =
@@ -83,25 +80,16 @@ export function isStockMapping(settings: LocalMappingSettings): boolean {
     && settings.idSpecs.length === 1 && settings.idSpecs[0]!.tag === '001' && settings.idSpecs[0]!.positions === undefined;
 }
 
-const SPEC = /^(\d{3})(?:\[(\d+)(?:-(\d+))?\]|([a-z0-9]*))$/;
-
-/** `001:035a:907a` → specs; undefined when a part is not a field specification. */
+/**
+ * `001:035a:907a` → its parts, read by the one specification reader; undefined when the text is not a
+ * field specification (a `, first` is taken off before, by the caller).
+ */
 export function parseFieldSpecs(text: string): MarcFieldSpec[] | undefined {
-  const specs: MarcFieldSpec[] = [];
-  for (const part of text.split(':')) {
-    const match = SPEC.exec(part.trim());
-    if (match === null) return undefined;
-    const [, tag, start, end, codes] = match;
-    if (start !== undefined) {
-      const from = Number(start);
-      const to = end === undefined ? from : Number(end);
-      if (to < from) return undefined;
-      specs.push({ tag: tag!, codes: '', positions: { start: from, end: to } });
-    } else {
-      specs.push({ tag: tag!, codes: codes ?? '' });
-    }
+  try {
+    return [...parseFieldSpec(text).parts];
+  } catch {
+    return undefined;
   }
-  return specs;
 }
 
 /**
@@ -216,37 +204,15 @@ export function withMappingFlags(settings: LocalMappingSettings, flags: MappingF
   return { ...settings, idSpecs, idPrefix, fields };
 }
 
-/** The values of field specifications in a record, SolrMarc's way (see specValuesOf). */
+/** The values of field specifications in a record, SolrMarc's way (src/ingest/marc/marcFieldSpec.ts), trimmed. */
 export function marcValues(record: MarcRecord, specs: readonly MarcFieldSpec[]): string[] {
   const values: string[] = [];
   for (const spec of specs) values.push(...specValuesOf(record, spec));
   return values;
 }
 
-/**
- * One specification's values, in field order: a control field's value (or its characters at the given
- * positions); a data field's subfields with one code, each a value; with several codes (or none: all
- * subfields), a field's matching subfields joined with a space, one value per field. Values are trimmed
- * and empty ones dropped.
- */
 function specValuesOf(record: MarcRecord, spec: MarcFieldSpec): string[] {
-  const values: string[] = [];
-  const push = (value: string) => {
-    const trimmed = trimAsJavaDoes(value);
-    if (trimmed !== '') values.push(trimmed);
-  };
-  for (const field of record.fields) {
-    if (field.tag !== spec.tag) continue;
-    if (!isDataField(field)) {
-      push(spec.positions === undefined ? field.value : field.value.slice(spec.positions.start, spec.positions.end + 1));
-      continue;
-    }
-    if (spec.positions !== undefined) continue;
-    const matching = field.subfields.filter((subfield) => spec.codes === '' || spec.codes.includes(subfield.code));
-    if (spec.codes.length === 1) for (const subfield of matching) push(subfield.value);
-    else if (matching.length > 0) push(matching.map((subfield) => trimAsJavaDoes(subfield.value)).join(' '));
-  }
-  return values;
+  return fieldSpecPartValues(record, spec).map(trimAsJavaDoes).filter((value) => value !== '');
 }
 
 /** A MARC record's id under these settings (prefix included); throws InvalidRecordDocumentError when none. */
@@ -264,7 +230,7 @@ export function localIdOf(record: MarcRecord, settings: LocalMappingSettings): s
 }
 
 function describeSpec(spec: MarcFieldSpec): string {
-  if (spec.positions !== undefined) return `${spec.tag}[${spec.positions.start}-${spec.positions.end}]`;
+  if (spec.positions !== undefined) return `${spec.tag}[${spec.positions.first}-${spec.positions.last}]`;
   return spec.codes === '' ? spec.tag : `${spec.tag}$${spec.codes.split('').join('$')}`;
 }
 

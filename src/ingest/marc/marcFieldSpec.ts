@@ -185,6 +185,14 @@ export function fieldSpecValues(record: MarcRecord, spec: FieldSpec | string, re
 }
 
 /** One part's values by SolrMarc's rules. */
+/**
+ * One part's values, as solrMarcValues reads each part: a control field's value (or the named characters),
+ * each subfield of a one-code part, or one value per field of its named subfields joined by `separator`.
+ */
+export function fieldSpecPartValues(record: MarcRecord, part: FieldSpecPart, separator = ' '): string[] {
+  return partValues(record, part, separator);
+}
+
 function partValues(record: MarcRecord, part: FieldSpecPart, separator: string): string[] {
   const values: string[] = [];
   if (part.tag === '000' || /^00[1-9]$/.test(part.tag)) {
