@@ -1,5 +1,5 @@
 /**
- * Installing the package as README.md's first lines say, on a machine that has only npm and the registry:
+ * Installing the package as README.md's install lines say, on a machine that has only npm and the registry:
  * from a git URL (npm clones it, installs its dev dependencies and runs `prepare`, which builds dist/) and
  * from a tarball that `npm pack` made in a fresh clone (pack runs `prepare` too, so dist/ is in it without a
  * manual build). Each goes into a new project, which mounts the plugin in a Koa app, answers a versions
