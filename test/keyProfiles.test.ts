@@ -14,6 +14,8 @@ import { recordDocumentFromMarc } from '../src/ingest/marc/vufindMarcMapping.js'
 import { marcWorkKeys } from '../src/ingest/marc/marcWorkKeys.js';
 import { workStatementFromMarc } from '../src/ingest/marc/marcWorkStatement.js';
 import { recordDocumentFromDublinCore } from '../src/ingest/oai/dublinCoreMapping.js';
+import { harvestedRecordToDocument } from '../src/ingest/oai/harvestedRecords.js';
+import type { HarvestedRecord } from '../src/ingest/oai/oaiHarvester.js';
 import { extendedWorkKeys } from '../src/work-keys/extended/extendedWorkKeys.js';
 import { checkKeyProfile, WORK_KEY_PROFILES } from '../src/work-keys/workKeyProfiles.js';
 import type { MarcRecord } from '../src/ingest/marc/marcRecord.js';
@@ -72,7 +74,7 @@ for (const row of CHOICES) {
     if (row.gives === 'refused') {
       const error = t.throws(open, { instanceOf: KeyProfileMismatchError });
       t.is(error?.code, 'KEY_PROFILE_MISMATCH');
-      t.is(error?.requestedProfile, row.then);
+      t.is<string | undefined, string | undefined>(error?.requestedProfile, row.then);
       t.regex(error?.message ?? '', new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is keyed with the ${error?.indexProfile} .*new index file with --key-profile ${row.then}`));
       return;
     }
@@ -121,6 +123,14 @@ test('Dublin Core mapping: vufind keys the first title; extended every title wit
   const extended = recordDocumentFromDublinCore(THESIS, 'oai:teses:1', { keyProfile: 'extended' }).work_keys_str_mv as string[];
   t.true(extended.some((key) => key.includes('wirelesssensornetworks')), String(extended));
   t.true(extended.some((key) => key.startsWith('DOI ')), String(extended));
+});
+
+test('a harvest keys under the profile its mapping is given (the writer\'s, in the command)', (t) => {
+  const record: HarvestedRecord = { identifier: 'oai:teses:1', metadataXml: THESIS, datestamp: '2025-01-01', setSpecs: [] };
+  const keysBy = (keyProfile?: 'vufind' | 'extended') => (harvestedRecordToDocument(record, { prefix: 'oai_dc', ...(keyProfile ? { keyProfile } : {}) }) as { work_keys_str_mv: string[] }).work_keys_str_mv;
+  t.deepEqual(keysBy('vufind'), keysBy());
+  t.deepEqual(keysBy('extended'), recordDocumentFromDublinCore(THESIS, 'oai:teses:1', { keyProfile: 'extended' }).work_keys_str_mv);
+  t.notDeepEqual(keysBy('extended'), keysBy('vufind'));
 });
 
 test('CLI: load --key-profile extended, then --key-profile vufind into the same file, is refused with how to rebuild', async (t) => {
