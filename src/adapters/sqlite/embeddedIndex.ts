@@ -23,7 +23,6 @@ import { currentReads, type IndexReads } from './versionsReads.js';
 import { workCurationOn, type WorkCuration } from './curationTable.js';
 import { writerTurnsOn } from './writerTurns.js';
 import { keyProfileRecordOn, type KeyProfileRecord } from './keyProfileRecord.js';
-import { withMember } from '../../ingest/writerWithDecisions.js';
 import { checkKeyProfile, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
 
 export { LOAD_BATCH_SIZES } from './writerTurns.js';
@@ -154,7 +153,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
   const ensureOpen = () => {
     if (!open) throw new IndexUnavailableError('Embedded index: used after close()');
   };
-  const writers = writerTurnsOn(db, { readOnly, ensureOpen, markWritten });
+  const writers = writerTurnsOn(db, { readOnly, ensureOpen, markWritten, keyProfile: profile.profile });
   const harvestState = harvestTableOf(db, { readOnly, ensureOpen, markWritten });
 
   const curation = workCurationOn(db, readOnly, markWritten);
@@ -215,7 +214,7 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
     openWriter: (description = 'embedded index') => {
       const writer = curation.curating(writers.open(description));
       profile.record();
-      return withMember(writer, 'keyProfile', profile.profile);
+      return writer;
     },
 
     async searchRecords(text, searchOptions) {
