@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { CatalogIndex } from 'koa-catalog-versions';
 import { describeRejection, detectRecordFormat, RECORD_FILE_FORMATS, runIngest } from 'koa-catalog-versions/ingest';
-import { openEmbeddedIndex } from 'koa-catalog-versions/sqlite';
+import { openEmbeddedIndex, type EmbeddedIndexOptions } from 'koa-catalog-versions/sqlite';
 import type { DemoSearch } from './demoHost.js';
 
 export interface DemoCatalog {
@@ -28,8 +28,14 @@ export interface DemoCatalog {
   readonly search?: DemoSearch;
 }
 
-/** Where the embedded catalog comes from: a record file to load, or an index file to read. */
-export type EmbeddedSource = { readonly records: string } | { readonly indexFile: string };
+/** A work-key profile's name, as openEmbeddedIndex takes it (`extended` or `vufind`). */
+export type DemoKeyProfile = NonNullable<EmbeddedIndexOptions['keyProfile']>;
+
+/**
+ * Where the embedded catalog comes from: a record file to load (keyed with `keyProfile`, default
+ * `extended`), or an index file to read (keyed as it was loaded).
+ */
+export type EmbeddedSource = { readonly records: string; readonly keyProfile?: DemoKeyProfile } | { readonly indexFile: string };
 
 /** A start-up problem the demo reports in one sentence (and exits), rather than as a stack trace. */
 export class DemoCatalogError extends Error {
@@ -52,16 +58,22 @@ export async function openEmbeddedCatalog(source: EmbeddedSource, warn: (message
     const hint = (await startsWith(file, SQLITE_HEADER)) ? '; it is an index file: give it as CATALOG_INDEX' : '';
     throw new DemoCatalogError(`CATALOG_RECORDS ${file} is none of the formats read here (${RECORD_FILE_FORMATS.map((f) => f.label).join(', ')})${hint}`);
   }
-  const index = openEmbeddedIndex({ path: ':memory:' });
+  let index;
+  try {
+    index = openEmbeddedIndex({ path: ':memory:', keyProfile: source.keyProfile ?? 'extended' });
+  } catch (error) {
+    throw new DemoCatalogError(`CATALOG_KEY_PROFILE: ${(error as Error).message}`);
+  }
   const groups = new Map<string, string[]>();
   let problems = 0;
   const writer = index.openWriter();
   const summary = await runIngest({
     items: format.read(file),
-    toDocument: (record, position) => format.toDocument(record, position),
+    toDocument: (record, position, keyProfile) => format.toDocument(record, position, undefined, keyProfile),
     // Remember which records share a key, to suggest records with many versions on the home page.
     writer: {
       ...writer,
+      keyProfile: index.keyProfile,
       put: (batch) => {
         for (const document of batch) for (const key of document.work_keys_str_mv ?? []) groups.set(key, [...(groups.get(key) ?? []), document.id]);
         return writer.put(batch);

@@ -9,13 +9,14 @@
  *   core first, e.g. `catalog-versions load FILE.jsonl --solr URL`). The home page suggests FEATURED_IDS;
  *   the search box is hidden (the home page says why).
  *
- * Environment: PORT (default 3000), BASE_URL (default http://localhost:PORT), CATALOG_RECORDS, CATALOG_INDEX, SOLR_URL,
+ * Environment: PORT (default 3000), BASE_URL (default http://localhost:PORT), CATALOG_RECORDS, CATALOG_INDEX,
+ * CATALOG_KEY_PROFILE (the work-key profile records are loaded with: extended, the default, or vufind), SOLR_URL,
  * FEATURED_IDS (comma-separated record ids for the home page; overrides the computed ones).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createSolrIndex } from 'koa-catalog-versions/solr';
-import { DemoCatalogError, openEmbeddedCatalog, type DemoCatalog, type EmbeddedSource } from './demoCatalog.js';
+import { DemoCatalogError, openEmbeddedCatalog, type DemoCatalog, type DemoKeyProfile, type EmbeddedSource } from './demoCatalog.js';
 import { createDemoHost } from './demoHost.js';
 
 /** The demo catalog beside this file: demo/ when run from source, two folders up from dist/demo/ when built. */
@@ -40,7 +41,8 @@ function embeddedSource(): EmbeddedSource {
   if (indexFile !== undefined && records !== undefined) {
     throw new DemoCatalogError('give CATALOG_RECORDS (a record file to load) or CATALOG_INDEX (an index file to read), not both');
   }
-  return indexFile !== undefined ? { indexFile } : { records: records ?? demoCatalogFile() };
+  const keyProfile = process.env.CATALOG_KEY_PROFILE?.trim() || 'extended';
+  return indexFile !== undefined ? { indexFile } : { records: records ?? demoCatalogFile(), keyProfile: keyProfile as DemoKeyProfile };
 }
 
 /** The Solr core at SOLR_URL. One probe query says at start whether it answers; the demo starts either way,

@@ -21,6 +21,7 @@ export type VersionsErrorCode =
   | 'OAI_ERROR'
   | 'OAI_REQUEST_FAILED'
   | 'MALFORMED_OAI_RESPONSE'
+  | 'KEY_PROFILE_MISMATCH'
   | 'CURATION_UNKNOWN_RECORD'
   | 'CURATION_UNKNOWN_DECISION'
   | 'CURATION_FILE_INVALID';
@@ -184,6 +185,26 @@ export function describeValue(value: unknown): string {
 }
 
 // Curated merges and splits of work groups (src/work-keys/curation/, docs/curation.md).
+
+/**
+ * A load asked for one work-key profile into an index keyed with another: the two profiles' keys do not
+ * meet, so mixing them would split every work. The message says how to rebuild under the other profile.
+ */
+export class KeyProfileMismatchError extends VersionsError {
+  readonly index: string;
+  readonly indexProfile: string;
+  readonly requestedProfile: string;
+  constructor(index: string, indexProfile: string, requestedProfile: string) {
+    super(
+      'KEY_PROFILE_MISMATCH',
+      `${index} is keyed with the ${indexProfile} work-key profile, not ${requestedProfile}: load with --key-profile ${indexProfile} (keyProfile: '${indexProfile}'), `
+        + `or rebuild: load every file into a new index file with --key-profile ${requestedProfile} and serve that one`,
+    );
+    this.index = index;
+    this.indexProfile = indexProfile;
+    this.requestedProfile = requestedProfile;
+  }
+}
 
 export type CurationErrorCode = Extract<VersionsErrorCode, `CURATION_${string}`>;
 

@@ -16,7 +16,7 @@ export {
   InvalidArgumentError, InvalidCallError, MalformedMarcError, UnrecognisedRecordFileError, OaiError, OaiRequestError,
   MalformedOaiResponseError,
 } from './errors.js';
-export { UnknownCuratedRecordError, UnknownCurationDecisionError, InvalidCurationFileError } from './errors.js';
+export { UnknownCuratedRecordError, UnknownCurationDecisionError, InvalidCurationFileError, KeyProfileMismatchError } from './errors.js';
 export { IngestStoppedError } from './ingest/pipeline.js';
 export type { VersionsErrorCode } from './errors.js';
 export * from './deprecatedExports.js';

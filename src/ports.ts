@@ -15,6 +15,7 @@
  */
 import type { CatalogRecord } from './record/catalogRecord.js';
 import type { PreparedRecordDocument } from './ingest/prepareRecordDocument.js';
+import type { WorkKeyProfileName } from './work-keys/workKeyProfiles.js';
 
 export type { PreparedRecordDocument };
 
@@ -76,6 +77,11 @@ export interface WriteRefusal {
 export interface IngestWriter {
   /** For messages: `embedded index catalog.sqlite`, `Solr core http://…/solr/biblio`. */
   readonly description: string;
+  /**
+   * The work-key profile the index is keyed with: documents without work keys are keyed under it
+   * (src/work-keys/workKeyProfiles.ts); `vufind` when not given.
+   */
+  readonly keyProfile?: WorkKeyProfileName;
   /** Documents per `put` this writer takes best, used when the load names no batch size. */
   readonly preferredBatchSize?: number;
   /** For the ids it holds: the stored content's fingerprint and `last_indexed`. */

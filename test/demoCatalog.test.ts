@@ -117,3 +117,29 @@ test('files of the wrong kind are refused with a sentence that says what to do',
     t.regex(error?.message ?? '', message);
   }
 });
+
+test('CATALOG_KEY_PROFILE: records are keyed with extended unless vufind is asked for; another name is refused', async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'subtitles.mrc');
+  // VuFind keys the subtitle with the title, so the two editions share no key; the extended profile keys the title proper too.
+  const withSubtitle: MarcRecord = {
+    leader: '00000cam a2200000 a 4500',
+    fields: [
+      { tag: '001', value: 'hobbit-subtitled' },
+      { tag: '100', ind1: '1', ind2: ' ', subfields: [{ code: 'a', value: 'Tolkien, J. R. R.,' }] },
+      { tag: '245', ind1: '1', ind2: '4', subfields: [{ code: 'a', value: 'The hobbit :' }, { code: 'b', value: 'or, There and back again /' }] },
+    ],
+  };
+  writeFileSync(path, writeIso2709([withSubtitle, hobbit('hobbit-plain', 'The hobbit /')]));
+  for (const [keyProfile, versions] of [[undefined, 2], ['extended', 2], ['vufind', 1]] as const) {
+    const catalog = await openEmbeddedCatalog({ records: path, ...(keyProfile !== undefined ? { keyProfile } : {}) }, () => undefined);
+    try {
+      t.is(await versionsOf(catalog, 'hobbit-plain'), versions, String(keyProfile));
+    } finally {
+      await catalog.index.close();
+    }
+  }
+  await t.throwsAsync(openEmbeddedCatalog({ records: path, keyProfile: 'aspen' as 'vufind' }, () => undefined), {
+    instanceOf: DemoCatalogError, message: /CATALOG_KEY_PROFILE: .*"aspen" is not a work-key profile; use 'vufind' or 'extended'/,
+  });
+});

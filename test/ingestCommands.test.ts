@@ -65,7 +65,7 @@ test('load recognises ISO 2709 (UTF-8 and MARC-8) and MARCXML, loads with VuFind
   const db = join(dir, 'catalog.sqlite');
 
   const run = capture();
-  t.is(await runCli(['load', mrc, xml, '--db', db], run.io), EXIT_REJECTED_LINES, run.err());
+  t.is(await runCli(['load', mrc, xml, '--db', db, '--key-profile', 'vufind'], run.io), EXIT_REJECTED_LINES, run.err());
   t.regex(run.err(), new RegExp(`${mrc.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: MARC 21 \\(ISO 2709\\)`), 'says which reader it chose');
   t.regex(run.err(), /more\.xml: MARCXML/);
   t.regex(run.err(), /catalog\.dat:record 3: /, 'the broken record, by its number in the file');

@@ -123,7 +123,7 @@ test('keys are computed when absent and kept when given; last_indexed is the fil
   const dir = tempDir(t);
   const file = writeLines(join(dir, 'catalog.jsonl'), CATALOG);
   const db = join(dir, 'catalog.sqlite');
-  t.is(await runCli(['load', file, '--db', db], capture().io), EXIT_REJECTED_LINES);
+  t.is(await runCli(['load', file, '--db', db, '--key-profile', 'vufind'], capture().io), EXIT_REJECTED_LINES);
   const [hobbit1, hobbit2, explicitA, explicitB, war, noAuthor] = (await embeddedRecords(db, GOOD_IDS)).records;
   t.deepEqual(hobbit1?.workKeys, ['AT tolkienjrr thehobbit', 'AT tolkienjrr hobbit']);
   t.is(hobbit1?.lastIndexed, MTIME.toISOString());
@@ -442,7 +442,8 @@ test('Solr and the embedded index hold the same records after the same loads, al
   const dir = tempDir(t);
   const db = join(dir, 'side.sqlite');
   const file = writeLines(join(dir, 'catalog.jsonl'), CATALOG);
-  for (const target of [['--db', db], ['--solr', solr.url]]) await runCli(['load', file, ...target], capture().io);
+  // One profile for both: a Solr core is keyed as VuFind keys unless told otherwise, a new embedded index with `extended`.
+  for (const target of [['--db', db, '--key-profile', 'vufind'], ['--solr', solr.url]]) await runCli(['load', file, ...target], capture().io);
   const embedded = await embeddedRecords(db, GOOD_IDS);
   t.deepEqual(solrRecords(solr, GOOD_IDS), embedded.records);
   t.is(solr.committed.size, embedded.count);
@@ -454,7 +455,8 @@ test('Solr and the embedded index hold the same records after the same loads, al
 
   // An edited, newer file: only the changed record moves, in both.
   writeLines(file, CATALOG.map((line) => line.replace('"title":"The Hobbit"', '"title":"The Hobbit, or There and Back Again"')), LATER);
-  for (const target of [['--db', db], ['--solr', solr.url]]) await runCli(['load', file, ...target], capture().io);
+  // One profile for both: a Solr core is keyed as VuFind keys unless told otherwise, a new embedded index with `extended`.
+  for (const target of [['--db', db, '--key-profile', 'vufind'], ['--solr', solr.url]]) await runCli(['load', file, ...target], capture().io);
   const after = await embeddedRecords(db, GOOD_IDS);
   t.deepEqual(solrRecords(solr, GOOD_IDS), after.records);
   t.is(after.records[0]?.lastIndexed, LATER.toISOString());

@@ -40,6 +40,11 @@ import { isRecordDeletion } from '../ingest/recordDeletion.js';
 import { DEFAULT_BATCH_SIZE, LoadStoppedError, loadRecordFiles, openLoadTarget, type LoadTarget, type RecordFile, type TargetSpec } from './loadRecords.js';
 import { UsageError, wholeNumber } from './commandLine.js';
 import { runWorksCommand } from './worksCommand.js';
+import { WORK_KEY_PROFILE_NAMES, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
+import { DEFAULT_EMBEDDED_KEY_PROFILE } from '../adapters/sqlite/keyProfileRecord.js';
+
+/** `convert`'s profile when none is asked for: the CLI's default, that of a new embedded index. */
+const CLI_KEY_PROFILE: WorkKeyProfileName = DEFAULT_EMBEDDED_KEY_PROFILE;
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -90,6 +95,10 @@ Options:
   --building NAME      the building field of every record loaded or harvested
   --ids-file FILE      delete: the ids to delete, one a line
   --state FILE         harvest with --solr: where the last harvest's date is kept
+  --key-profile NAME   load, convert, harvest: the work-key profile, vufind or extended
+                       (default: the one the --db index was keyed with, extended for a new
+                       one and for convert; vufind for --solr, as VuFind's importer keys;
+                       docs/work-keys.md#choosing-a-profile)
   --grouping FILE      load and harvest with --solr: apply the grouping decisions of FILE
                        (written by works export; docs/curation.md)
   --batch-size N       documents per write (default ${DEFAULT_BATCH_SIZE}; ${LOAD_BATCH_SIZES.intoFilledIndex} into an
@@ -133,7 +142,7 @@ interface Common {
 /** The local mapping a command line names: a file, and flags over it. */
 interface MappingOptions { mappingFile: string | undefined; flags: MappingFlags }
 interface LoadCommand extends Common { kind: 'load'; files: string[]; format: RecordFileFormat | undefined; target: TargetSpec; mapping: MappingOptions }
-interface ConvertCommand { kind: 'convert'; files: string[]; format: RecordFileFormat | undefined; mapping: MappingOptions }
+interface ConvertCommand { kind: 'convert'; files: string[]; format: RecordFileFormat | undefined; mapping: MappingOptions; keyProfile?: WorkKeyProfileName }
 interface HarvestCommand extends Common {
   kind: 'harvest'; baseUrl: string; prefix: string; set?: string; from?: string; until?: string; target: TargetSpec; mapping: MappingOptions;
 }
@@ -165,6 +174,7 @@ function parseCommandLine(argv: readonly string[]): Parsed {
         'ids-file': { type: 'string' },
         state: { type: 'string' },
         grouping: { type: 'string' },
+        'key-profile': { type: 'string' },
         'batch-size': { type: 'string' },
         'timeout-ms': { type: 'string' },
         'no-progress': { type: 'boolean' },
@@ -188,11 +198,12 @@ function parseCommandLine(argv: readonly string[]): Parsed {
   };
   const mappingNames = ['mapping', 'id-field', 'id-prefix', 'institution', 'building'];
   const mapping: MappingOptions = { mappingFile: text('mapping'), flags: mappingFlagsOf(text) };
+  const keyProfile = keyProfileOption(text('key-profile'));
   if (subcommand !== 'delete') onlyFor(['ids-file'], 'delete');
   if (subcommand === 'convert') {
     if (rest.length === 0) throw new UsageError('convert needs a file to read');
     onlyFor(['db', 'solr', 'prefix', 'set', 'from', 'until', 'state', 'batch-size', 'timeout-ms', 'grouping'], 'load or harvest');
-    return { kind: 'run', command: { kind: 'convert', files: rest, format, mapping } };
+    return { kind: 'run', command: { kind: 'convert', files: rest, format, mapping, ...(keyProfile !== undefined ? { keyProfile } : {}) } };
   }
   if (subcommand !== 'load' && subcommand !== 'harvest' && subcommand !== 'delete') {
     throw new UsageError(`unknown command ${JSON.stringify(subcommand)} (the commands are "load", "convert", "harvest" and "delete")`);
@@ -202,7 +213,7 @@ function parseCommandLine(argv: readonly string[]): Parsed {
     progress: values['no-progress'] !== true,
   };
   if (subcommand === 'delete') {
-    onlyFor(['format', 'prefix', 'set', 'from', 'until', 'state', ...mappingNames], 'load, convert or harvest');
+    onlyFor(['format', 'prefix', 'set', 'from', 'until', 'state', 'key-profile', ...mappingNames], 'load, convert or harvest');
     const idsFile = text('ids-file');
     if ((rest.length === 0) === (idsFile === undefined)) throw new UsageError('delete needs the ids to delete, or --ids-file FILE (not both)');
     return { kind: 'run', command: { kind: 'delete', ids: rest, idsFile, target: targetOf(values), ...common } };
@@ -210,7 +221,7 @@ function parseCommandLine(argv: readonly string[]): Parsed {
   if (subcommand === 'load') {
     if (rest.length === 0) throw new UsageError('load needs the JSON Lines file, MARC file or MARCXML file to read');
     onlyFor(['prefix', 'set', 'from', 'until', 'state'], 'harvest');
-    return { kind: 'run', command: { kind: 'load', files: rest, format, target: targetOf(values), mapping, ...common } };
+    return { kind: 'run', command: { kind: 'load', files: rest, format, target: { ...targetOf(values), ...(keyProfile !== undefined ? { keyProfile } : {}) }, mapping, ...common } };
   }
   if (format !== undefined) throw new UsageError('--format applies to load and convert only');
   if (rest.length !== 1) throw new UsageError('harvest needs exactly one OAI-PMH base URL');
@@ -224,7 +235,7 @@ function parseCommandLine(argv: readonly string[]): Parsed {
       throw new UsageError(`--${name} needs a date as YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ, not ${JSON.stringify(value)}`);
     }
   }
-  const target = targetOf(values);
+  const target: TargetSpec = { ...targetOf(values), ...(keyProfile !== undefined ? { keyProfile } : {}) };
   if ('db' in target && text('state') !== undefined) throw new UsageError('--state applies to --solr only (the embedded index keeps its own)');
   const optional = (name: string) => (text(name) !== undefined ? { [name]: text(name) } : {});
   return {
@@ -265,6 +276,15 @@ async function mappingSettings(options: MappingOptions, io: CliIo): Promise<Loca
     }
   }
   return withMappingFlags(base, options.flags);
+}
+
+/** `--key-profile`: a work-key profile's name (src/work-keys/workKeyProfiles.ts), or a usage error naming them. */
+function keyProfileOption(name: string | undefined): WorkKeyProfileName | undefined {
+  if (name === undefined) return undefined;
+  if (!(WORK_KEY_PROFILE_NAMES as readonly string[]).includes(name)) {
+    throw new UsageError(`--key-profile needs ${WORK_KEY_PROFILE_NAMES.join(' or ')}, not ${JSON.stringify(name)}`);
+  }
+  return name as WorkKeyProfileName;
 }
 
 function formatOption(name: string | undefined): RecordFileFormat | undefined {
@@ -327,7 +347,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (command.kind === 'harvest') return harvest(command, settings, io);
   const files = await recordFiles(command.files, command.format, io);
   if (files === undefined) return EXIT_FAILED;
-  return command.kind === 'load' ? load(command, files, settings, io) : convert(files, settings, io);
+  return command.kind === 'load' ? load(command, files, settings, io) : convert(files, settings, command.keyProfile ?? CLI_KEY_PROFILE, io);
 }
 
 /** Checks every file and recognises its format, saying which; undefined (after a message) when one fails. */
@@ -497,9 +517,10 @@ function writtenText(summary: IngestSummary): string | undefined {
 }
 
 /** `convert`: documents as load would write them (prepared: keys and last_indexed), to stdout. */
-async function convert(files: RecordFile[], settings: LocalMappingSettings, io: CliIo): Promise<number> {
+async function convert(files: RecordFile[], settings: LocalMappingSettings, keyProfile: WorkKeyProfileName, io: CliIo): Promise<number> {
   const printer: IngestWriter = {
     description: 'standard output',
+    keyProfile,
     storedContentOf: async () => new Map(),
     async put(batch) {
       io.stdout.write(batch.map((document) => `${JSON.stringify(document)}\n`).join(''));
@@ -557,8 +578,8 @@ async function harvest(command: HarvestCommand, settings: LocalMappingSettings, 
   const mapping = { prefix: command.prefix, local: settings };
   return report(io, command.baseUrl, target, 'records', bar, () => runIngest<HarvestedRecord>({
     items: identifiers.translateDeletions(oai as AsyncIterable<SourceItem<HarvestedRecord>>),
-    toDocument: (record) => {
-      const mapped = harvestedRecordToDocument(record, mapping);
+    toDocument: (record, _position, keyProfile) => {
+      const mapped = harvestedRecordToDocument(record, { ...mapping, keyProfile });
       if (isRecordDeletion(mapped)) identifiers.forget(record.identifier);
       else if (typeof (mapped as { id?: unknown }).id === 'string') identifiers.remember(record.identifier, (mapped as { id: string }).id);
       return mapped;

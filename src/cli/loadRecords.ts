@@ -24,6 +24,7 @@ import type { RecordFileFormat } from '../ingest/recordFormats.js';
 import { writerWithDecisions } from '../work-keys/curation/writerWithDecisions.js';
 import { decisionsFromCurationFile } from '../work-keys/curation/curationFile.js';
 import type { RecordPosition, SourceItem } from '../ingest/sourceRecord.js';
+import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 
 export { DEFAULT_BATCH_SIZE, IngestStoppedError as LoadStoppedError } from '../ingest/pipeline.js';
 export type { IngestProgress as LoadProgress, IngestSummary as LoadFileSummary } from '../ingest/pipeline.js';
@@ -69,7 +70,7 @@ export async function loadRecordFiles(options: LoadFilesOptions): Promise<Ingest
   }
   return runIngest({
     items: items(),
-    toDocument: (record: unknown, position: RecordPosition) => options.files[current]!.format.toDocument(record, position, options.mapping),
+    toDocument: (record: unknown, position: RecordPosition, keyProfile) => options.files[current]!.format.toDocument(record, position, options.mapping, keyProfile),
     writer: options.writer,
     now: () => clocks[current]!,
     ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
@@ -90,14 +91,23 @@ export interface LoadTarget {
   close(): Promise<void>;
 }
 
-export type TargetSpec =
+/**
+ * `keyProfile`: the work-key profile asked for; without it the embedded index keeps the one it was
+ * keyed with (`extended` for a new one) and a Solr core is keyed as VuFind's importer keys (`vufind`).
+ */
+export type TargetSpec = ({ readonly keyProfile?: WorkKeyProfileName }) & (
   | { readonly db: string }
-  | ({ readonly solr: string; readonly stateFile?: string; readonly groupingFile?: string } & Omit<SolrWriterOptions, 'url'>);
+  | ({ readonly solr: string; readonly stateFile?: string; readonly groupingFile?: string } & Omit<SolrWriterOptions, 'url'>));
+
+/** The profile a Solr core is keyed with when none is asked for: VuFind's importer writes the same field. */
+export const SOLR_DEFAULT_KEY_PROFILE: WorkKeyProfileName = 'vufind';
 
 /** Opens the target a command line names: an embedded index file (created when missing) or a Solr core. */
 export function openLoadTarget(spec: TargetSpec): LoadTarget {
-  if ('db' in spec) return embeddedTarget(openEmbeddedIndex({ path: spec.db }), `embedded index ${spec.db}`);
-  const { solr, stateFile, groupingFile, ...writerOptions } = spec;
+  if ('db' in spec) {
+    return embeddedTarget(openEmbeddedIndex({ path: spec.db, ...(spec.keyProfile !== undefined ? { keyProfile: spec.keyProfile } : {}) }), `embedded index ${spec.db}`);
+  }
+  const { solr, stateFile, groupingFile, keyProfile = SOLR_DEFAULT_KEY_PROFILE, ...writerOptions } = spec;
   const description = `Solr core ${displayUrl(solr)}`;
   // A core keeps no grouping decisions: a load is given them from a file `works export` wrote (docs/curation.md).
   const decisions = groupingFile === undefined ? [] : decisionsFromCurationFile(readFileSync(groupingFile, 'utf8'), groupingFile);
@@ -107,7 +117,7 @@ export function openLoadTarget(spec: TargetSpec): LoadTarget {
     openWriter() {
       const writer = createSolrWriter({ url: solr, ...writerOptions });
       writers.push(writer);
-      return writerWithDecisions(solrIngestWriter(writer, description), decisions);
+      return writerWithDecisions(solrIngestWriter(writer, description, keyProfile), decisions);
     },
     // Solr harvests keep their state in a file of the operator's choosing (src/ingest/harvestState.ts).
     harvestState: stateFile === undefined ? undefined : harvestStateFile(stateFile),

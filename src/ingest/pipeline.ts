@@ -25,6 +25,7 @@ import { prepareRecordDocument, type PreparedRecordDocument } from './prepareRec
 import { isRecordDeletion } from './recordDeletion.js';
 import type { RecordPosition, SourceItem } from './sourceRecord.js';
 import { missingWriterMethods, type IngestWriter, type StoredContent } from '../ports.js';
+import { checkKeyProfile, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 
 export type { IngestWriter, StoredContent, WriteRefusal } from '../ports.js';
 
@@ -82,8 +83,11 @@ export const NO_INGEST_COUNTS: IngestCounts = {
 
 export interface IngestOptions<T> {
   readonly items: AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>>;
-  /** The mapping step: a source record to a record document (throws InvalidRecordDocumentError to reject). */
-  readonly toDocument: (record: T, position: RecordPosition) => unknown;
+  /**
+   * The mapping step: a source record to a record document (throws InvalidRecordDocumentError to reject),
+   * its work keys made under the writer's work-key profile when the mapping makes them.
+   */
+  readonly toDocument: (record: T, position: RecordPosition, keyProfile: WorkKeyProfileName) => unknown;
   readonly writer: IngestWriter;
   /** The clock for documents without `last_indexed`. */
   readonly now: () => Date;
@@ -122,6 +126,8 @@ interface Pending {
 export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSummary> {
   checkIngestOptions(options);
   const { writer, toDocument, now } = options;
+  // Documents are keyed as the index is: the profile is the writer's (the embedded index records its own).
+  const keyProfile = writer.keyProfile === undefined ? 'vufind' : checkKeyProfile(writer.keyProfile, 'writer.keyProfile');
   const batchSize = options.batchSize ?? writer.preferredBatchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new InvalidOptionError('batchSize', `give a whole number >= 1, not ${String(batchSize)}`);
   const started = performance.now();
@@ -232,7 +238,7 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
         } else {
           let prepared: ReturnType<typeof prepareRecordDocument>;
           try {
-            const mapped = toDocument(item.record, item.position);
+            const mapped = toDocument(item.record, item.position, keyProfile);
             if (isRecordDeletion(mapped)) {
               // A withdrawn record: deleted by id, after the records before it are written.
               await flushDocuments();
@@ -240,7 +246,7 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
               if (deletions.length >= batchSize) await flushDeletions();
               continue;
             }
-            prepared = prepareRecordDocument(mapped, now());
+            prepared = prepareRecordDocument(mapped, now(), keyProfile);
           } catch (error) {
             if (!(error instanceof InvalidRecordDocumentError)) throw error;
             reject(item.position, error.reason);

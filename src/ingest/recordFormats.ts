@@ -20,6 +20,7 @@ import { parseMarcXml } from './marc/marcXmlReader.js';
 import { recordDocumentFromDublinCore } from './oai/dublinCoreMapping.js';
 import type { HarvestedRecord } from './oai/oaiHarvester.js';
 import type { RecordPosition, SourceItem } from './sourceRecord.js';
+import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 
 /** What a harvest's mapping step knows besides the record. */
 export interface HarvestMapping {
@@ -28,6 +29,8 @@ export interface HarvestMapping {
   readonly institution?: string;
   /** The local mapping (localMapping.ts): MARC records go through it whole, Dublin Core takes its prefix and constants. */
   readonly local?: LocalMappingSettings;
+  /** The work-key profile records are keyed with (the index's; default `vufind`). */
+  readonly keyProfile?: WorkKeyProfileName;
 }
 
 /** How records of one format arrive by OAI-PMH. */
@@ -57,8 +60,11 @@ export interface RecordFileFormat<T = unknown> {
   readonly recognises: (head: string) => boolean;
   /** Streams the file's records; `onBytesRead`, when given, is told the size of each chunk read (progress). */
   readonly read: (path: string, onBytesRead?: (bytes: number) => void) => AsyncIterable<SourceItem<T>>;
-  /** The mapping step; MARC formats follow the local mapping settings (JSON Lines documents are taken as they are). */
-  readonly toDocument: (record: T, position: RecordPosition, settings?: LocalMappingSettings) => unknown;
+  /**
+   * The mapping step; MARC formats follow the local mapping settings and key records under the profile
+   * given (default `vufind`); JSON Lines documents are taken as they are (the pipeline keys those without keys).
+   */
+  readonly toDocument: (record: T, position: RecordPosition, settings?: LocalMappingSettings, keyProfile?: WorkKeyProfileName) => unknown;
 }
 
 const jsonLines: RecordFileFormat<unknown> = {
@@ -79,7 +85,7 @@ const iso2709: RecordFileFormat<MarcRecord> = {
   // A record length of five digits, then the leader's status, type and level (letters or blanks).
   recognises: (head) => /^\d{5}[a-z ][a-z ][a-z ]/i.test(head),
   read: (path, onBytesRead) => readIso2709Stream(fileChunks(checkedFilePath('readIso2709', path), onBytesRead), path),
-  toDocument: (record, _position, settings = STOCK_MAPPING) => localMarcDocument(record, settings),
+  toDocument: (record, _position, settings = STOCK_MAPPING, keyProfile) => localMarcDocument(record, settings, keyProfile === undefined ? {} : { keyProfile }),
 };
 
 const marcXml: RecordFileFormat<MarcRecord> = {
@@ -89,7 +95,7 @@ const marcXml: RecordFileFormat<MarcRecord> = {
   extensions: ['.xml', '.marcxml'],
   recognises: (head) => head.startsWith('<'),
   read: (path, onBytesRead) => readMarcXmlStream(fileChunks(checkedFilePath('readMarcXml', path), onBytesRead), path),
-  toDocument: (record, _position, settings = STOCK_MAPPING) => localMarcDocument(record, settings),
+  toDocument: (record, _position, settings = STOCK_MAPPING, keyProfile) => localMarcDocument(record, settings, keyProfile === undefined ? {} : { keyProfile }),
 };
 
 /** MARCXML harvested as `marc21`: the record the metadata holds, mapped as MARC files are. */
@@ -101,7 +107,7 @@ function documentFromHarvestedMarcXml(record: HarvestedRecord, mapping: HarvestM
     throw new InvalidRecordDocumentError(`its MARCXML cannot be read: ${(error as Error).message}`);
   }
   if (marc.length !== 1) throw new InvalidRecordDocumentError(`its metadata holds ${marc.length} MARC records, not one`);
-  return localMarcDocument(marc[0]!, mapping.local ?? STOCK_MAPPING);
+  return localMarcDocument(marc[0]!, mapping.local ?? STOCK_MAPPING, mapping.keyProfile === undefined ? {} : { keyProfile: mapping.keyProfile });
 }
 
 /** Every format, once. */
@@ -120,7 +126,10 @@ export const RECORD_FORMATS: readonly RecordFormat[] = [
       label: 'Dublin Core',
       toDocument: (record, mapping) => {
         const document = recordDocumentFromDublinCore(
-          record.metadataXml, record.identifier, mapping.institution !== undefined ? { institution: mapping.institution } : {},
+          record.metadataXml, record.identifier, {
+            ...(mapping.institution !== undefined ? { institution: mapping.institution } : {}),
+            ...(mapping.keyProfile !== undefined ? { keyProfile: mapping.keyProfile } : {}),
+          },
         );
         return mapping.local === undefined ? document : withLocalSettings(document, mapping.local);
       },

@@ -11,6 +11,29 @@ import type {
   LanguageChoiceModel, PaginationModel, PastEndModel, SourceModel, VersionEntryModel, VersionsPageModel,
 } from './pageViewModels.js';
 import type { VersionsPage } from '../ports.js';
+import { reasonForSharedKeys, type VersionReason } from '../work-keys/extended/workKeyKinds.js';
+import type { LabelKey } from '../i18n/labels.js';
+
+/**
+ * The label of each reason a page gives; a reason from keys of no known kind (a host's own keys) says
+ * nothing a patron could read, so it has none and the entry shows no reason.
+ */
+const REASON_LABELS: Readonly<Record<VersionReason, LabelKey | undefined>> = {
+  'same-author-title': 'reason.sameAuthorTitle',
+  'same-uniform-title': 'reason.sameUniformTitle',
+  translation: 'reason.translation',
+  'same-identifier': 'reason.sameIdentifier',
+  'grouped-by-library': 'reason.groupedByLibrary',
+  'same-key': undefined,
+};
+
+/** Why a version other than the requested record is listed, from the keys the two share (workKeyKinds.ts). */
+function reasonOf(record: CatalogRecord, input: VersionsPageInput): string | undefined {
+  if (record.id === input.requestedRecord.id) return undefined;
+  const reason = reasonForSharedKeys(input.requestedRecord.workKeys, record.workKeys);
+  const label = reason === undefined ? undefined : REASON_LABELS[reason];
+  return label === undefined ? undefined : input.translate(label);
+}
 
 export interface VersionsPageInput {
   readonly requestedRecord: CatalogRecord;
@@ -47,11 +70,13 @@ function entryOf(record: CatalogRecord, input: VersionsPageInput): VersionEntryM
   const title = record.title !== undefined && record.title.trim() !== '' ? record.title : input.translate('record.titleMissing');
   const isRequestedRecord = record.id === input.requestedRecord.id;
   const source = sourceOf(record, input.translate);
+  const reason = reasonOf(record, input);
   return {
     title,
     recordUrl: recordUrl(input.baseUrl, record.id),
     isRequestedRecord,
     ...(isRequestedRecord ? { requestedLabel: input.translate('record.requested') } : {}),
+    ...(reason !== undefined ? { reason } : {}),
     ...(author !== undefined ? { author } : {}),
     ...(year !== undefined ? { year, publishedIn: `${input.translate('record.publishedIn')} ${year}` } : {}),
     formats: record.formats.map((format) => formatLabel(format, input.translate)),

@@ -17,6 +17,11 @@ export interface VersionEntryModel {
   readonly isRequestedRecord: boolean;
   /** "The record you came from", localised: only on the requested record's entry. */
   readonly requestedLabel?: string;
+  /**
+   * Why this version is listed ("Same author and title", "Translation"…), localised, from the work keys it
+   * shares with the requested record; absent on the requested record's entry. Page only: the feed carries none.
+   */
+  readonly reason?: string;
   readonly author?: string;
   /** "Published in 2019", localised; absent when the record has no year. */
   readonly publishedIn?: string;

@@ -4,8 +4,13 @@
  * MARC records are keyed by src/ingest/marc/marcWorkKeys.ts (vufind) and marcWorkStatement.ts with
  * extendedWorkKeys (extended). docs/work-keys.md states every rule of both.
  *
- * Left to others: choosing a profile for an index and recording it there (the indexes, the CLI).
+ * checkKeyProfile refuses any other name where a profile is chosen (the indexes' and writers' option
+ * `keyProfile`, the CLI's `--key-profile`).
+ *
+ * Left to others: recording the profile an index was keyed with (src/adapters/sqlite/embeddedIndex.ts),
+ * keying MARC and Dublin Core records (the mappings in src/ingest/).
  */
+import { InvalidOptionError } from '../errors.js';
 import { workStatementFromDocument } from './extended/documentWorkStatement.js';
 import { extendedWorkKeys } from './extended/extendedWorkKeys.js';
 import { workKeysOf } from './workKeys.js';
@@ -31,3 +36,13 @@ export const WORK_KEY_PROFILES: Readonly<Record<WorkKeyProfileName, WorkKeyProfi
     keysOfDocument: (document) => extendedWorkKeys(workStatementFromDocument(document)),
   },
 };
+
+/** The profiles' names, in the table's order. */
+export const WORK_KEY_PROFILE_NAMES: readonly WorkKeyProfileName[] = Object.keys(WORK_KEY_PROFILES) as WorkKeyProfileName[];
+
+/** The profile name given, or InvalidOptionError naming the option and the profiles there are. */
+export function checkKeyProfile(value: unknown, option = 'keyProfile'): WorkKeyProfileName {
+  if (typeof value === 'string' && Object.hasOwn(WORK_KEY_PROFILES, value)) return value as WorkKeyProfileName;
+  const named = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  throw new InvalidOptionError(option, `${named} is not a work-key profile; use ${WORK_KEY_PROFILE_NAMES.map((name) => `'${name}'`).join(' or ')}`);
+}

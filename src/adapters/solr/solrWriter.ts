@@ -25,6 +25,7 @@ import { IndexUnavailableError, InvalidArgumentError, InvalidOptionError, Invali
 import { contentFingerprintOf } from '../../record/recordContent.js';
 import { SINGLE_VALUED_FIELDS } from '../../record/recordFields.js';
 import { checkRecordIds } from '../../portArguments.js';
+import { checkKeyProfile, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
 import {
   checkSolrIndexOptions, encodeSolrParams, toRecordDocument, WORK_KEY_SEPARATOR,
   type SolrFieldMap, type SolrIndexLogger,
@@ -286,9 +287,12 @@ function isPlain(value: unknown): boolean {
 
 /**
  * The writer as the ingest pipeline's writer: documents refused by Solr come back as refusals, and
- * closing commits (so the load is visible when the command ends) and drops the connections.
+ * closing commits (so the load is visible when the command ends) and drops the connections. Documents
+ * without work keys are keyed under `keyProfile` (default `vufind`: VuFind's importer writes the same
+ * field in the same core).
  */
-export function solrIngestWriter(writer: SolrWriter, description: string): IngestWriter {
+export function solrIngestWriter(writer: SolrWriter, description: string, keyProfile: WorkKeyProfileName = 'vufind'): IngestWriter {
+  checkKeyProfile(keyProfile);
   const methods = ['add', 'storedContentOf', 'deleteByIds', 'commit', 'close'] as const;
   if (typeof writer !== 'object' || writer === null || methods.some((method) => typeof writer[method] !== 'function')) {
     throw new InvalidArgumentError('solrIngestWriter', 'writer', `a SolrWriter from createSolrWriter (with ${methods.join(', ')})`, writer);
@@ -298,6 +302,7 @@ export function solrIngestWriter(writer: SolrWriter, description: string): Inges
   }
   return {
     description,
+    keyProfile,
     storedContentOf: (ids) => writer.storedContentOf(ids),
     put: async (batch) => (await writer.add(batch)).rejected.map(({ index, reason }) => ({ index, reason })),
     delete: (ids) => writer.deleteByIds(ids),

@@ -22,6 +22,8 @@ import { recordSearchOn, type RecordSearchOptions, type RecordSearchResult } fro
 import { currentReads, type IndexReads } from './versionsReads.js';
 import { workCurationOn, type WorkCuration } from './curationTable.js';
 import { writerTurnsOn } from './writerTurns.js';
+import { keyProfileRecordOn, type KeyProfileRecord } from './keyProfileRecord.js';
+import { checkKeyProfile, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
 
 export { LOAD_BATCH_SIZES } from './writerTurns.js';
 export type { RecordSearchResult } from './recordSearch.js';
@@ -31,6 +33,12 @@ export interface EmbeddedIndexOptions {
   readonly path: string;
   /** Open an existing file for reading only (a server that never loads). */
   readonly readOnly?: boolean;
+  /**
+   * The work-key profile loads key records with (src/work-keys/workKeyProfiles.ts): `extended` or
+   * `vufind`. A new file records the profile of its first load (default `extended`); a file keyed with
+   * another profile than the one asked for is refused (KeyProfileMismatchError; keyProfileRecord.ts).
+   */
+  readonly keyProfile?: WorkKeyProfileName;
 }
 
 export interface EmbeddedIndex extends CatalogIndex {
@@ -49,6 +57,8 @@ export interface EmbeddedIndex extends CatalogIndex {
   searchRecords(text: string, options?: RecordSearchOptions): Promise<RecordSearchResult>;
   /** Where harvests into this index remember how far they got (kept in the index file). */
   readonly harvestState: HarvestState;
+  /** The work-key profile this index is keyed with (its writers' `keyProfile`). */
+  readonly keyProfile: WorkKeyProfileName;
   /** The library's merges and splits of groups, applied to every load (curationTable.ts, docs/curation.md). */
   readonly curation: WorkCuration;
 }
@@ -87,7 +97,8 @@ function checkPath(options: unknown): asserts options is EmbeddedIndexOptions {
   if (options === null || typeof options !== 'object' || typeof (options as { path?: unknown }).path !== 'string' || (options as { path: string }).path === '') {
     throw new InvalidOptionError('path', "give a file path or ':memory:'");
   }
-  const { path, readOnly } = options as EmbeddedIndexOptions;
+  const { path, readOnly, keyProfile } = options as EmbeddedIndexOptions;
+  if (keyProfile !== undefined) checkKeyProfile(keyProfile);
   if (path === ':memory:') return;
   const folder = dirname(resolve(path));
   if (!existsSync(folder)) throw new InvalidOptionError('path', `the folder ${folder} of the index file ${path} does not exist`);
@@ -109,14 +120,16 @@ export function openEmbeddedIndex(options: EmbeddedIndexOptions): EmbeddedIndex 
       if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
     }
-    return embeddedIndexOn(db, readOnly, prepareSchema(db, readOnly));
+    const currentLayout = prepareSchema(db, readOnly);
+    const profile = keyProfileRecordOn(db, options.path === ':memory:' ? 'the embedded index' : `the index file ${options.path}`, options.keyProfile, readOnly);
+    return embeddedIndexOn(db, readOnly, currentLayout, profile);
   } catch (error) {
     db.close();
     throw error;
   }
 }
 
-function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout: boolean): EmbeddedIndex {
+function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout: boolean, profile: KeyProfileRecord): EmbeddedIndex {
   const reads: IndexReads = currentLayout ? currentReads(db) : legacyReads(db);
   const countRecords = db.prepare<[], number>('SELECT COUNT(*) FROM records').pluck();
   const search = recordSearchOn(db, currentLayout);
@@ -140,13 +153,14 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
   const ensureOpen = () => {
     if (!open) throw new IndexUnavailableError('Embedded index: used after close()');
   };
-  const writers = writerTurnsOn(db, { readOnly, ensureOpen, markWritten });
+  const writers = writerTurnsOn(db, { readOnly, ensureOpen, markWritten, keyProfile: profile.profile });
   const harvestState = harvestTableOf(db, { readOnly, ensureOpen, markWritten });
 
   const curation = workCurationOn(db, readOnly, markWritten);
 
   return {
     curation,
+    keyProfile: profile.profile,
 
     async getRecord(id) {
       checkRecordId('getRecord', id);
@@ -199,7 +213,9 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
 
     openWriter(description = 'embedded index') {
       if (typeof description !== 'string') throw new InvalidArgumentError('openWriter', 'description', 'a string naming the writer for messages, or nothing', description);
-      return curation.curating(writers.open(description));
+      const writer = curation.curating(writers.open(description));
+      profile.record();
+      return writer;
     },
 
     async searchRecords(text, searchOptions) {

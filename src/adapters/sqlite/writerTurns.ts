@@ -7,6 +7,7 @@
  * Left to others: what a writer does once its turn has come (tableWriters.ts), what a load is
  * (src/ingest/), the index's lifetime and its kept answers (embeddedIndex.ts calls back on each commit).
  */
+import type { WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
 import type Database from 'better-sqlite3';
 import { IndexUnavailableError, InvalidOptionError } from '../../errors.js';
 import type { IngestWriter } from '../../ports.js';
@@ -27,6 +28,8 @@ export interface WriterTurnsContext {
   readonly ensureOpen: () => void;
   /** Called after every commit, so answers kept from before are dropped. */
   readonly markWritten: () => void;
+  /** The work-key profile the index is keyed with, told to every writer (keyProfileRecord.ts). */
+  readonly keyProfile?: WorkKeyProfileName;
 }
 
 export interface WriterTurns {
@@ -68,6 +71,7 @@ export function writerTurnsOn(db: Database.Database, context: WriterTurnsContext
       // data_version changes, and markWritten here drops what was kept in between).
       return {
         description,
+        ...(context.keyProfile !== undefined ? { keyProfile: context.keyProfile } : {}),
         preferredBatchSize,
         storedContentOf: async (ids) => (await ready()).storedContentOf(ids),
         put: async (batch) => {

@@ -35,6 +35,9 @@ import type { RecordDocument } from '../../record/catalogRecord.js';
 import { solrMarcValues, trimAsJavaDoes } from './marcFieldSpec.js';
 import { isDataField, type MarcDataField, type MarcRecord } from './marcRecord.js';
 import { marcWorkKeys } from './marcWorkKeys.js';
+import { workStatementFromMarc } from './marcWorkStatement.js';
+import { extendedWorkKeys } from '../../work-keys/extended/extendedWorkKeys.js';
+import { checkKeyProfile, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
 import { vufindAuthorFields, type NamesAndRoles } from './vufindAuthors.js';
 import { vufindFormats } from './vufindFormats.js';
 
@@ -44,6 +47,11 @@ export interface VufindMappingOptions {
    * error. Defaults to the clock's year.
    */
   readonly currentYear?: number;
+  /**
+   * The work-key profile (src/work-keys/workKeyProfiles.ts): `vufind` (the default, VuFind's own keys,
+   * marcWorkKeys.ts) or `extended` (marcWorkStatement.ts read by extendedWorkKeys).
+   */
+  readonly keyProfile?: WorkKeyProfileName;
 }
 
 /** The plain field specifications of VuFind's stock import/marc.properties that the mapping reads. */
@@ -63,13 +71,14 @@ export function recordDocumentFromMarc(record: MarcRecord, options: VufindMappin
 /** Refuses mapping options that are not an object, naming the function that was called. */
 export function checkMappingOptions(options: unknown, functionName: string): asserts options is VufindMappingOptions {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError(functionName, 'options', 'an object ({ currentYear })', options);
+    throw new InvalidArgumentError(functionName, 'options', 'an object ({ currentYear, keyProfile })', options);
   }
 }
 
 /** recordDocumentFromMarc for a record and options checked already (localMapping.ts checks them once, at its entry). */
 export function documentOfCheckedMarc(record: MarcRecord, options: VufindMappingOptions): RecordDocument {
   const currentYear = options.currentYear ?? new Date().getFullYear();
+  const keyProfile = options.keyProfile === undefined ? 'vufind' : checkKeyProfile(options.keyProfile);
   const document: RecordDocument = { id: idOf(record) };
   const title = solrMarcValues(record, MARC_PROPERTIES.title)[0];
   if (title !== undefined) setSingle(document, 'title', title);
@@ -86,7 +95,7 @@ export function documentOfCheckedMarc(record: MarcRecord, options: VufindMapping
   // SolrMarc keeps one of each value of a specification's field.
   const urls = [...new Set(solrMarcValues(record, MARC_PROPERTIES.url))];
   if (urls.length > 0) document.url = urls;
-  document.work_keys_str_mv = marcWorkKeys(record);
+  document.work_keys_str_mv = keyProfile === 'extended' ? extendedWorkKeys(workStatementFromMarc(record)) : marcWorkKeys(record);
   return document;
 }
 

@@ -12,8 +12,10 @@
  * - format: the first dc:type.
  * - url: each dc:identifier that is an http or https URL.
  * - institution: when given.
- * - work_keys_str_mv: workKeysOfDocument, i.e. the first title (and that title without a leading
- *   English article) with every creator.
+ * - work_keys_str_mv: under the `vufind` profile (the default), workKeysOf, i.e. the first title (and
+ *   that title without a leading English article) with every creator; under `extended`,
+ *   extendedWorkKeys of the statement the Dublin Core elements make (dublinCoreWorkStatement.ts: every
+ *   title × every creator, DOIs and handles).
  *
  * Where the XSLT takes a string value untouched, this trims it and collapses runs of white space (a
  * title wrapped over two lines in the XML is one line here); where the XSLT's position() test would
@@ -24,7 +26,10 @@
 import { SaxesParser } from 'saxes';
 import { InvalidArgumentError, InvalidRecordDocumentError } from '../../errors.js';
 import type { RecordDocument } from '../../record/catalogRecord.js';
-import { workKeysOfDocument } from '../../work-keys/workKeys.js';
+import { workKeysOf } from '../../work-keys/workKeys.js';
+import { workStatementFromDublinCore } from '../../work-keys/extended/dublinCoreWorkStatement.js';
+import { extendedWorkKeys } from '../../work-keys/extended/extendedWorkKeys.js';
+import { checkKeyProfile, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
 
 export const OAI_DC_NAMESPACE = 'http://www.openarchives.org/OAI/2.0/oai_dc/';
 export const DUBLIN_CORE_NAMESPACE = 'http://purl.org/dc/elements/1.1/';
@@ -34,6 +39,8 @@ export interface DublinCoreMappingOptions {
   readonly institution?: string;
   /** Stripped from the start of the OAI identifier to make the record id (VuFind's idPrefix). */
   readonly idPrefix?: string;
+  /** The work-key profile: `vufind` (the default) or `extended` (src/work-keys/workKeyProfiles.ts). */
+  readonly keyProfile?: WorkKeyProfileName;
 }
 
 /** The record id for an OAI identifier: the identifier, less `idPrefix` when it starts with it. */
@@ -54,8 +61,9 @@ export function recordDocumentFromDublinCore(
     throw new InvalidArgumentError('recordDocumentFromDublinCore', 'identifier', 'the record\'s OAI identifier (a string)', identifier);
   }
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError('recordDocumentFromDublinCore', 'options', 'an object ({ institution, idPrefix })', options);
+    throw new InvalidArgumentError('recordDocumentFromDublinCore', 'options', 'an object ({ institution, idPrefix, keyProfile })', options);
   }
+  const keyProfile = options.keyProfile === undefined ? 'vufind' : checkKeyProfile(options.keyProfile);
   const id = recordIdFromOaiIdentifier(identifier, options.idPrefix);
   if (id === '') {
     throw new InvalidRecordDocumentError(
@@ -82,7 +90,7 @@ export function recordDocumentFromDublinCore(
     ...(urls.length > 0 ? { url: urls } : {}),
     ...(options.institution !== undefined && options.institution.trim() !== '' ? { institution: [options.institution] } : {}),
   };
-  doc.work_keys_str_mv = workKeysOfDocument(doc);
+  doc.work_keys_str_mv = keyProfile === 'extended' ? extendedWorkKeys(workStatementFromDublinCore(elements)) : workKeysOf(doc);
   return doc;
 }
 
@@ -92,10 +100,11 @@ function nonBlank(values: readonly string[] | undefined): string[] {
 }
 
 /**
- * The text of every Dublin Core element in the record, by local name, in document order. Like the
- * XSLT's `//dc:title`, elements are found at any depth under the oai_dc:dc root.
+ * The text of every Dublin Core element in the record, by local name, in document order (what
+ * workStatementFromDublinCore reads). Like the XSLT's `//dc:title`, elements are found at any depth
+ * under the oai_dc:dc root.
  */
-function dublinCoreElementsOf(metadataXml: string, identifier: string): Map<string, string[]> {
+export function dublinCoreElementsOf(metadataXml: string, identifier: string): Map<string, string[]> {
   const elements = new Map<string, string[]>();
   const parser = new SaxesParser({ xmlns: true });
   let depth = 0;

@@ -7,34 +7,8 @@
  * src/adapters/sqlite/groupQualityReads.ts), printing (src/cli/worksCommand.ts).
  */
 import { MERGE_KEY_PREFIX } from './curationDecisions.js';
-
-/**
- * Collective and generic titles, normalised as keys are (docs/work-keys.md): a uniform title such as
- * "Piano music" or "Works" names a kind of publication, not one work, so a key made of it joins unrelated
- * records. Several languages, as catalogues hold them.
- */
-export const GENERIC_TITLES: ReadonlySet<string> = new Set([
-  // English
-  'works', 'selectedworks', 'completeworks', 'collectedworks', 'selections', 'novels', 'poems', 'poetry', 'letters',
-  'correspondence', 'plays', 'drama', 'essays', 'stories', 'shortstories', 'speeches', 'sermons', 'prose', 'writings',
-  'anthology', 'instrumentalmusic', 'vocalmusic', 'chambermusic', 'orchestramusic', 'pianomusic', 'organmusic',
-  'guitarmusic', 'saxophonemusic', 'trumpetmusic', 'clarinetmusic', 'trombonemusic', 'flutemusic', 'violinmusic',
-  'violoncellomusic', 'harpsichordmusic', 'percussionmusic', 'bandmusic', 'dancemusic', 'jazz', 'bigbandmusic', 'popularmusic', 'rockmusic', 'bluesmusic', 'folkmusic', 'songs', 'hymns',
-  'concertos', 'concertospiano', 'concertosviolin', 'symphonies', 'sonatas', 'sonataspiano', 'quartets',
-  'stringquartets', 'operas', 'overtures', 'suites', 'dances', 'marches', 'motionpicturemusic',
-  // French, German, Spanish, Portuguese, Italian
-  // Œ has no decomposition: "Œuvres" keys as œuvres; "Oeuvres" as oeuvres.
-  'œuvres', 'œuvrescompletes', 'œuvreschoisies', 'oeuvres', 'oeuvrescompletes', 'oeuvreschoisies', 'romans', 'poesies', 'lettres', 'theatre', 'chansons',
-  'werke', 'samtlichewerke', 'ausgewahltewerke', 'gedichte', 'briefe', 'romane', 'erzahlungen', 'lieder',
-  'obras', 'obrascompletas', 'obrasescogidas', 'obrasselectas', 'poesias', 'cartas', 'novelas', 'cuentos', 'contos',
-  'romances', 'opere', 'operecomplete', 'poesie', 'lettere', 'romanzi', 'racconti',
-]);
-
-/**
- * Plural musical forms that begin a collective uniform title ("Concertos, violoncello, orchestra",
- * "Sonatas, violin, piano"): AACR2 and RDA use the plural for a collection of one form, whatever follows.
- */
-const GENERIC_TITLE_BEGINNINGS = ['concertos', 'sonatas', 'symphonies', 'quartets', 'quintets', 'trios', 'suites', 'preludes', 'etudes', 'nocturnes', 'waltzes', 'overtures'];
+// The one table of collective and generic titles, which the extended profile also keys by.
+import { isGenericKeyTitle } from '../extended/genericTitles.js';
 
 /** What the report knows of one key. */
 export interface KeyGroup {
@@ -75,12 +49,13 @@ export function genericKeySigns(group: KeyGroup, limits: GenericKeyLimits = DEFA
   const signs: GenericKeySign[] = [];
   const title = titleOfKey(group.key);
   if (title !== undefined) {
-    if (GENERIC_TITLES.has(title) || (group.key.startsWith('UT ') && GENERIC_TITLE_BEGINNINGS.some((form) => title.startsWith(form)))) {
+    const uniformTitle = group.key.startsWith('UT ');
+    if (isGenericKeyTitle(title, uniformTitle)) {
       signs.push('generic title');
     }
     // "Instrumental music. Selections", "Novels. Selections": a choice from a body of works, not one work.
-    else if (group.key.startsWith('UT ') && title.endsWith('selections')) {
-      signs.push(GENERIC_TITLES.has(title.slice(0, -'selections'.length)) ? 'generic title' : 'selections');
+    else if (uniformTitle && title.endsWith('selections')) {
+      signs.push(isGenericKeyTitle(title.slice(0, -'selections'.length), false) ? 'generic title' : 'selections');
     }
   }
   if (group.records > limits.largeKey && group.authors >= limits.manyAuthors) signs.push('many authors');

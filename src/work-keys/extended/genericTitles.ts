@@ -8,7 +8,11 @@
  * Music form titles with a number, opus or key (`Concertos, piano, no. 1, op. 23, B flat minor`) name one
  * work only with their composer: isFormTitle tells the rules to key them with the main author only.
  *
- * Left to others: deciding what to do with a generic title (extendedWorkKeys.ts).
+ * The one table of them: the extended profile leaves such titles out of its keys (isGenericTitle, on a
+ * title as catalogued), and `works report` flags keys already made of one (isGenericKeyTitle, on a key's
+ * normalised title; src/work-keys/curation/groupQuality.ts).
+ *
+ * Left to others: deciding what to do with a generic title (extendedWorkKeys.ts, groupQuality.ts).
  */
 import { normaliseForWorkKey } from '../workKeys.js';
 
@@ -23,7 +27,7 @@ const COLLECTIVE_TITLES = [
   'selected essays', 'collected essays', 'complete stories', 'complete short stories', 'collected short stories',
   'selected short stories', 'complete plays', 'collected plays', 'selected plays', 'selected letters',
   'collected letters', 'selected prose', 'complete novels', 'major works', 'tragedies', 'comedies', 'histories',
-  'novellas', 'complete poetry', 'collected poetry', 'selected poetry',
+  'novellas', 'complete poetry', 'collected poetry', 'selected poetry', 'drama', 'prose',
   // French
   'œuvres', 'oeuvres', 'œuvres complètes', 'oeuvres complètes', 'œuvres choisies', 'poésies', 'poèmes', 'lettres',
   'correspondance', 'théâtre', 'romans', 'contes', 'nouvelles', 'essais', 'chansons', 'morceaux choisis', 'choix',
@@ -33,9 +37,9 @@ const COLLECTIVE_TITLES = [
   // Spanish and Portuguese
   'obras', 'obras completas', 'obras escogidas', 'obras escolhidas', 'obra completa', 'poesías', 'poemas', 'poesia',
   'cartas', 'teatro', 'novelas', 'romances', 'cuentos', 'contos', 'ensayos', 'ensaios', 'crónicas', 'crônicas',
-  'canciones', 'canções', 'selección', 'seleção', 'antología', 'antologia',
+  'canciones', 'canções', 'selección', 'seleção', 'antología', 'antologia', 'obras selectas',
   // Italian, Dutch, Scandinavian
-  'opere', 'tutte le opere', 'poesie', 'lettere', 'racconti', 'saggi', 'romanzi', 'canzoni', 'werken', 'gedichten',
+  'opere', 'tutte le opere', 'opere complete', 'poesie', 'lettere', 'racconti', 'saggi', 'romanzi', 'canzoni', 'werken', 'gedichten',
   'brieven', 'verhalen', 'verker', 'værker', 'samlade verk', 'samlede verker', 'dikter', 'digte', 'noveller', 'brev',
 ].map(normaliseForWorkKey);
 const COLLECTIVE = new Set(COLLECTIVE_TITLES);
@@ -50,7 +54,7 @@ const MEDIUM_MUSIC = new Set([
     'violoncello', 'cello', 'double bass', 'flute', 'recorder', 'oboe', 'clarinet', 'bassoon', 'saxophone',
     'trumpet', 'horn', 'trombone', 'tuba', 'percussion', 'accordion', 'band', 'big band', 'brass band', 'wind',
     'string', 'chamber', 'orchestral', 'orchestra', 'vocal', 'choral', 'sacred', 'sacred vocal', 'church',
-    'dance', 'popular', 'folk', 'jazz', 'electronic', 'computer', 'incidental', 'film', 'motion picture',
+    'dance', 'popular', 'folk', 'jazz', 'rock', 'blues', 'electronic', 'computer', 'incidental', 'film', 'motion picture',
     'television', 'radio', 'teaching', 'brass', 'woodwind', 'string quartet', 'piano trio', 'ensemble',
   ].map((medium) => `${medium} music`),
   'klaviermusik', 'orgelmusik', 'kammermusik', 'musique de chambre', 'musique pour piano', 'música para piano',
@@ -66,7 +70,17 @@ const MUSIC_FORMS = new Set([
   'divertimentos', 'masses', 'motets', 'cantatas', 'partitas', 'dances', 'marches', 'inventions', 'toccatas',
   'minuets', 'rondos', 'canons', 'chorale preludes', 'madrigals', 'arias', 'pieces', 'intermezzos', 'caprices',
   'capriccios', 'romances', 'songs', 'lieder', 'symphonic poems', 'tangos', 'nocturnos', 'sonates', 'konzerte',
+  'string quartets', 'operas',
 ].map(normaliseForWorkKey));
+
+/**
+ * Forms whose plural AACR2 and RDA write only as a collective form title, whatever follows ("Concertos,
+ * violoncello, orchestra", "Sonatas, violin, piano"): a uniform title's key that begins with one names a
+ * kind of music. Not every form: `Songs of innocence` is a work.
+ */
+const COLLECTIVE_FORM_BEGINNINGS = [
+  'concertos', 'sonatas', 'symphonies', 'quartets', 'quintets', 'trios', 'suites', 'preludes', 'etudes', 'nocturnes', 'waltzes', 'overtures',
+].map(normaliseForWorkKey);
 
 /** "A selection of": English, Spanish, Portuguese, German, French, Italian, Dutch, Scandinavian. */
 const SELECTIONS = /\b(?:selections?|selecciones|selección|seleções|seleção|auswahl|choix|morceaux choisis|selezioni|selectie|urval|udvalg|utvalg)\b/iu;
@@ -111,4 +125,14 @@ export function isGenericTitle(text: string): boolean {
 export function isFormTitle(text: string): boolean {
   const first = firstElement(text.trim());
   return MUSIC_FORMS.has(normaliseForWorkKey(first)) && IDENTIFYING_PART.test(text.slice(first.length));
+}
+
+/**
+ * A title as a key holds it (normalised, as `UT pianomusic` or the title of `AT <author> poems`) that is
+ * collective or generic: a collective title, `<medium> music`, a music form; for a uniform title also
+ * anything that begins with a collective form (`UT concertospiano`).
+ */
+export function isGenericKeyTitle(title: string, uniformTitle: boolean): boolean {
+  if (COLLECTIVE.has(title) || MEDIUM_MUSIC.has(title)) return true;
+  return uniformTitle && (MUSIC_FORMS.has(title) || COLLECTIVE_FORM_BEGINNINGS.some((form) => title.startsWith(form)));
 }

@@ -10,6 +10,7 @@
  *
  * Left to others: making keys (extendedWorkKeys.ts, workKeys.ts), showing reasons (the page).
  */
+import { MERGE_KEY_PREFIX } from '../curation/curationDecisions.js';
 
 /** Why a version is listed, most telling first. */
 export type VersionReason =
@@ -38,7 +39,7 @@ export const WORK_KEY_KINDS: readonly WorkKeyKind[] = [
   { prefix: 'TR', profiles: ['extended'], reason: 'translation', notes: 'AT', description: "the AT key with the same words came from a translation's original (765, 240 $l)" },
   { prefix: 'DOI', profiles: ['extended'], reason: 'same-identifier', description: 'a DOI: `DOI <doi>`' },
   { prefix: 'HDL', profiles: ['extended'], reason: 'same-identifier', description: 'a handle: `HDL <handle>`' },
-  { prefix: 'LG', profiles: [], reason: 'grouped-by-library', description: "a librarian's merge: `LG <group>` (reserved for curated merges)" },
+  { prefix: MERGE_KEY_PREFIX.trim(), profiles: [], reason: 'grouped-by-library', description: "a librarian's merge: `GL <decision id>` (src/work-keys/curation/curationDecisions.ts), under either profile" },
 ];
 
 const KIND_BY_PREFIX = new Map(WORK_KEY_KINDS.map((kind) => [kind.prefix, kind]));

@@ -35,7 +35,7 @@ const reasons: [string, string[], string[], VersionReason | undefined][] = [
   ],
   ['a DOI says most', ['AT a x', 'DOI 10.1000/182'], ['AT a x', 'DOI 10.1000/182'], 'same-identifier'],
   ['a handle', ['HDL 1884/34520'], ['HDL 1884/34520'], 'same-identifier'],
-  ["a librarian's group", ['LG 17'], ['LG 17'], 'grouped-by-library'],
+  ["a librarian's merge (curationDecisions.ts's GL keys)", ['GL 17'], ['GL 17'], 'grouped-by-library'],
   ["a host's own key", ['SHARED x', 'ONLY a'], ['SHARED x', 'ONLY b'], 'same-key'],
   ['notes alone join nothing', ['UA a x'], ['UA a x'], undefined],
   ['nothing shared', ['AT a x'], ['AT a y'], undefined],
