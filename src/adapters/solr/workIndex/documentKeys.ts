@@ -8,7 +8,8 @@
  *   binary MARC with its three separators written `#29;`, `#30;`, `#31;`; they are read back first.
  * - Any other core is keyed from its stored fields, by a configurable field list (STORED_KEY_FIELDS, names
  *   or `prefix*`): every title and every creator (and for `extended` DOI/handle identifiers and the
- *   language), read as one Dublin Core statement; `vufind` keys them through workKeysOf.
+ *   language), read as one Dublin Core statement; `vufind` keys them, with uniform titles, through
+ *   workKeysOf. Fields named under `workKeys` add the keys they hold as they are.
  *
  * A document that cannot be keyed (no readable fullrecord, no stored title) gives no keys and says why, so
  * the sync reports it with counts. Left to others: storing (workIndexFile.ts), walking the core (workIndexSync.ts).
@@ -27,32 +28,38 @@ import { workKeysOf } from '../../../work-keys/workKeys.js';
 /** Which stored fields hold what, by name or `prefix*` (VuFind's DC imports, an aggregator's `dc.*` fields). */
 export interface StoredKeyFields {
   readonly titles: readonly string[];
+  /** Uniform titles (`UT` keys under `vufind`). */
+  readonly uniformTitles: readonly string[];
   readonly creators: readonly string[];
   readonly identifiers: readonly string[];
   readonly languages: readonly string[];
+  /** Fields holding work keys someone else wrote (taken as they are, beside the keys made); none by default. */
+  readonly workKeys: readonly string[];
 }
 
 export const STORED_KEY_FIELDS: StoredKeyFields = Object.freeze({
   titles: Object.freeze(['title', 'title_short', 'title_full', 'dc.title*']),
+  uniformTitles: Object.freeze(['title_uniform']),
   creators: Object.freeze(['author', 'author2', 'dc.creator*']),
   identifiers: Object.freeze(['dc.identifier*']),
   languages: Object.freeze(['dc.language*']),
+  workKeys: Object.freeze([]),
 });
 
 export const KEY_PROFILE_NAMES: readonly WorkKeyProfileName[] = ['vufind', 'extended'];
 
 /** The fields keysOf reads from Solr (`fl`), for a field list: wildcards as Solr's `fl` takes them. */
 export function storedFieldsRead(fields: StoredKeyFields = STORED_KEY_FIELDS): string[] {
-  return [...new Set(['fullrecord', 'record_format', ...fields.titles, ...fields.creators, ...fields.identifiers, ...fields.languages])];
+  return [...new Set(['fullrecord', 'record_format', ...Object.values(fields).flat() as string[]])];
 }
 
 /** Checks a field list given as an option; names the option on a wrong one. */
 export function checkStoredKeyFields(option: string, value: unknown): StoredKeyFields {
   if (value === undefined) return STORED_KEY_FIELDS;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidOptionError(option, 'must be an object { titles, creators, identifiers, languages } of Solr field names or prefix*');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidOptionError(option, 'must be an object { titles, uniformTitles, creators, identifiers, languages, workKeys } of Solr field names or prefix*');
   const out: Record<string, readonly string[]> = { ...STORED_KEY_FIELDS };
   for (const [part, names] of Object.entries(value)) {
-    if (!Object.hasOwn(STORED_KEY_FIELDS, part)) throw new InvalidOptionError(`${option}.${part}`, 'is not one of titles, creators, identifiers, languages');
+    if (!Object.hasOwn(STORED_KEY_FIELDS, part)) throw new InvalidOptionError(`${option}.${part}`, `is not one of ${Object.keys(STORED_KEY_FIELDS).join(', ')}`);
     if (!Array.isArray(names) || names.some((name) => typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_.]*\*?$/.test(name))) {
       throw new InvalidOptionError(`${option}.${part}`, 'must be a list of Solr field names, each optionally ending in *');
     }
@@ -81,13 +88,16 @@ export function keysOf(document: Readonly<Record<string, unknown>>, profile: Wor
     if (typeof record === 'string') return { keys: [], unkeyable: record };
     return { keys: profile === 'extended' ? extendedWorkKeys(workStatementFromMarc(record)) : marcWorkKeys(record) };
   }
+  const given = valuesOf(document, fields.workKeys);
   const titles = valuesOf(document, fields.titles);
-  if (titles.length === 0) return { keys: [], unkeyable: 'no stored title (and no fullrecord)' };
+  if (titles.length === 0) return given.length > 0 ? { keys: given } : { keys: [], unkeyable: 'no stored title (and no fullrecord)' };
   const creators = valuesOf(document, fields.creators);
-  if (profile === 'vufind') return { keys: workKeysOf({ title: titles as unknown as string, author: creators }) };
-  return { keys: extendedWorkKeys(workStatementFromDublinCore({
-    title: titles, creator: creators, identifier: valuesOf(document, fields.identifiers), language: valuesOf(document, fields.languages),
-  })) };
+  const made = profile === 'vufind'
+    ? workKeysOf({ title: titles as unknown as string, title_uniform: valuesOf(document, fields.uniformTitles), author: creators })
+    : extendedWorkKeys(workStatementFromDublinCore({
+      title: titles, creator: creators, identifier: valuesOf(document, fields.identifiers), language: valuesOf(document, fields.languages),
+    }));
+  return { keys: [...new Set([...made, ...given])] };
 }
 
 /** The MARC record of a stored fullrecord, or why it cannot be read. */
