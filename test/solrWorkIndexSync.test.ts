@@ -15,6 +15,9 @@ import { createSolrIndex } from '../src/adapters/solr/solrIndex.js';
 import { syncWorkIndex } from '../src/adapters/solr/workIndex/workIndexSync.js';
 import { parseMarcXml } from '../src/ingest/marc/marcXmlReader.js';
 import { recordDocumentFromMarc } from '../src/ingest/marc/vufindMarcMapping.js';
+import { runCli } from '../src/cli/catalogVersions.js';
+import { openWorkIndex } from '../src/adapters/solr/workIndex/workIndexFile.js';
+import { capture } from './support/commandRuns.js';
 import { indexBehaviourSuite } from './indexBehaviour/indexBehaviourSuite.js';
 import { skippedWithoutSolr, solrCore, solrTargets, updateSolr, type SolrTarget } from './indexBehaviour/realSolr.js';
 
@@ -23,13 +26,25 @@ test.after.always(() => rmSync(folder, { recursive: true, force: true }));
 let files = 0;
 const newFile = () => join(folder, `${(files += 1)}.sqlite`);
 
-/** How many requests the core's update handler has served (on a collection: the core that answers the admin request). */
+/** How many requests the update handlers of the core (of every replica core of a collection) have served. */
 async function updateRequests(url: string): Promise<number> {
-  const response = await fetch(`${url}/admin/mbeans?cat=UPDATE&stats=true&key=/update&wt=json`);
-  const data = await response.json() as { 'solr-mbeans': unknown[] };
-  const beans = data['solr-mbeans'][1] as Record<string, { stats: Record<string, number> }>;
-  const stats = beans['/update']?.stats ?? {};
-  return Number(stats['UPDATE./update.requests'] ?? stats.requests ?? 0);
+  const base = url.replace(/\/[^/]+$/, '');
+  const name = url.slice(base.length + 1);
+  const status = await (await fetch(`${base}/admin/cores?action=STATUS&wt=json`)).json() as { status: Record<string, unknown> };
+  const cores = Object.keys(status.status).filter((core) => core === name || core.startsWith(`${name}_shard`));
+  let total = 0;
+  for (const core of cores) {
+    const data = await (await fetch(`${base}/${core}/admin/mbeans?cat=UPDATE&stats=true&key=/update&wt=json`)).json() as { 'solr-mbeans': unknown[] };
+    const beans = data['solr-mbeans'][1] as Record<string, { stats: Record<string, number> }>;
+    total += Number(beans['/update']?.stats['UPDATE./update.requests'] ?? 0);
+  }
+  return total;
+}
+
+/** The core's documents as Solr's answer text (every stored field and `_version_`, exact), by id. */
+async function coreDocuments(url: string): Promise<string> {
+  const response = await fetch(`${url}/select?q=*:*&sort=id%20asc&rows=1000&fl=*,_version_&wt=json&omitHeader=true`);
+  return response.text();
 }
 
 const marcXml = (id: string, author: string | undefined, title: string, year: string) => `<record xmlns="http://www.loc.gov/MARC21/slim">
@@ -47,6 +62,14 @@ const MARC_RECORDS = [
   marcXml('marc-3', 'Tolkien, J. R. R.', 'The lord of the rings', '1954'),
   marcXml('marc-4', undefined, 'The hobbit', '2001'),
 ];
+
+test('sync: a wrong command line is named with the usage (exit 64)', async (t) => {
+  for (const argv of [['sync', '--work-index', 'x.sqlite'], ['sync', '--solr', 'http://localhost:8983/solr/biblio'], ['sync', '--solr', 'http://x/solr/b', '--work-index', 'f', '--key-profile', 'frbr']]) {
+    const run = capture();
+    t.is(await runCli(argv, run.io), 64, argv.join(' '));
+    t.regex(run.err(), /Usage: catalog-versions sync/);
+  }
+});
 
 if (!skippedWithoutSolr(test, 'work index sync')) {
   for (const target of solrTargets()) workIndexTests(target);
@@ -85,7 +108,9 @@ function workIndexTests(target: SolrTarget): void {
 
     const path = newFile();
     const updatesBefore = await updateRequests(url);
-    t.true(updatesBefore > 0, "the count is read (the test's own updates are there)");
+    // The standalone core counts its update requests; a collection's replica cores answer 0 here.
+    if (target.name === 'standalone') t.true(updatesBefore > 0, "the count is read (the test's own updates are there)");
+    const documentsBefore = await coreDocuments(url);
     const first = await syncWorkIndex({ url, path });
     t.is(first.mode, 'walk');
     t.is(first.held, 4);
@@ -107,6 +132,7 @@ function workIndexTests(target: SolrTarget): void {
     const again = await syncWorkIndex({ url, path });
     t.like(again, { mode: 'changes', fetched: 0, removed: 0, swept: false });
     t.is(await updateRequests(url), updatesBefore, 'the syncs sent the core no update request');
+    t.is(await coreDocuments(url), documentsBefore, "the core's documents, _version_ included, are unchanged");
 
     // marc-3 becomes another hobbit edition, marc-5 is added, marc-2 is deleted.
     const changed = { ...documents[2]!.stored, title: 'The hobbit', fullrecord: marcXml('marc-3', 'Tolkien, J. R. R.', 'The hobbit', '1954') };
@@ -137,5 +163,26 @@ function workIndexTests(target: SolrTarget): void {
     t.deepEqual(Object.fromEntries(await solr.countVersions(['oai:a:1', 'oai:b:1', 'oai:c:1'])), { 'oai:a:1': 2, 'oai:b:1': 2, 'oai:c:1': 1 });
     const record = await solr.getRecord('oai:b:1');
     t.truthy(record?.lastIndexed && record.lastIndexed !== new Date(0).toISOString(), 'order time from _version_');
+  });
+
+  test(`${label}: a walk stopped halfway resumes from its saved cursor; the CLI prints one summary line`, async (t) => {
+    const url = await solrCore(target, 'work_index_resume', 'aggregator');
+    await updateSolr(url, { delete: { query: '*:*' } });
+    await updateSolr(url, Array.from({ length: 25 }, (_, k) => ({ id: `r-${String(k).padStart(2, '0')}`, title: `Title ${k % 5}`, author: ['Someone'] })));
+    const path = newFile();
+    let pages = 0;
+    await t.throwsAsync(syncWorkIndex({ url, path, rows: 10, onProgress: () => { if (++pages === 2) throw new Error('stopped'); } }), { message: 'stopped' });
+    const half = openWorkIndex({ path, keysOf: () => [] });
+    t.is(half.count(), 20, 'the pages written before the stop are there, whole');
+    half.close();
+    const run = capture();
+    t.is(await runCli(['sync', '--solr', url, '--work-index', path, '--rows', '10'], run.io), 0, run.err());
+    t.regex(run.out(), /^walk: 5 documents in .*; 0 removed; .* holds 25 of the core's 25\n$/);
+    const solr = createSolrIndex({ url, workIndex: { path }, versionCheckMs: 0 });
+    t.teardown(() => solr.close());
+    t.is((await solr.countVersions(['r-00'])).get('r-00'), 5);
+    const again = capture();
+    t.is(await runCli(['sync', '--solr', url, '--work-index', path, '--key-profile', 'extended'], again.io), 1);
+    t.regex(again.err(), /made with the vufind profile/);
   });
 }

@@ -40,6 +40,7 @@ import { isRecordDeletion } from '../ingest/recordDeletion.js';
 import { DEFAULT_BATCH_SIZE, LoadStoppedError, loadRecordFiles, openLoadTarget, type LoadTarget, type RecordFile, type TargetSpec } from './loadRecords.js';
 import { UsageError, wholeNumber } from './commandLine.js';
 import { runWorksCommand } from './worksCommand.js';
+import { runSyncCommand } from './syncCommand.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -53,6 +54,7 @@ const USAGE = `Usage: catalog-versions load FILE.jsonl|FILE.mrc|FILE.xml… (--d
        catalog-versions harvest BASE_URL --prefix ${HARVEST_PREFIXES.join('|')} (--db PATH | --solr CORE_URL) [options]
        catalog-versions delete ID… | --ids-file FILE (--db PATH | --solr CORE_URL)
        catalog-versions works merge|split|list|undo|export|import|report …   (works --help)
+       catalog-versions sync --solr URL --work-index FILE [--key-profile …]   (sync --help)
 
 load     reads record files into the embedded index or a Solr core. Each file's format
          is recognised from its content: JSON Lines record documents (VuFind "biblio"
@@ -304,6 +306,7 @@ function targetOf(values: Record<string, string | boolean | undefined>): TargetS
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv[0] === 'works') return runWorksCommand(argv.slice(1), io);
+  if (argv[0] === 'sync') return runSyncCommand(argv.slice(1), io);
   let parsed: Parsed;
   try {
     parsed = parseCommandLine(argv);
