@@ -1,8 +1,8 @@
 /**
  * The Solr adapter's answers from the work index beside the core (createSolrIndex's `workIndex` option,
  * docs/solr.md): versions pages and counts from the SQLite file (workIndexFile.ts), the page's records
- * from Solr in one request by id, and a record's keys and order time filled in from the file, since the
- * core holds none. It only reads the core; syncing the file is workIndexSync.ts's.
+ * from Solr in one request by id, and a record's keys (made again from its document by the profile, as
+ * the sync made them) and order time filled in, since the core holds none. It only reads the core; syncing the file is workIndexSync.ts's.
  *
  * Left to others: the requests themselves and turning documents into records (solrIndex.ts).
  */
@@ -52,7 +52,7 @@ export class WorkIndexAnswers {
   private readonly index: WorkIndex;
 
   constructor(
-    options: CheckedSolrWorkIndexOptions,
+    private readonly options: CheckedSolrWorkIndexOptions,
     private readonly idField: string,
     private readonly keyField: string,
     private readonly lastIndexedField: string,
@@ -72,9 +72,8 @@ export class WorkIndexAnswers {
 
   /** A Solr document with the keys and order time the file holds for it (the core holds none). */
   completeDocument(doc: Record<string, unknown>): Record<string, unknown> {
-    const id = doc[this.idField];
-    const keys = typeof id === 'string' ? this.index.keysOf(id) : undefined;
-    const out = { ...doc, [this.keyField]: keys ?? [] };
+    // The file keeps hashes of keys, not their text: the same keysOf the sync used makes them again.
+    const out = { ...doc, [this.keyField]: keysOf(doc, this.options.keyProfile, this.options.storedFields).keys };
     if (out[this.lastIndexedField] === undefined) {
       const time = orderTimeOf(doc);
       if (time !== undefined) out[this.lastIndexedField] = new Date(time).toISOString();

@@ -1,7 +1,7 @@
 /**
  * The work index beside a Solr core (issue 20, item 1): a small SQLite file the plugin owns, holding for
- * every document of the core its id, its work keys, the time the versions order sorts it by and its
- * `_version_`, so that versions can be answered without work keys in the core. Which keys a document has
+ * every document of the core its id, its work keys (as 63-bit hashes), the time the versions order sorts
+ * it by, and the highest `_version_` taken, so that versions can be answered without work keys in the core. Which keys a document has
  * is the caller's `keysOf(document)` (a key profile); the order time comes from documentOrder.ts.
  *
  * This module only stores and answers: walking the core, keeping the file in step and wiring it into the
@@ -46,8 +46,6 @@ export interface WorkIndex {
   findVersions(query: { workKeys: readonly string[]; order: VersionsOrder; offset: number; limit: number }): { total: number; ids: string[] };
   /** For each id stored: how many documents share any of its keys (itself included; 1 without keys). */
   countVersions(ids: readonly string[]): Map<string, number>;
-  /** The work keys stored for a document, or `undefined` when it is not in the file. */
-  keysOf(id: string): string[] | undefined;
   /** The highest `_version_` put so far (exact digits), where the next sync starts; `undefined` before any. */
   highestVersion(): string | undefined;
   /** How many documents the file holds. */
@@ -65,10 +63,10 @@ export interface WorkIndex {
   close(): void;
 }
 
-// Small on disk: each distinct key's text once, under a 63-bit hash of it that is also its rowid (no
-// second index on the text); documents and key links are integers; the link table has no rowid.
+// Small on disk: a key is kept as a 63-bit hash of its text (the text is made again from the document
+// when a record is read, workIndexAnswers.ts); documents and key links are integers; the link table has
+// no rowid.
 const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS keys (key_id INTEGER PRIMARY KEY, key TEXT NOT NULL);
   CREATE TABLE IF NOT EXISTS documents (
     row INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
@@ -83,7 +81,7 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS state (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 `;
 
-/** A key's id: the first 63 bits of its SHA-1 (two keys of one catalog sharing them is a 1 in 10^10 chance at 10^4.5 keys squared over 2^63). */
+/** A key's id: the first 63 bits of its SHA-1 (n distinct keys share one with a chance of about n² / 2^64: 1 in 18 million at a million keys). */
 function keyIdOf(key: string): bigint {
   return createHash('sha1').update(key).digest().readBigUInt64BE(0) >> 1n;
 }
@@ -110,11 +108,9 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
   const upsert = db.prepare(`INSERT INTO documents (id, ordered_at) VALUES (?, ?)
     ON CONFLICT (id) DO UPDATE SET ordered_at = excluded.ordered_at RETURNING row`).pluck();
   const dropKeys = db.prepare('DELETE FROM document_keys WHERE row = ?');
-  const addKeyText = db.prepare('INSERT OR IGNORE INTO keys (key_id, key) VALUES (?, ?)');
   const addKey = db.prepare('INSERT OR IGNORE INTO document_keys (key_id, row) VALUES (?, ?)');
   const rowOf = db.prepare('SELECT row FROM documents WHERE id = ?').pluck();
   const dropDocument = db.prepare('DELETE FROM documents WHERE row = ?');
-  const keysOfRow = db.prepare('SELECT t.key FROM document_keys k JOIN keys t ON t.key_id = k.key_id WHERE k.row = ? ORDER BY t.key').pluck();
   const readState = db.prepare('SELECT value FROM state WHERE name = ?').pluck();
   const writeState = db.prepare('INSERT INTO state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value');
   const eraseState = db.prepare('DELETE FROM state WHERE name = ?');
@@ -153,7 +149,6 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
       dropKeys.run(row);
       for (const key of keys) {
         const keyId = keyIdOf(key);
-        addKeyText.run(keyId, key);
         addKey.run(keyId, row);
       }
       if (keys.length === 0) summary.withoutKeys++;
@@ -193,10 +188,6 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
         counts.set(id, Math.max(1, countSharing.get(row) as number));
       }
       return counts;
-    },
-    keysOf(id) {
-      const row = rowOf.get(id) as number | undefined;
-      return row === undefined ? undefined : keysOfRow.all(row) as string[];
     },
     highestVersion: () => readState.get('highest_version') as string | undefined,
     count: () => countAll.get() as number,
