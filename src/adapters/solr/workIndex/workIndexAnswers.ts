@@ -57,7 +57,11 @@ export class WorkIndexAnswers {
     private readonly keyField: string,
     private readonly lastIndexedField: string,
   ) {
-    this.index = openWorkIndex({ path: options.path, keysOf: (document) => keysOf(document, options.keyProfile, options.storedFields) });
+    try {
+      this.index = openWorkIndex({ path: options.path, keysOf: (document) => keysOf(document, options.keyProfile, options.storedFields) });
+    } catch (error) {
+      throw new InvalidOptionError('workIndex.path', `cannot open ${options.path} (${error instanceof Error ? error.message : String(error)})`);
+    }
     const made = this.index.state('key_profile');
     if (made !== undefined && made !== options.keyProfile) {
       this.index.close();

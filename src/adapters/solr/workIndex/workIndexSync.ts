@@ -85,9 +85,9 @@ export async function syncWorkIndex(options: WorkIndexSyncOptions): Promise<Work
  * answers after at most `intervalMs` plus one run's time (docs/solr.md).
  */
 export function keepWorkIndexInStep(options: WorkIndexSyncOptions & { intervalMs: number; onError?: (error: unknown) => void; onRun?: (summary: WorkIndexSyncSummary) => void }): { stop(): Promise<void> } {
+  checkSyncOptions(options);
   const { intervalMs } = options;
   if (typeof intervalMs !== 'number' || !Number.isInteger(intervalMs) || intervalMs < 1000) throw new InvalidOptionError('intervalMs', `must be a whole number of milliseconds, at least 1000, not ${String(intervalMs)}`);
-  checkSyncOptions(options);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
