@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
 import { createSolrIndex } from '../src/adapters/solr/solrIndex.js';
-import { syncWorkIndex } from '../src/adapters/solr/workIndex/workIndexSync.js';
+import { keepWorkIndexInStep, syncWorkIndex, type WorkIndexSyncSummary } from '../src/adapters/solr/workIndex/workIndexSync.js';
 import { parseMarcXml } from '../src/ingest/marc/marcXmlReader.js';
 import { recordDocumentFromMarc } from '../src/ingest/marc/vufindMarcMapping.js';
 import { runCli } from '../src/cli/catalogVersions.js';
@@ -184,5 +184,30 @@ function workIndexTests(target: SolrTarget): void {
     const again = capture();
     t.is(await runCli(['sync', '--solr', url, '--work-index', path, '--key-profile', 'extended'], again.io), 1);
     t.regex(again.err(), /made with the vufind profile/);
+  });
+
+  test(`${label}: keepWorkIndexInStep syncs at its interval inside the process, and an added document is listed after the next run`, async (t) => {
+    const url = await solrCore(target, 'work_index_interval', 'aggregator');
+    await updateSolr(url, { delete: { query: '*:*' } });
+    await updateSolr(url, [{ id: 'i-1', title: 'Interval', author: ['Someone'] }]);
+    const path = newFile();
+    const runs: WorkIndexSyncSummary[] = [];
+    const keeper = keepWorkIndexInStep({ url, path, intervalMs: 1000, onRun: (summary) => runs.push(summary), onError: (error) => t.fail(String(error)) });
+    t.teardown(() => keeper.stop());
+    // The keeper's timer does not hold the process open (a server's listening socket does), so the test waits on its own.
+    const until = async (done: () => boolean) => {
+      for (let waited = 0; !done(); waited += 100) {
+        if (waited > 30_000) throw new Error(`no such run after 30 s: ${JSON.stringify(runs.at(-1))}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    await until(() => runs.length > 0);
+    t.like(runs[0], { mode: 'walk', held: 1 });
+    const solr = createSolrIndex({ url, workIndex: { path } });
+    t.teardown(() => solr.close());
+    await updateSolr(url, [{ id: 'i-2', title: 'Interval', author: ['Someone'] }]);
+    await until(() => runs.at(-1)?.held === 2);
+    t.is((await solr.countVersions(['i-1'])).get('i-1'), 2);
+    t.like(runs.at(-1), { mode: 'changes', fetched: 1 });
   });
 }
