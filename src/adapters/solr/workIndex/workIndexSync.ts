@@ -8,8 +8,9 @@
  *   the file is never half-written. Before the walk it reads the core's highest `_version_` (the version
  *   read of solrVersionWatch.ts, which never sorts on `_version_`); once the walk is done, later runs start
  *   from that value, so documents changed during the walk are taken again.
- * - Later runs take the documents whose `_version_` is above the highest seen (`_version_:{W TO *]`, a
- *   range query that works on point fields without docValues), then compare counts; when the core holds
+ * - Later runs take the documents whose `_version_` is above W, where the last run stopped
+ *   (`_version_:{W TO V]`, V the core's highest when the run starts: a range query, which works on point
+ *   fields without docValues), and only then move W to V; then they compare counts; when the core holds
  *   a different number than the file, an id sweep (every id of the core, by cursorMark) removes the
  *   documents the core no longer holds.
  * `_version_` values are read as digits from the answer's text: JSON.parse would round them.
@@ -175,17 +176,26 @@ async function syncOpened(index: WorkIndex, options: CheckedSyncOptions): Promis
     index.setState({ walk_done: 'true', cursor: undefined, walk_done_count: undefined, highest_version: index.state('walk_start_version'), walk_start_version: undefined });
   } else {
     const since = index.highestVersion() ?? '0';
-    let cursor = '*';
-    let done = 0;
-    for (;;) {
-      const page = await select([['q', `_version_:{${since} TO *]`], ['fl', fl], ['sort', 'id asc'], ['rows', String(options.rows)], ['cursorMark', cursor]], 'work index changes');
-      const next = nextCursor(page, options.display);
-      const docs = withExactVersions(page);
-      done += docs.length;
-      if (docs.length > 0) take(docs, {});
-      options.onProgress?.({ phase: 'changes', done, total: page.numFound });
-      if (next === cursor) break;
-      cursor = next;
+    const newer = await select([['q', `_version_:{${since} TO *]`], ['rows', '0']], 'work index changes count');
+    if (newer.numFound > 0) {
+      // The changes are taken by id, not by version: W rises only once all of them are in, to the core's
+      // highest _version_ read before asking (so a run stopped halfway is run again, and documents
+      // changed while it runs are taken by the next).
+      const upTo = (await solrIndexVersionProbe(select, options.display)())?.split('/')[1];
+      if (upTo === undefined || upTo === '') throw new IndexUnavailableError(`Solr ${options.display}: partial results while reading the core's version; no changes taken`);
+      let cursor = '*';
+      let done = 0;
+      for (;;) {
+        const page = await select([['q', `_version_:{${since} TO ${upTo}]`], ['fl', fl], ['sort', 'id asc'], ['rows', String(options.rows)], ['cursorMark', cursor]], 'work index changes');
+        const next = nextCursor(page, options.display);
+        const docs = withExactVersions(page);
+        done += docs.length;
+        if (docs.length > 0) take(docs, { highest_version: since });
+        options.onProgress?.({ phase: 'changes', done, total: page.numFound });
+        if (next === cursor) break;
+        cursor = next;
+      }
+      index.setState({ highest_version: upTo });
     }
   }
 
