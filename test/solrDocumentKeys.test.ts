@@ -1,12 +1,12 @@
 /**
- * keysOf(document, profile) (src/adapters/solr/workIndex/documentKeys.ts): a stored Solr document's work
+ * keysOf(document, profile) (src/work-keys/storedDocumentKeys.ts): a stored Solr document's work
  * keys as `load` makes them: from `fullrecord` (binary MARC as SolrMarc stores it, MARCXML) or from the
  * stored-field list; documents that cannot be keyed say why. And the `workIndex` option of
  * createSolrIndex, checked at creation.
  */
 import test from 'ava';
 import { createSolrIndex } from '../src/adapters/solr/solrIndex.js';
-import { keysOf, STORED_KEY_FIELDS } from '../src/adapters/solr/workIndex/documentKeys.js';
+import { keysOf, STORED_KEY_FIELDS } from '../src/work-keys/storedDocumentKeys.js';
 import { parseMarcXml } from '../src/ingest/marc/marcXmlReader.js';
 import { marcWorkKeys } from '../src/ingest/marc/marcWorkKeys.js';
 import { workStatementFromMarc } from '../src/ingest/marc/marcWorkStatement.js';

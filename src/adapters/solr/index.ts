@@ -9,4 +9,4 @@ export type { SolrWriterOptions, SolrWriter, SolrAddResult, RejectedSolrDocument
 export { syncWorkIndex, keepWorkIndexInStep } from './workIndex/workIndexSync.js';
 export type { WorkIndexSyncOptions, WorkIndexSyncSummary, WorkIndexSyncProgress } from './workIndex/workIndexSync.js';
 export type { SolrWorkIndexOptions } from './workIndex/workIndexAnswers.js';
-export { STORED_KEY_FIELDS } from './workIndex/documentKeys.js';
+export { STORED_KEY_FIELDS } from '../../work-keys/storedDocumentKeys.js';

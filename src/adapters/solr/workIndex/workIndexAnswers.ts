@@ -11,7 +11,7 @@ import type { VersionsPage, VersionsQuery } from '../../../ports.js';
 import type { CatalogRecord } from '../../../record/catalogRecord.js';
 import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 import type { SolrResultList } from '../solrAnswers.js';
-import { checkKeyProfile, checkStoredKeyFields, keysOf, type StoredKeyFields } from './documentKeys.js';
+import { checkKeyProfile, checkStoredKeyFields, keysOf, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
 import { orderTimeOf } from './documentOrder.js';
 import { openWorkIndex, type WorkIndex } from './workIndexFile.js';
 
@@ -21,7 +21,7 @@ export interface SolrWorkIndexOptions {
   path: string;
   /** The profile the file was made with (default `vufind`); a file made with another is refused. */
   keyProfile?: WorkKeyProfileName;
-  /** The stored fields keyed for non-MARC documents (documentKeys.ts STORED_KEY_FIELDS). */
+  /** The stored fields keyed for non-MARC documents (src/work-keys/storedDocumentKeys.ts STORED_KEY_FIELDS). */
   storedFields?: Partial<StoredKeyFields>;
 }
 

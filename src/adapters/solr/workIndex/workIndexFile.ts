@@ -16,7 +16,7 @@ import { orderTimeOf, solrVersionOf } from './documentOrder.js';
 
 /**
  * A key profile: the work keys of one stored Solr document (no keys: the document lists itself), or
- * `{ keys, unkeyable }` saying why it could not be keyed at all (documentKeys.ts).
+ * `{ keys, unkeyable }` saying why it could not be keyed at all (src/work-keys/storedDocumentKeys.ts).
  */
 export type KeysOf = (document: Readonly<Record<string, unknown>>) => readonly string[] | { keys: readonly string[]; unkeyable?: string };
 

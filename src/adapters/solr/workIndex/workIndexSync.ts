@@ -15,14 +15,14 @@
  *   documents the core no longer holds.
  * `_version_` values are read as digits from the answer's text: JSON.parse would round them.
  *
- * Left to others: keys (documentKeys.ts), storing (workIndexFile.ts), answering (workIndexAnswers.ts).
+ * Left to others: keys (src/work-keys/storedDocumentKeys.ts), storing (workIndexFile.ts), answering (workIndexAnswers.ts).
  */
 import { IndexUnavailableError, InvalidOptionError } from '../../../errors.js';
 import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 import type { SolrResultList } from '../solrAnswers.js';
 import { isObject } from '../solrFaults.js';
 import { solrIndexVersionProbe } from '../solrVersionWatch.js';
-import { checkKeyProfile, checkStoredKeyFields, keysOf, storedFieldsRead, type StoredKeyFields } from './documentKeys.js';
+import { checkKeyProfile, checkStoredKeyFields, keysOf, storedFieldsRead, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
 import { openWorkIndex, type WorkIndex } from './workIndexFile.js';
 
 export interface WorkIndexSyncOptions {
@@ -32,7 +32,7 @@ export interface WorkIndexSyncOptions {
   path: string;
   /** `vufind` (default) or `extended`; a file keeps the profile it was first made with. */
   keyProfile?: WorkKeyProfileName;
-  /** The stored fields non-MARC documents are keyed from (documentKeys.ts STORED_KEY_FIELDS). */
+  /** The stored fields non-MARC documents are keyed from (src/work-keys/storedDocumentKeys.ts STORED_KEY_FIELDS). */
   storedFields?: Partial<StoredKeyFields>;
   /** Documents per request and per transaction (default 1000). */
   rows?: number;

@@ -1,10 +1,12 @@
 /**
- * The work keys of one stored Solr document, for the work index beside a core (workIndexFile.ts), under a
+ * The work keys of one stored Solr document, for the work index beside a core
+ * (src/adapters/solr/workIndex/), under a
  * key profile (`vufind` or `extended`, src/work-keys/workKeyProfiles.ts): `keysOf(document, profile)`.
  *
  * - A MARC core (VuFind's `fullrecord`, binary MARC or MARCXML as `record_format` says; without it, text
  *   starting with `<` is MARCXML) is read by the project's MARC readers and keyed as `load` keys MARC:
- *   `vufind` by marcWorkKeys.ts, `extended` by extendedWorkKeys over marcWorkStatement.ts. SolrMarc stores
+ *   `vufind` by src/ingest/marc/marcWorkKeys.ts, `extended` by extendedWorkKeys over
+ *   src/ingest/marc/marcWorkStatement.ts. SolrMarc stores
  *   binary MARC with its three separators written `#29;`, `#30;`, `#31;`; they are read back first.
  * - Any other core is keyed from its stored fields, by a configurable field list (STORED_KEY_FIELDS, names
  *   or `prefix*`): every title and every creator (and for `extended` DOI/handle identifiers and the
@@ -12,18 +14,20 @@
  *   workKeysOf. Fields named under `workKeys` add the keys they hold as they are.
  *
  * A document that cannot be keyed (no readable fullrecord, no stored title) gives no keys and says why, so
- * the sync reports it with counts. Left to others: storing (workIndexFile.ts), walking the core (workIndexSync.ts).
+ * the sync reports it with counts. A plain function of the document: it sits with the key profiles, not in
+ * the adapter, so that adapters keep off the ingest modules. Left to others: storing and walking the core
+ * (src/adapters/solr/workIndex/workIndexFile.ts, workIndexSync.ts).
  */
-import { InvalidOptionError } from '../../../errors.js';
-import { parseIso2709 } from '../../../ingest/marc/iso2709Reader.js';
-import type { MarcRecord } from '../../../ingest/marc/marcRecord.js';
-import { marcWorkKeys } from '../../../ingest/marc/marcWorkKeys.js';
-import { workStatementFromMarc } from '../../../ingest/marc/marcWorkStatement.js';
-import { parseMarcXml } from '../../../ingest/marc/marcXmlReader.js';
-import { workStatementFromDublinCore } from '../../../work-keys/extended/dublinCoreWorkStatement.js';
-import { extendedWorkKeys } from '../../../work-keys/extended/extendedWorkKeys.js';
-import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
-import { workKeysOf } from '../../../work-keys/workKeys.js';
+import { InvalidOptionError } from '../errors.js';
+import { parseIso2709 } from '../ingest/marc/iso2709Reader.js';
+import type { MarcRecord } from '../ingest/marc/marcRecord.js';
+import { marcWorkKeys } from '../ingest/marc/marcWorkKeys.js';
+import { workStatementFromMarc } from '../ingest/marc/marcWorkStatement.js';
+import { parseMarcXml } from '../ingest/marc/marcXmlReader.js';
+import { workStatementFromDublinCore } from './extended/dublinCoreWorkStatement.js';
+import { extendedWorkKeys } from './extended/extendedWorkKeys.js';
+import type { WorkKeyProfileName } from './workKeyProfiles.js';
+import { workKeysOf } from './workKeys.js';
 
 /** Which stored fields hold what, by name or `prefix*` (VuFind's DC imports, an aggregator's `dc.*` fields). */
 export interface StoredKeyFields {
