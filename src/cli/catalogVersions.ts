@@ -45,6 +45,7 @@ import { DEFAULT_EMBEDDED_KEY_PROFILE } from '../adapters/sqlite/keyProfileRecor
 
 /** `convert`'s profile when none is asked for: the CLI's default, that of a new embedded index. */
 const CLI_KEY_PROFILE: WorkKeyProfileName = DEFAULT_EMBEDDED_KEY_PROFILE;
+import { runSyncCommand } from './syncCommand.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -58,6 +59,7 @@ const USAGE = `Usage: catalog-versions load FILE.jsonl|FILE.mrc|FILE.xml… (--d
        catalog-versions harvest BASE_URL --prefix ${HARVEST_PREFIXES.join('|')} (--db PATH | --solr CORE_URL) [options]
        catalog-versions delete ID… | --ids-file FILE (--db PATH | --solr CORE_URL)
        catalog-versions works merge|split|list|undo|export|import|report …   (works --help)
+       catalog-versions sync --solr URL --work-index FILE [--key-profile …]   (sync --help)
 
 load     reads record files into the embedded index or a Solr core. Each file's format
          is recognised from its content: JSON Lines record documents (VuFind "biblio"
@@ -324,6 +326,7 @@ function targetOf(values: Record<string, string | boolean | undefined>): TargetS
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv[0] === 'works') return runWorksCommand(argv.slice(1), io);
+  if (argv[0] === 'sync') return runSyncCommand(argv.slice(1), io);
   let parsed: Parsed;
   try {
     parsed = parseCommandLine(argv);

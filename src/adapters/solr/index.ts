@@ -6,3 +6,7 @@ export { createSolrIndex, DEFAULT_SOLR_FIELDS } from './solrIndex.js';
 export type { SolrIndexOptions, SolrFieldMap, SolrIndexLogger } from './solrIndex.js';
 export { createSolrWriter, solrIngestWriter } from './solrWriter.js';
 export type { SolrWriterOptions, SolrWriter, SolrAddResult, RejectedSolrDocument } from './solrWriter.js';
+export { syncWorkIndex, keepWorkIndexInStep } from './workIndex/workIndexSync.js';
+export type { WorkIndexSyncOptions, WorkIndexSyncSummary, WorkIndexSyncProgress } from './workIndex/workIndexSync.js';
+export type { SolrWorkIndexOptions } from './workIndex/workIndexAnswers.js';
+export { STORED_KEY_FIELDS } from '../../work-keys/storedDocumentKeys.js';

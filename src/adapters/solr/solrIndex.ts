@@ -38,6 +38,7 @@ import { solrResultList, type SolrResultList } from './solrAnswers.js';
 import { exchangeWithSolr, openSolrClient, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
 import { describeNetworkError, isObject } from './solrFaults.js';
 import { solrIndexVersionProbe, VersionWatch } from './solrVersionWatch.js';
+import { checkSolrWorkIndexOptions, WorkIndexAnswers, type CheckedSolrWorkIndexOptions, type SolrWorkIndexOptions } from './workIndex/workIndexAnswers.js';
 
 /** Record field (the record document's name, recordFields.ts) → Solr field name. */
 export type SolrFieldMap = Record<RecordFieldName, string>;
@@ -86,6 +87,8 @@ export interface SolrIndexOptions {
    */
   maxStalenessMs?: number;
   logger?: SolrIndexLogger;
+  /** Versions from a work index file beside the core (docs/solr.md) instead of `work_keys_str_mv`. */
+  workIndex?: SolrWorkIndexOptions;
 }
 
 // solr-client 0.9 ships no type declarations; these describe the part of it this adapter uses.
@@ -110,6 +113,7 @@ export interface SolrIndexSettings {
   versionCheckMs: number;
   maxStalenessMs: number;
   logger: SolrIndexLogger | undefined;
+  workIndex?: CheckedSolrWorkIndexOptions;
 }
 
 export function createSolrIndex(options: SolrIndexOptions): CatalogIndex {
@@ -177,7 +181,8 @@ export function checkSolrIndexOptions(options: SolrIndexOptions): SolrIndexSetti
   if (logger !== undefined && (typeof logger !== 'object' || logger === null)) {
     throw new InvalidOptionError('logger', 'must be an object with optional debug() and warn() methods');
   }
-  return { endpoint, timeoutMs, fields: Object.freeze(fields), facetFields, versionCheckMs, maxStalenessMs, logger };
+  const workIndex = checkSolrWorkIndexOptions(options.workIndex);
+  return { endpoint, timeoutMs, fields: Object.freeze(fields), facetFields, versionCheckMs, maxStalenessMs, logger, ...(workIndex ? { workIndex } : {}) };
 }
 
 function wholeMilliseconds(option: string, value: unknown, least: number): number {
@@ -238,11 +243,14 @@ class SolrIndex implements CatalogIndex {
   private readonly agent: http.Agent;
   private readonly client: SolrClient;
   private readonly versionWatch: VersionWatch | undefined;
+  private readonly workIndex: WorkIndexAnswers | undefined;
   private closed = false;
 
   constructor(settings: SolrIndexSettings) {
     this.settings = settings;
     ({ agent: this.agent, client: this.client } = openSolrClient<SolrClient>(settings.endpoint));
+    const { fields } = settings;
+    this.workIndex = settings.workIndex && new WorkIndexAnswers(settings.workIndex, fields.id, fields.work_keys_str_mv, fields.last_indexed);
     const { versionCheckMs, maxStalenessMs, endpoint, logger } = settings;
     this.versionWatch = versionCheckMs === 0 ? undefined : new VersionWatch({
       intervalMs: versionCheckMs,
@@ -261,7 +269,9 @@ class SolrIndex implements CatalogIndex {
    * solrVersionWatch.ts for when. Never a request of its own; the first call starts the reads.
    */
   contentVersion(): string | undefined {
-    return this.versionWatch?.current();
+    const core = this.versionWatch?.current();
+    // With a work index, answers also change when a sync changes the file.
+    return this.workIndex === undefined || core === undefined ? core : `${core}/${this.workIndex.version()}`;
   }
 
   async getRecord(id: string): Promise<CatalogRecord | undefined> {
@@ -288,6 +298,7 @@ class SolrIndex implements CatalogIndex {
     checkVersionsQuery(query);
     const keys = queryableKeys(query.workKeys, this.settings);
     if (keys.length === 0) return { total: 0, records: [] };
+    if (this.workIndex) return this.workIndex.findVersions({ ...query, workKeys: keys }, (params, what) => this.select(params, what), (doc, what) => this.toRecord(doc, what));
 
     const sort = query.order === 'last-indexed'
       ? `${fields.last_indexed} desc,${fields.id} asc`
@@ -335,6 +346,7 @@ class SolrIndex implements CatalogIndex {
     const unique = [...new Set(ids)];
     const counts = new Map<string, number>();
     if (unique.length === 0) return counts;
+    if (this.workIndex) return this.workIndex.countVersions(unique);
     const keyField = fields.work_keys_str_mv;
     const what = `countVersions(${unique.length} id${unique.length === 1 ? '' : 's'})`;
 
@@ -396,12 +408,13 @@ class SolrIndex implements CatalogIndex {
   async close(): Promise<void> {
     this.closed = true;
     this.versionWatch?.stop();
+    this.workIndex?.close();
     this.agent.destroy();
   }
 
   private toRecord(doc: Record<string, unknown>, what: string): CatalogRecord {
     try {
-      return recordFromDocument(toRecordDocument(doc, this.settings.fields));
+      return recordFromDocument(toRecordDocument(this.workIndex?.completeDocument(doc) ?? doc, this.settings.fields));
     } catch (error) {
       if (!(error instanceof InvalidRecordDocumentError)) throw error;
       throw new IndexUnavailableError(

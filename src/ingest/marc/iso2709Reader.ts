@@ -71,6 +71,12 @@ export async function* readIso2709Stream(chunks: AsyncIterable<Uint8Array>, sour
   for (const item of splitter.finish()) yield item;
 }
 
+/** The records in one run of ISO 2709 bytes held whole (a Solr core's stored `fullrecord`), read at once. */
+export function parseIso2709(bytes: Buffer, source: string): SourceItem<MarcRecord>[] {
+  const splitter = new RecordSplitter(source);
+  return [...splitter.push(bytes), ...splitter.finish()];
+}
+
 /** Cuts a byte stream into records and parses them, carrying a record split across chunks over. */
 class RecordSplitter {
   private readonly parser = new RecordParser();

@@ -1,20 +1,24 @@
 /**
  * The work index beside a Solr core (issue 20, item 1): a small SQLite file the plugin owns, holding for
- * every document of the core its id, its work keys, the time the versions order sorts it by and its
- * `_version_`, so that versions can be answered without work keys in the core. Which keys a document has
+ * every document of the core its id, its work keys (as 63-bit hashes), the time the versions order sorts
+ * it by, and the highest `_version_` taken, so that versions can be answered without work keys in the core. Which keys a document has
  * is the caller's `keysOf(document)` (a key profile); the order time comes from documentOrder.ts.
  *
  * This module only stores and answers: walking the core, keeping the file in step and wiring it into the
  * Solr adapter are left to others (nothing here talks to Solr, and nothing here writes to the core).
  */
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { InvalidOptionError } from '../../../errors.js';
 import type { VersionsOrder } from '../../../ports.js';
 import { orderTimeOf, solrVersionOf } from './documentOrder.js';
 
-/** A key profile: the work keys of one stored Solr document (no keys: the document lists itself). */
-export type KeysOf = (document: Readonly<Record<string, unknown>>) => readonly string[];
+/**
+ * A key profile: the work keys of one stored Solr document (no keys: the document lists itself), or
+ * `{ keys, unkeyable }` saying why it could not be keyed at all (src/work-keys/storedDocumentKeys.ts).
+ */
+export type KeysOf = (document: Readonly<Record<string, unknown>>) => readonly string[] | { keys: readonly string[]; unkeyable?: string };
 
 export interface WorkIndexOptions {
   /** The SQLite file (made when missing), or `:memory:`. */
@@ -29,6 +33,8 @@ export interface WorkIndexPutSummary {
   withoutKeys: number;
   /** Not stored: no usable id, or neither last_indexed nor _version_ to order them by. */
   refused: Array<{ id: string | undefined; reason: string }>;
+  /** Stored without keys because they could not be keyed (no stored title, an unreadable fullrecord): count by reason. */
+  unkeyable: Record<string, number>;
 }
 
 export interface WorkIndex {
@@ -40,30 +46,50 @@ export interface WorkIndex {
   findVersions(query: { workKeys: readonly string[]; order: VersionsOrder; offset: number; limit: number }): { total: number; ids: string[] };
   /** For each id stored: how many documents share any of its keys (itself included; 1 without keys). */
   countVersions(ids: readonly string[]): Map<string, number>;
-  /** The work keys stored for a document, or `undefined` when it is not in the file. */
-  keysOf(id: string): string[] | undefined;
   /** The highest `_version_` put so far (exact digits), where the next sync starts; `undefined` before any. */
   highestVersion(): string | undefined;
   /** How many documents the file holds. */
   count(): number;
+  /** Every id held, in id order, a page at a time after `after` (for the deletion sweep). */
+  idsAfter(after: string, limit: number): string[];
+  /** A value of the file's own (walks, resumed cursors, the key profile); `undefined` when never set. */
+  state(name: string): string | undefined;
+  /** Sets values of the file's own, in one transaction with nothing else. */
+  setState(values: Readonly<Record<string, string | undefined>>): void;
+  /** Runs `work` in one transaction: puts, removals and state commit together or not at all. */
+  transaction<T>(work: () => T): T;
+  /** A number, kept in the file, that grows with every change to it (documents, keys or state): the answers' version. */
+  changeCount(): number;
   close(): void;
 }
 
+// Small on disk: a key is kept as a 63-bit hash of its text (the text is made again from the document
+// when a record is read, workIndexAnswers.ts); documents and key links are integers; the link table has
+// no rowid.
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS documents (
     row INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
-    ordered_at INTEGER NOT NULL,
-    version TEXT NOT NULL
+    ordered_at INTEGER NOT NULL
   );
   CREATE TABLE IF NOT EXISTS document_keys (
-    key TEXT NOT NULL,
+    key_id INTEGER NOT NULL,
     row INTEGER NOT NULL,
-    PRIMARY KEY (key, row)
+    PRIMARY KEY (key_id, row)
   ) WITHOUT ROWID;
-  CREATE INDEX IF NOT EXISTS document_keys_by_row ON document_keys (row);
+  CREATE INDEX IF NOT EXISTS document_keys_by_row ON document_keys (row, key_id);
   CREATE TABLE IF NOT EXISTS state (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 `;
+
+/** A key's id: the first 63 bits of its SHA-1 (n distinct keys share one with a chance of about n² / 2^64: 1 in 18 million at a million keys). */
+function keyIdOf(key: string): bigint {
+  return createHash('sha1').update(key).digest().readBigUInt64BE(0) >> 1n;
+}
+
+/** A JSON array of key ids, exact (JSON.stringify cannot write a bigint). */
+function keyIdList(keys: Iterable<string>): string {
+  return `[${[...new Set(keys)].map((key) => keyIdOf(key).toString()).join(',')}]`;
+}
 
 const require = createRequire(import.meta.url);
 let databaseClass: typeof Database | undefined;
@@ -76,30 +102,39 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
   const db = new (betterSqlite3())(options.path);
   if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  // Key ids are hashes, so a sync's links land all over the link table: a cache the size of a large
+  // file's link table keeps those writes from rereading pages.
+  db.pragma('cache_size = -65536');
   db.exec(SCHEMA);
   const { keysOf } = options;
 
-  const upsert = db.prepare(`INSERT INTO documents (id, ordered_at, version) VALUES (?, ?, ?)
-    ON CONFLICT (id) DO UPDATE SET ordered_at = excluded.ordered_at, version = excluded.version RETURNING row`).pluck();
+  const upsert = db.prepare(`INSERT INTO documents (id, ordered_at) VALUES (?, ?)
+    ON CONFLICT (id) DO UPDATE SET ordered_at = excluded.ordered_at RETURNING row`).pluck();
   const dropKeys = db.prepare('DELETE FROM document_keys WHERE row = ?');
-  const addKey = db.prepare('INSERT OR IGNORE INTO document_keys (key, row) VALUES (?, ?)');
+  const addKey = db.prepare('INSERT OR IGNORE INTO document_keys (key_id, row) VALUES (?, ?)');
   const rowOf = db.prepare('SELECT row FROM documents WHERE id = ?').pluck();
   const dropDocument = db.prepare('DELETE FROM documents WHERE row = ?');
-  const keysOfRow = db.prepare('SELECT key FROM document_keys WHERE row = ? ORDER BY key').pluck();
   const readState = db.prepare('SELECT value FROM state WHERE name = ?').pluck();
   const writeState = db.prepare('INSERT INTO state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value');
+  const eraseState = db.prepare('DELETE FROM state WHERE name = ?');
   const countAll = db.prepare('SELECT count(*) FROM documents').pluck();
-  // Versions: the distinct documents holding any of the keys (a JSON array), in the order of the view.
+  const idsAfter = db.prepare('SELECT id FROM documents WHERE id > ? ORDER BY id LIMIT ?').pluck();
+  // Versions: the distinct documents holding any of the keys (a JSON array of key ids), in the order of the view.
   const matching = `SELECT DISTINCT d.id, d.ordered_at FROM document_keys k JOIN documents d ON d.row = k.row
-    WHERE k.key IN (SELECT value FROM json_each(?))`;
+    WHERE k.key_id IN (SELECT value FROM json_each(?))`;
   const countMatching = db.prepare(`SELECT count(*) FROM (${matching})`).pluck();
   const pageBy: Record<VersionsOrder, Database.Statement> = {
     'last-indexed': db.prepare(`SELECT id FROM (${matching}) ORDER BY ordered_at DESC, id LIMIT ? OFFSET ?`).pluck(),
     relevance: db.prepare(`SELECT id FROM (${matching}) ORDER BY id LIMIT ? OFFSET ?`).pluck(),
   };
+  // A document's versions: the documents sharing any of its key ids (itself included), none when it has no keys.
+  const countSharing = db.prepare(`SELECT count(DISTINCT other.row) FROM document_keys own
+    JOIN document_keys other ON other.key_id = own.key_id WHERE own.row = ?`).pluck();
+  // The file's generation, kept in the file so that a server reading it sees a sync run by another process.
+  const bump = () => writeState.run('generation', String(Number(readState.get('generation') ?? 0) + 1));
 
   const put = db.transaction((documents: ReadonlyArray<Readonly<Record<string, unknown>>>): WorkIndexPutSummary => {
-    const summary: WorkIndexPutSummary = { stored: 0, withoutKeys: 0, refused: [] };
+    const summary: WorkIndexPutSummary = { stored: 0, withoutKeys: 0, refused: [], unkeyable: {} };
     let highest = BigInt(readState.get('highest_version') as string | undefined ?? '0');
     for (const document of documents) {
       const id = typeof document.id === 'string' && document.id.trim() !== '' ? document.id : undefined;
@@ -109,15 +144,22 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
         summary.refused.push({ id, reason: id === undefined ? 'no usable id' : 'neither last_indexed nor _version_ to order it by' });
         continue;
       }
-      const keys = [...new Set(keysOf(document))];
-      const row = upsert.get(id, orderedAt, String(version ?? 0n)) as number;
+      const given = keysOf(document);
+      const keyed = Array.isArray(given) ? { keys: given as readonly string[] } : given as { keys: readonly string[]; unkeyable?: string };
+      if (keyed.unkeyable !== undefined) summary.unkeyable[keyed.unkeyable] = (summary.unkeyable[keyed.unkeyable] ?? 0) + 1;
+      const keys = [...new Set(keyed.keys)];
+      const row = upsert.get(id, orderedAt) as number;
       dropKeys.run(row);
-      for (const key of keys) addKey.run(key, row);
+      for (const key of keys) {
+        const keyId = keyIdOf(key);
+        addKey.run(keyId, row);
+      }
       if (keys.length === 0) summary.withoutKeys++;
       if (version !== undefined && version > highest) highest = version;
       summary.stored++;
     }
     if (highest > 0n) writeState.run('highest_version', String(highest));
+    bump();
     return summary;
   });
 
@@ -130,6 +172,7 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
       dropDocument.run(row);
       removed++;
     }
+    if (removed > 0) bump();
     return removed;
   });
 
@@ -137,7 +180,7 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
     put: (documents) => put(documents),
     remove: (ids) => remove(ids),
     findVersions({ workKeys, order, offset, limit }) {
-      const keys = JSON.stringify([...new Set(workKeys)]);
+      const keys = keyIdList(workKeys);
       return { total: countMatching.get(keys) as number, ids: pageBy[order].all(keys, limit, offset) as string[] };
     },
     countVersions(ids) {
@@ -145,17 +188,23 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
       for (const id of new Set(ids)) {
         const row = rowOf.get(id) as number | undefined;
         if (row === undefined) continue;
-        const keys = keysOfRow.all(row) as string[];
-        counts.set(id, keys.length === 0 ? 1 : countMatching.get(JSON.stringify(keys)) as number);
+        counts.set(id, Math.max(1, countSharing.get(row) as number));
       }
       return counts;
     },
-    keysOf(id) {
-      const row = rowOf.get(id) as number | undefined;
-      return row === undefined ? undefined : keysOfRow.all(row) as string[];
-    },
     highestVersion: () => readState.get('highest_version') as string | undefined,
     count: () => countAll.get() as number,
+    idsAfter: (after, limit) => idsAfter.all(after, limit) as string[],
+    state: (name) => readState.get(name) as string | undefined,
+    setState: db.transaction((values: Readonly<Record<string, string | undefined>>) => {
+      for (const [name, value] of Object.entries(values)) {
+        if (value === undefined) eraseState.run(name);
+        else writeState.run(name, value);
+      }
+      bump();
+    }),
+    transaction: <T>(work: () => T): T => db.transaction(work)(),
+    changeCount: () => Number(readState.get('generation') ?? 0),
     close: () => db.close(),
   };
 }

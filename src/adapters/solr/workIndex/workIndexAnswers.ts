@@ -1,0 +1,127 @@
+/**
+ * The Solr adapter's answers from the work index beside the core (createSolrIndex's `workIndex` option,
+ * docs/solr.md): versions pages and counts from the SQLite file (workIndexFile.ts), the page's records
+ * from Solr in one request by id, and a record's keys (made again from its document by the profile, as
+ * the sync made them) and order time filled in, since the core holds none. It only reads the core; syncing the file is workIndexSync.ts's.
+ *
+ * Left to others: the requests themselves and turning documents into records (solrIndex.ts).
+ */
+import { InvalidOptionError } from '../../../errors.js';
+import type { VersionsPage, VersionsQuery } from '../../../ports.js';
+import type { CatalogRecord } from '../../../record/catalogRecord.js';
+import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
+import type { SolrResultList } from '../solrAnswers.js';
+import { checkKeyProfile, checkStoredKeyFields, keysOf, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
+import { orderTimeOf } from './documentOrder.js';
+import { openWorkIndex, type WorkIndex } from './workIndexFile.js';
+
+/** createSolrIndex's `workIndex` option. */
+export interface SolrWorkIndexOptions {
+  /** The work index file that `catalog-versions sync` (or keepWorkIndexInStep) keeps. */
+  path: string;
+  /** The profile the file was made with (default `vufind`); a file made with another is refused. */
+  keyProfile?: WorkKeyProfileName;
+  /** The stored fields keyed for non-MARC documents (src/work-keys/storedDocumentKeys.ts STORED_KEY_FIELDS). */
+  storedFields?: Partial<StoredKeyFields>;
+}
+
+export interface CheckedSolrWorkIndexOptions {
+  readonly path: string;
+  readonly keyProfile: WorkKeyProfileName;
+  readonly storedFields: StoredKeyFields;
+}
+
+export function checkSolrWorkIndexOptions(value: unknown): CheckedSolrWorkIndexOptions | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidOptionError('workIndex', 'must be an object { path, keyProfile?, storedFields? }');
+  const given = value as Record<string, unknown>;
+  for (const name of Object.keys(given)) {
+    if (!['path', 'keyProfile', 'storedFields'].includes(name)) throw new InvalidOptionError(`workIndex.${name}`, 'is not an option of the work index (path, keyProfile, storedFields)');
+  }
+  if (typeof given.path !== 'string' || given.path.trim() === '') throw new InvalidOptionError('workIndex.path', 'must name the work index file (made by `catalog-versions sync`)');
+  return Object.freeze({
+    path: given.path,
+    keyProfile: checkKeyProfile('workIndex.keyProfile', given.keyProfile),
+    storedFields: checkStoredKeyFields('workIndex.storedFields', given.storedFields),
+  });
+}
+
+type Select = (params: ReadonlyArray<readonly [string, string]>, what: string) => Promise<SolrResultList>;
+
+export class WorkIndexAnswers {
+  private readonly index: WorkIndex;
+
+  constructor(
+    private readonly options: CheckedSolrWorkIndexOptions,
+    private readonly idField: string,
+    private readonly keyField: string,
+    private readonly lastIndexedField: string,
+  ) {
+    try {
+      this.index = openWorkIndex({ path: options.path, keysOf: (document) => keysOf(document, options.keyProfile, options.storedFields) });
+    } catch (error) {
+      throw new InvalidOptionError('workIndex.path', `cannot open ${options.path} (${error instanceof Error ? error.message : String(error)})`);
+    }
+    const made = this.index.state('key_profile');
+    if (made !== undefined && made !== options.keyProfile) {
+      this.index.close();
+      throw new InvalidOptionError('workIndex.keyProfile', `${options.path} was made with the ${made} profile, not ${options.keyProfile}`);
+    }
+  }
+
+  /** The file's generation: changes with every sync that changed it. */
+  version(): string {
+    return `w${this.index.changeCount()}`;
+  }
+
+  /** A Solr document with the keys and order time the file holds for it (the core holds none). */
+  completeDocument(doc: Record<string, unknown>): Record<string, unknown> {
+    // The file keeps hashes of keys, not their text: the same keysOf the sync used makes them again.
+    const out = { ...doc, [this.keyField]: keysOf(doc, this.options.keyProfile, this.options.storedFields).keys };
+    if (out[this.lastIndexedField] === undefined) {
+      const time = orderTimeOf(doc);
+      if (time !== undefined) out[this.lastIndexedField] = new Date(time).toISOString();
+    }
+    return out;
+  }
+
+  /** One page: ids and total from the file, then the records from Solr in one request by id, in the file's order. */
+  async findVersions(query: VersionsQuery, select: Select, toRecord: (doc: Record<string, unknown>, what: string) => CatalogRecord): Promise<VersionsPage> {
+    const { total, ids } = this.index.findVersions(query);
+    if (ids.length === 0) return { total, records: [] };
+    const separator = separatorFor(ids);
+    const what = `findVersions(work index, ${ids.length} id${ids.length === 1 ? '' : 's'})`;
+    const response = await select([
+      ['q', `{!terms f=${this.idField} separator="${separator}"}${ids.join(separator)}`],
+      ['rows', String(ids.length)],
+    ], what);
+    const byId = new Map<string, Record<string, unknown>>();
+    for (const doc of response.docs) {
+      const id = doc[this.idField];
+      if (typeof id === 'string') byId.set(id, doc);
+    }
+    // A document deleted in the core since the last sync is left out of the page (the total is the file's).
+    const records = ids.flatMap((id) => {
+      const doc = byId.get(id);
+      return doc === undefined ? [] : [toRecord(doc, what)];
+    });
+    return { total, records };
+  }
+
+  countVersions(ids: readonly string[]): Map<string, number> {
+    return this.index.countVersions(ids);
+  }
+
+  close(): void {
+    this.index.close();
+  }
+}
+
+/** U+001F unless an id holds it, then the next control character down that none holds. */
+function separatorFor(values: readonly string[]): string {
+  for (let code = 0x1f; code > 0; code--) {
+    const candidate = String.fromCharCode(code);
+    if (!values.some((value) => value.includes(candidate))) return candidate;
+  }
+  return '\u001f';
+}

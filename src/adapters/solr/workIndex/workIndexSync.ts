@@ -1,0 +1,278 @@
+/**
+ * Keeps the work index beside a Solr core (workIndexFile.ts) in step with the core, reading only
+ * (docs/solr.md, "The work index beside the core"): `syncWorkIndex` once, `keepWorkIndexInStep` at an
+ * interval inside a server process.
+ *
+ * - The first run walks the whole core with `cursorMark` (sort `id asc`), a page per transaction that also
+ *   saves the next cursor, so a run stopped anywhere resumes from the page after the last one written and
+ *   the file is never half-written. Before the walk it reads the core's highest `_version_` (the version
+ *   read of solrVersionWatch.ts, which never sorts on `_version_`); once the walk is done, later runs start
+ *   from that value, so documents changed during the walk are taken again.
+ * - Later runs take the documents whose `_version_` is above W, where the last run stopped
+ *   (`_version_:{W TO V]`, V the core's highest when the run starts: a range query, which works on point
+ *   fields without docValues), and only then move W to V; then they compare counts; when the core holds
+ *   a different number than the file, an id sweep (every id of the core, by cursorMark) removes the
+ *   documents the core no longer holds.
+ * `_version_` values are read as digits from the answer's text: JSON.parse would round them.
+ *
+ * Left to others: keys (src/work-keys/storedDocumentKeys.ts), storing (workIndexFile.ts), answering (workIndexAnswers.ts).
+ */
+import { IndexUnavailableError, InvalidOptionError } from '../../../errors.js';
+import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
+import type { SolrResultList } from '../solrAnswers.js';
+import { isObject } from '../solrFaults.js';
+import { solrIndexVersionProbe } from '../solrVersionWatch.js';
+import { checkKeyProfile, checkStoredKeyFields, keysOf, storedFieldsRead, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
+import { openWorkIndex, type WorkIndex } from './workIndexFile.js';
+
+export interface WorkIndexSyncOptions {
+  /** The core (or collection) URL, e.g. http://localhost:8983/solr/biblio; user info becomes basic auth. */
+  url: string;
+  /** The work index file. */
+  path: string;
+  /** `vufind` (default) or `extended`; a file keeps the profile it was first made with. */
+  keyProfile?: WorkKeyProfileName;
+  /** The stored fields non-MARC documents are keyed from (src/work-keys/storedDocumentKeys.ts STORED_KEY_FIELDS). */
+  storedFields?: Partial<StoredKeyFields>;
+  /** Documents per request and per transaction (default 1000). */
+  rows?: number;
+  /** Deadline of each request in ms (default 60000). */
+  timeoutMs?: number;
+  /** Called after every page with how far the run got. */
+  onProgress?: (progress: WorkIndexSyncProgress) => void;
+}
+
+export interface WorkIndexSyncProgress {
+  readonly phase: 'walk' | 'changes' | 'sweep';
+  /** Documents taken so far in this phase (for the walk, resumed runs included). */
+  readonly done: number;
+  /** Documents the phase will take in all, as Solr counted them when it started. */
+  readonly total: number;
+}
+
+export interface WorkIndexSyncSummary {
+  readonly mode: 'walk' | 'changes';
+  /** Documents fetched and stored (or refused) in this run. */
+  readonly fetched: number;
+  readonly removed: number;
+  /** Documents held by the file at the end. */
+  readonly held: number;
+  /** Documents the core holds (at the count check). */
+  readonly inCore: number;
+  /** Documents stored without keys because they could not be keyed, by reason (this run). */
+  readonly unkeyable: Readonly<Record<string, number>>;
+  /** Documents not stored (no id, nothing to order them by), this run. */
+  readonly refused: number;
+  readonly swept: boolean;
+  readonly elapsedMs: number;
+}
+
+const DEFAULT_ROWS = 1000;
+const SWEEP_ROWS = 10_000;
+
+export async function syncWorkIndex(options: WorkIndexSyncOptions): Promise<WorkIndexSyncSummary> {
+  const checked = checkSyncOptions(options);
+  const index = openWorkIndex({ path: checked.path, keysOf: (document) => keysOf(document, checked.keyProfile, checked.fields) });
+  try {
+    return await syncOpened(index, checked);
+  } finally {
+    index.close();
+  }
+}
+
+/**
+ * Runs syncWorkIndex now and then every `intervalMs` (never two at once) until stopped; a failed run is
+ * reported to onError and retried at the next interval. A change committed in the core shows in the
+ * answers after at most `intervalMs` plus one run's time (docs/solr.md).
+ */
+export function keepWorkIndexInStep(options: WorkIndexSyncOptions & { intervalMs: number; onError?: (error: unknown) => void; onRun?: (summary: WorkIndexSyncSummary) => void }): { stop(): Promise<void> } {
+  checkSyncOptions(options);
+  const { intervalMs } = options;
+  if (typeof intervalMs !== 'number' || !Number.isInteger(intervalMs) || intervalMs < 1000) throw new InvalidOptionError('intervalMs', `must be a whole number of milliseconds, at least 1000, not ${String(intervalMs)}`);
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const run = () => {
+    running = syncWorkIndex(options).then((summary) => options.onRun?.(summary), (error) => options.onError?.(error)).finally(() => {
+      if (!stopped) timer = setTimeout(run, intervalMs).unref();
+    });
+  };
+  run();
+  return { async stop() { stopped = true; clearTimeout(timer); await running; } };
+}
+
+interface CheckedSyncOptions {
+  url: URL; display: string; path: string; keyProfile: WorkKeyProfileName; fields: StoredKeyFields; rows: number; timeoutMs: number;
+  onProgress?: (progress: WorkIndexSyncProgress) => void;
+}
+
+function checkSyncOptions(options: WorkIndexSyncOptions): CheckedSyncOptions {
+  if (typeof options !== 'object' || options === null) throw new InvalidOptionError('options', 'the work index sync needs { url, path }');
+  let url: URL;
+  try {
+    url = new URL(String(options.url));
+  } catch {
+    throw new InvalidOptionError('url', `is not a URL: ${JSON.stringify(options.url)}`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname.replace(/\/+$/, '') === '') throw new InvalidOptionError('url', 'must be the http(s) URL of the core, e.g. http://localhost:8983/solr/biblio');
+  if (typeof options.path !== 'string' || options.path === '') throw new InvalidOptionError('path', 'must name the work index file');
+  const whole = (name: string, value: unknown, fallback: number, least: number) => {
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < least) throw new InvalidOptionError(name, `must be a whole number, at least ${least}, not ${String(value)}`);
+    return value;
+  };
+  return {
+    url, display: `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`, path: options.path,
+    keyProfile: checkKeyProfile('keyProfile', options.keyProfile),
+    fields: checkStoredKeyFields('storedFields', options.storedFields),
+    rows: whole('rows', options.rows, DEFAULT_ROWS, 1), timeoutMs: whole('timeoutMs', options.timeoutMs, 60_000, 1),
+    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
+  };
+}
+
+async function syncOpened(index: WorkIndex, options: CheckedSyncOptions): Promise<WorkIndexSyncSummary> {
+  const started = Date.now();
+  const select = selectOn(options);
+  const made = index.state('key_profile');
+  if (made !== undefined && made !== options.keyProfile) {
+    throw new InvalidOptionError('keyProfile', `${options.path} was made with the ${made} profile; sync it with that profile, or into a new file for ${options.keyProfile}`);
+  }
+  const core = index.state('core');
+  if (core !== undefined && core !== options.display) throw new InvalidOptionError('url', `${options.path} is the work index of ${core}, not of ${options.display}`);
+  if (made === undefined || core === undefined) index.setState({ key_profile: options.keyProfile, core: options.display });
+
+  const fl = ['id', '_version_', 'last_indexed', ...storedFieldsRead(options.fields)].join(',');
+  const unkeyable: Record<string, number> = {};
+  let fetched = 0;
+  let refused = 0;
+  const take = (docs: Array<Record<string, unknown>>, state: Record<string, string | undefined>) => index.transaction(() => {
+    const summary = index.put(docs);
+    index.setState(state);
+    for (const [reason, count] of Object.entries(summary.unkeyable)) unkeyable[reason] = (unkeyable[reason] ?? 0) + count;
+    refused += summary.refused.length;
+    fetched += docs.length;
+  });
+
+  const walking = index.state('walk_done') !== 'true';
+  if (walking) {
+    if (index.state('walk_start_version') === undefined) {
+      // What the core holds before the walk: later runs take everything above it again.
+      const version = await solrIndexVersionProbe(select, options.display)();
+      if (version === undefined) throw new IndexUnavailableError(`Solr ${options.display}: partial results while reading the core's version; sync not started`);
+      index.setState({ walk_start_version: version.split('/')[1] || '0', walk_done_count: '0' });
+    }
+    let cursor = index.state('cursor') ?? '*';
+    let done = Number(index.state('walk_done_count') ?? 0);
+    for (;;) {
+      const page = await select([['q', '*:*'], ['fl', fl], ['sort', 'id asc'], ['rows', String(options.rows)], ['cursorMark', cursor]], 'work index walk');
+      const next = nextCursor(page, options.display);
+      const docs = withExactVersions(page);
+      done += docs.length;
+      take(docs, { cursor: next, walk_done_count: String(done) });
+      options.onProgress?.({ phase: 'walk', done, total: page.numFound });
+      if (next === cursor) break;
+      cursor = next;
+    }
+    index.setState({ walk_done: 'true', cursor: undefined, walk_done_count: undefined, highest_version: index.state('walk_start_version'), walk_start_version: undefined });
+  } else {
+    const since = index.highestVersion() ?? '0';
+    const newer = await select([['q', `_version_:{${since} TO *]`], ['rows', '0']], 'work index changes count');
+    if (newer.numFound > 0) {
+      // The changes are taken by id, not by version: W rises only once all of them are in, to the core's
+      // highest _version_ read before asking (so a run stopped halfway is run again, and documents
+      // changed while it runs are taken by the next).
+      const upTo = (await solrIndexVersionProbe(select, options.display)())?.split('/')[1];
+      if (upTo === undefined || upTo === '') throw new IndexUnavailableError(`Solr ${options.display}: partial results while reading the core's version; no changes taken`);
+      let cursor = '*';
+      let done = 0;
+      for (;;) {
+        const page = await select([['q', `_version_:{${since} TO ${upTo}]`], ['fl', fl], ['sort', 'id asc'], ['rows', String(options.rows)], ['cursorMark', cursor]], 'work index changes');
+        const next = nextCursor(page, options.display);
+        const docs = withExactVersions(page);
+        done += docs.length;
+        if (docs.length > 0) take(docs, { highest_version: since });
+        options.onProgress?.({ phase: 'changes', done, total: page.numFound });
+        if (next === cursor) break;
+        cursor = next;
+      }
+      index.setState({ highest_version: upTo });
+    }
+  }
+
+  // Deletions: a count check, and an id sweep only when the counts differ.
+  const counted = await select([['q', '*:*'], ['rows', '0']], 'work index count');
+  let removed = 0;
+  let swept = false;
+  if (counted.numFound !== index.count()) {
+    swept = true;
+    const inCore = new Set<string>();
+    let cursor = '*';
+    for (;;) {
+      const page = await select([['q', '*:*'], ['fl', 'id'], ['sort', 'id asc'], ['rows', String(SWEEP_ROWS)], ['cursorMark', cursor]], 'work index id sweep');
+      for (const doc of page.docs) if (typeof doc.id === 'string') inCore.add(doc.id);
+      options.onProgress?.({ phase: 'sweep', done: inCore.size, total: page.numFound });
+      const next = nextCursor(page, options.display);
+      if (next === cursor) break;
+      cursor = next;
+    }
+    let after = '';
+    for (;;) {
+      const ids = index.idsAfter(after, SWEEP_ROWS);
+      if (ids.length === 0) break;
+      const gone = ids.filter((id) => !inCore.has(id));
+      if (gone.length > 0) removed += index.remove(gone);
+      after = ids[ids.length - 1]!;
+    }
+  }
+  return {
+    mode: walking ? 'walk' : 'changes', fetched, removed, held: index.count(), inCore: counted.numFound, unkeyable, refused, swept,
+    elapsedMs: Date.now() - started,
+  };
+}
+
+type Select = (params: ReadonlyArray<readonly [string, string]>, what: string) => Promise<SolrResultList>;
+
+/** A read-only /select over fetch (form POST: cursor marks and range queries stay out of URLs and logs). */
+function selectOn(options: CheckedSyncOptions): Select {
+  const { url, display, timeoutMs } = options;
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (url.username !== '') headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+  const endpoint = `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}/select`;
+  return async (params, what) => {
+    const body = new URLSearchParams([...params, ['wt', 'json']] as Array<[string, string]>).toString();
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(endpoint, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs) });
+      text = await response.text();
+    } catch (error) {
+      throw new IndexUnavailableError(`Solr ${display}: ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      throw new IndexUnavailableError(`Solr ${display}: ${what}: HTTP ${response.status} with an answer that is not JSON: ${text.slice(0, 200)}`);
+    }
+    const answer = isObject(data) ? data.response : undefined;
+    if (!response.ok || !isObject(data) || !isObject(answer) || typeof answer.numFound !== 'number' || !Array.isArray(answer.docs)) {
+      const error = isObject(data) && isObject(data.error) ? String(data.error.msg) : text.slice(0, 200);
+      throw new IndexUnavailableError(`Solr ${display}: ${what}: HTTP ${response.status}: ${error}`);
+    }
+    return { numFound: answer.numFound, docs: answer.docs as Array<Record<string, unknown>>, data, body: text };
+  };
+}
+
+function nextCursor(page: SolrResultList, display: string): string {
+  const next = page.data.nextCursorMark;
+  if (typeof next !== 'string') throw new IndexUnavailableError(`Solr ${display}: the answer has no nextCursorMark (does the core sort on id?)`);
+  return next;
+}
+
+/** The page's documents with `_version_` as the exact digits of the answer's text, in document order. */
+function withExactVersions(page: SolrResultList): Array<Record<string, unknown>> {
+  // Inside a JSON string a quote is escaped, so this matches only the field itself.
+  const digits = [...page.body.matchAll(/"_version_":(\d+)/g)].map((match) => match[1]!);
+  if (digits.length !== page.docs.length) return page.docs;
+  return page.docs.map((doc, k) => ({ ...doc, _version_: digits[k] }));
+}

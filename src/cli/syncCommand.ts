@@ -1,0 +1,113 @@
+/**
+ * `catalog-versions sync --solr URL --work-index FILE [--key-profile vufind|extended] [--rows N]
+ * [--no-progress]`: keeps the work index beside a Solr core in step with it (docs/solr.md, "The work index
+ * beside the core"), through syncWorkIndex. The first run walks the whole core (a stopped walk resumes on
+ * the next run), later runs take changes and deletions. On a terminal stderr shows documents, rate and
+ * ETA; the summary is one line on stdout. Exit status: 0 done, 1 failed (named on stderr), 64 wrong
+ * command line.
+ *
+ * Left to others: the sync itself (src/adapters/solr/workIndex/workIndexSync.ts).
+ */
+import { VersionsError } from '../errors.js';
+import { syncWorkIndex, type WorkIndexSyncProgress, type WorkIndexSyncSummary } from '../adapters/solr/workIndex/workIndexSync.js';
+import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
+import { parseArguments, UsageError, wholeNumber } from './commandLine.js';
+
+/** Where the command writes (the CLI's CliIo). */
+interface SyncIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+}
+
+export const SYNC_USAGE = `Usage: catalog-versions sync --solr URL --work-index FILE [--key-profile vufind|extended]
+                             [--rows N] [--no-progress]
+
+Keeps FILE, the work index beside the Solr core at URL, in step with the core, so
+that createSolrIndex({ url, workIndex: { path: FILE } }) lists versions on a core
+without work keys. Only reads the core. The first run walks every document (rerun
+after a stop, it resumes); later runs take the documents changed since the last
+run and remove the ones deleted.
+
+Options:
+  --solr URL           the core or collection, e.g. http://localhost:8983/solr/biblio
+  --work-index FILE    the work index file (made when missing)
+  --key-profile NAME   vufind (default) or extended; a file keeps the profile it was made with
+  --rows N             documents per request and per transaction (default 1000)
+  --no-progress        no progress line even on a terminal
+`;
+
+export async function runSyncCommand(argv: readonly string[], io: SyncIo): Promise<number> {
+  let options: { url: string; path: string; keyProfile: WorkKeyProfileName; rows?: number; progress: boolean };
+  try {
+    const { values, positionals } = parseArguments(argv, {
+      solr: { type: 'string' }, 'work-index': { type: 'string' }, 'key-profile': { type: 'string' }, rows: { type: 'string' },
+      'no-progress': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help === true) {
+      io.stdout.write(SYNC_USAGE);
+      return 0;
+    }
+    if (positionals.length > 0) throw new UsageError(`sync takes no file names (got ${JSON.stringify(positionals[0])})`);
+    if (typeof values.solr !== 'string') throw new UsageError('sync needs --solr URL');
+    if (typeof values['work-index'] !== 'string') throw new UsageError('sync needs --work-index FILE');
+    const profile = values['key-profile'] ?? 'vufind';
+    if (profile !== 'vufind' && profile !== 'extended') throw new UsageError(`--key-profile is vufind or extended, not ${JSON.stringify(profile)}`);
+    const rows = wholeNumber(values.rows as string | undefined, '--rows');
+    options = { url: values.solr, path: values['work-index'], keyProfile: profile, ...(rows !== undefined ? { rows } : {}), progress: values['no-progress'] !== true };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`catalog-versions: ${error.message}\n\n${SYNC_USAGE}`);
+    return 64;
+  }
+  const line = options.progress && io.stderr.isTTY === true ? progressLine(io.stderr) : undefined;
+  try {
+    const summary = await syncWorkIndex({ url: options.url, path: options.path, keyProfile: options.keyProfile, ...(options.rows !== undefined ? { rows: options.rows } : {}), ...(line ? { onProgress: line.update } : {}) });
+    line?.end();
+    io.stdout.write(`${summaryLine(summary, options.path)}\n`);
+    return 0;
+  } catch (error) {
+    line?.end();
+    const code = error instanceof VersionsError ? ` [${error.code}]` : '';
+    io.stderr.write(`catalog-versions: sync ${options.path}: ${(error as Error).message}${code}\n`);
+    return 1;
+  }
+}
+
+/** `walk: 1000 documents in 0.4 s (2500/s); file holds 1000 of 1000 in the core; …` */
+export function summaryLine(summary: WorkIndexSyncSummary, path: string): string {
+  const seconds = summary.elapsedMs / 1000;
+  const rate = seconds > 0 ? Math.round(summary.fetched / seconds) : summary.fetched;
+  const parts = [
+    `${summary.mode === 'walk' ? 'walk' : 'changes'}: ${summary.fetched} document${summary.fetched === 1 ? '' : 's'} in ${seconds.toFixed(1)} s (${rate}/s)`,
+    `${summary.removed} removed${summary.swept ? ' (id sweep)' : ''}`,
+    `${path} holds ${summary.held} of the core's ${summary.inCore}`,
+  ];
+  const unkeyable = Object.entries(summary.unkeyable);
+  if (unkeyable.length > 0) parts.push(`without keys, could not be keyed: ${unkeyable.map(([reason, count]) => `${count} ${reason}`).join(', ')}`);
+  if (summary.refused > 0) parts.push(`${summary.refused} not stored (no id, or nothing to order them by)`);
+  return parts.join('; ');
+}
+
+/** One terminal line redrawn at most ten times a second: phase, documents, rate and ETA. */
+function progressLine(stderr: SyncIo['stderr']): { update(progress: WorkIndexSyncProgress): void; end(): void } {
+  const started = Date.now();
+  let first: number | undefined;
+  let drawn = 0;
+  let shown = false;
+  return {
+    update(progress) {
+      const now = Date.now();
+      first ??= progress.done;
+      if (now - drawn < 100 && progress.done < progress.total) return;
+      drawn = now;
+      const seconds = Math.max(0.001, (now - started) / 1000);
+      const rate = (progress.done - (first ?? 0)) / seconds;
+      const eta = rate > 0 ? Math.max(0, (progress.total - progress.done) / rate) : undefined;
+      stderr.write(`\r${progress.phase} ${progress.done}/${progress.total} ${Math.round(rate)}/s ETA ${eta === undefined ? '?' : `${Math.ceil(eta)} s`}\u001b[K`);
+      shown = true;
+    },
+    end() {
+      if (shown) stderr.write('\n');
+    },
+  };
+}
