@@ -216,3 +216,20 @@ test('the site name leads to the catalog home (catalogHomeUrl, default /)', asyn
   const other = cheerio.load((await configured.get(pagePath('usp:tese-2019-0412')).expect(200)).text);
   t.is(other('header .site-title a').attr('href'), 'https://library.example.edu/');
 });
+
+test('each entry tells its version apart: languages named in the page\'s language, edition, place and publisher, physical description', async (t) => {
+  const { request, index } = await testHost(fixture('versions-showing-every-entry-field'));
+  t.teardown(() => index.close());
+  const detailsIn = async (lng: string) => {
+    const $ = cheerio.load((await request.get(`/Search/Versions?id=dom-casmurro-1899&lng=${lng}`).expect(200)).text);
+    return $('ol.versions > li').toArray().map((li) => $(li).find('.version__details > div').toArray()
+      .map((pair) => `${$(pair).find('dt').text()}=${$(pair).find('dd').text()}`));
+  };
+  const [english, portuguese, spanish] = [await detailsIn('en'), await detailsIn('pt-br'), await detailsIn('es')];
+  t.deepEqual(english[0], ['Language=Portuguese', 'Edition=1.a ed.', 'Publisher=Rio de Janeiro: H. Garnier', 'Description=v, 310 p.']);
+  // A MARC code (`por`) and a VuFind core's English name (`Portuguese`) are both named in the page's language.
+  t.deepEqual(portuguese[0]?.[0], 'Idioma=Português');
+  t.deepEqual(portuguese[1], ['Idioma=Português, Inglês']);
+  t.deepEqual(spanish[1], ['Idioma=Portugués, Inglés']);
+  t.deepEqual(english[2], [], 'a record without these fields shows no details list');
+});

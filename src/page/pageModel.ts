@@ -7,8 +7,9 @@ import { showingLine } from '../feed/feedModel.js';
 import { formatLabel, type Translate } from '../i18n/labels.js';
 import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions/paging.js';
 import { recordUrl, versionsFeedUrl, versionsLanguageHref, versionsPageHref } from '../versions/versionsUrls.js';
+import { languageNameIn } from '../record/recordLanguages.js';
 import type {
-  LanguageChoiceModel, PaginationModel, PastEndModel, SourceModel, VersionEntryModel, VersionsPageModel,
+  DetailModel, LanguageChoiceModel, PaginationModel, PastEndModel, SourceModel, VersionEntryModel, VersionsPageModel,
 } from './pageViewModels.js';
 import type { VersionsPage } from '../ports.js';
 
@@ -33,10 +34,30 @@ function isWebAddress(url: string): boolean {
   return /^https?:\/\/[^\s]+$/i.test(url.trim());
 }
 
+/** Values trimmed, blank ones left out, each once. */
+function shown(values: readonly string[] | undefined): string[] {
+  return [...new Set((values ?? []).map((value) => value.trim()).filter((value) => value !== ''))];
+}
+
 /** Institutions, then libraries or collections, each once (a catalog often repeats one in both fields). */
 function sourceOf(record: CatalogRecord, translate: Translate): SourceModel | undefined {
-  const names = [...new Set([...record.institutions ?? [], ...record.buildings ?? []].map((name) => name.trim()).filter((name) => name !== ''))];
+  const names = shown([...record.institutions ?? [], ...record.buildings ?? []]);
   return names.length > 0 ? { label: translate('record.source'), names } : undefined;
+}
+
+/** Language, edition, place and publisher, physical description: what the record has of them (VersionEntryModel.details). */
+function detailsOf(record: CatalogRecord, input: VersionsPageInput): DetailModel[] {
+  const { translate, language } = input;
+  const details: DetailModel[] = [];
+  const languages = shown(shown(record.languages).map((value) => languageNameIn(value, language)));
+  if (languages.length > 0) details.push({ label: translate('record.language'), value: languages.join(', ') });
+  const edition = record.edition?.trim();
+  if (edition !== undefined && edition !== '') details.push({ label: translate('record.edition'), value: edition });
+  const publication = [shown(record.publishPlaces).join('; '), shown(record.publishers).join('; ')].filter((part) => part !== '');
+  if (publication.length > 0) details.push({ label: translate('record.publisher'), value: publication.join(': ') });
+  const physical = shown(record.physicalDescriptions);
+  if (physical.length > 0) details.push({ label: translate('record.physical'), value: physical.join('; ') });
+  return details;
 }
 
 function entryOf(record: CatalogRecord, input: VersionsPageInput): VersionEntryModel {
@@ -54,6 +75,7 @@ function entryOf(record: CatalogRecord, input: VersionsPageInput): VersionEntryM
     ...(year !== undefined ? { year, publishedIn: `${input.translate('record.publishedIn')} ${year}` } : {}),
     formats: record.formats.map((format) => formatLabel(format, input.translate)),
     ...(source !== undefined ? { source } : {}),
+    details: detailsOf(record, input),
     fullTextLinks: record.urls.filter(isWebAddress).map((href) => ({ href: href.trim(), label: input.translate('record.fullText') })),
   };
 }

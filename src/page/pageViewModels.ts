@@ -25,6 +25,12 @@ export interface VersionEntryModel {
   readonly formats: readonly string[];
   /** Where the version is held or comes from (`institution`, then `building`); absent when the record says nothing. */
   readonly source?: SourceModel;
+  /**
+   * What tells this version from the others, each with its label, in this order when the record has it:
+   * languages (named in the page's language), edition, place and publisher ("Lisboa: Relógio d'Água"),
+   * physical description. Empty when the record has none of them.
+   */
+  readonly details: readonly DetailModel[];
   readonly fullTextLinks: readonly LinkModel[];
 }
 
@@ -33,6 +39,12 @@ export interface SourceModel {
   readonly label: string;
   /** Institutions, then libraries or collections, each once. */
   readonly names: readonly string[];
+}
+
+export interface DetailModel {
+  /** "Language", "Edition", "Publisher", "Description", localised. */
+  readonly label: string;
+  readonly value: string;
 }
 
 export interface PageLinkModel {
