@@ -12,13 +12,16 @@
  * - `HarvestState`, where a harvest (src/ingest/harvestState.ts) remembers how far it got.
  */
 import type { CatalogRecord } from './record/catalogRecord.js';
+import type { RecordFieldOrder } from './record/recordOrder.js';
 import type { PreparedRecordDocument } from './ingest/prepareRecordDocument.js';
 
 export type { PreparedRecordDocument };
 
 /** `last-indexed`: last_indexed descending, then id ascending (the feed). `relevance`: score descending,
- * then id ascending (the page); a key filter scores every match alike, so this is id order. */
-export type VersionsOrder = 'last-indexed' | 'relevance';
+ * then id ascending (the page's default); a key filter scores every match alike, so this is id order.
+ * `year-desc`, `year-asc`, `title`, `author`: the page's other sorts, by one comparator on the records'
+ * fields for every adapter (src/record/recordOrder.ts). */
+export type VersionsOrder = 'last-indexed' | 'relevance' | RecordFieldOrder;
 
 export interface VersionsQuery {
   /** Records sharing at least one of these keys (exact match) are versions. Never empty. */

@@ -233,3 +233,35 @@ test('each entry tells its version apart: languages named in the page\'s languag
   t.deepEqual(spanish[1], ['Idioma=Portugués, Inglés']);
   t.deepEqual(english[2], [], 'a record without these fields shows no details list');
 });
+
+test('sort as VuFind\'s result pages: a labelled GET selector, newest first by `sort=year`, kept by page and language links', async (t) => {
+  const { request } = await testHost(manyVersions(45));
+  const first = cheerio.load((await request.get(pagePath('many-001', '&lng=es')).expect(200)).text);
+  const select = first('form.sort-form select[name="sort"]');
+  t.is(first(`label[for="${select.attr('id')}"]`).text(), 'Ordenar');
+  t.deepEqual(select.find('option').map((_, o) => first(o).attr('value')).get(), ['relevance', 'year', 'year asc', 'title', 'author']);
+  t.is(select.find('option[selected]').attr('value'), 'relevance', 'the specified default');
+  t.deepEqual(first('form.sort-form input[type="hidden"]').map((_, i) => `${first(i).attr('name')}=${first(i).attr('value')}`).get(), ['id=many-001', 'search=versions', 'lng=es']);
+
+  const newest = cheerio.load((await request.get(pagePath('many-001', '&sort=year&page=2')).expect(200)).text);
+  // 45 years, 1881 + i: newest first, the second page starts at the 21st newest (many-025, 1905).
+  t.is(newest('ol[start="21"] > li').first().find(`a[href="${BASE_URL}/Record/many-025"]`).length, 1);
+  t.is(newest('select[name="sort"] option[selected]').attr('value'), 'year');
+  t.true(newest('a[href="?id=many-001&search=versions&sort=year&page=3"]').length > 0, 'paging keeps the sort');
+  t.true(newest('a[href="?id=many-001&search=versions&sort=year&page=2&lng=en"]').length > 0, 'the language switch keeps it');
+
+  const oldest = cheerio.load((await request.get(pagePath('many-001', '&sort=year+asc')).expect(200)).text);
+  t.is(oldest('ol[start="1"] > li').first().find(`a[href="${BASE_URL}/Record/many-001"]`).length, 1);
+  // The feed's own link to the page names `last_indexed desc`, which the page does not offer: the default.
+  const fromFeed = cheerio.load((await request.get(pagePath('many-001', '&sort=last_indexed+desc')).expect(200)).text);
+  t.is(fromFeed('select[name="sort"] option[selected]').attr('value'), 'relevance');
+});
+
+test('the feed keeps its specified order whatever `sort` says', async (t) => {
+  const { request } = await testHost(manyVersions(5));
+  const plain = (await request.get('/Search/Versions?id=many-001&search=versions&view=rss').expect(200)).text;
+  const sorted = (await request.get('/Search/Versions?id=many-001&search=versions&view=rss&sort=title').expect(200)).text;
+  const guids = (feed: string) => [...feed.matchAll(/<guid[^>]*>([^<]*)<\/guid>/g)].map((m) => m[1]);
+  t.deepEqual(guids(sorted), guids(plain));
+  t.true(guids(plain).length === 5);
+});

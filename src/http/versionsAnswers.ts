@@ -11,6 +11,7 @@
 import { buildVersionsFeedModel } from '../feed/feedModel.js';
 import type { Translate } from '../i18n/labels.js';
 import { listVersions, type VersionsView } from '../versions/listVersions.js';
+import { orderOfPageSort, type PageSort } from '../versions/versionsSorts.js';
 import { buildVersionsPageModel } from '../page/pageModel.js';
 import { compileVersionsFeed, encodeFeed, feedBytes, type EncodedFeed } from '../feed/renderVersionsFeed.js';
 import { newYearPubDatesAt, type ServerTimeZone } from '../feed/rfc822Date.js';
@@ -24,6 +25,8 @@ import type { ThemeEngine } from './themeEngine.js';
 export interface AnswerRequest {
   readonly id: string | undefined;
   readonly page: number;
+  /** The page's sort (`sort`); the feed ignores it. */
+  readonly sort: PageSort;
   readonly view: VersionsView;
   readonly language: string;
   /** `lng` as given, when it named a supported language (pages link with it). */
@@ -76,7 +79,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
 
   async function buildAnswer(request: AnswerRequest, variant: readonly string[]): Promise<VersionsAnswer> {
     const { page, view, language, translate, baseUrl } = request;
-    const { record, versions } = await listVersions(index, { id: request.id, view, page });
+    const { record, versions } = await listVersions(index, { id: request.id, view, page, pageOrder: orderOfPageSort(request.sort) });
     const validators = versionsValidators({ variant: [settings.settingsFingerprint, ...variant], requestedRecord: record, versions });
     const answerValidators = { ...validators, lastModifiedHeader: validators.lastModified.toUTCString() };
     if (view === 'rss') {
@@ -89,6 +92,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
     const model = buildVersionsPageModel({
       requestedRecord: record, versions, page, language,
       ...(request.explicitLanguage !== undefined ? { explicitLanguage: request.explicitLanguage } : {}),
+      sort: request.sort,
       baseUrl, siteTitle: settings.siteTitle, catalogHomeUrl: settings.catalogHomeUrl, translate, languages: settings.languageNames,
     });
     const text = await themes.render('versions', request.theme.name, { page: model, theme: request.theme });
@@ -117,7 +121,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
       // the older version, which the next request no longer matches.
       const version = kept === undefined ? undefined : index.contentVersion?.();
       // The theme and an explicit lng shape only pages: a feed reader's ui cookie must not split its answers.
-      const pageOnly = request.view === 'rss' ? ['', ''] : [request.theme.name, request.explicitLanguage ?? ''];
+      const pageOnly = request.view === 'rss' ? ['', '', ''] : [request.theme.name, request.explicitLanguage ?? '', request.sort];
       const variant = [request.view, request.language, ...pageOnly, String(request.page), request.baseUrl];
       const key = request.id === undefined ? undefined : [...variant, request.id].join('\u0000');
       if (kept === undefined || version === undefined || key === undefined) return buildAnswer(request, variant);

@@ -9,9 +9,10 @@ import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions
 import { recordUrl, versionsFeedUrl, versionsLanguageHref, versionsPageHref } from '../versions/versionsUrls.js';
 import { languageNameIn } from '../record/recordLanguages.js';
 import type {
-  DetailModel, LanguageChoiceModel, PaginationModel, PastEndModel, SourceModel, VersionEntryModel, VersionsPageModel,
+  DetailModel, LanguageChoiceModel, PaginationModel, PastEndModel, SortModel, SourceModel, VersionEntryModel, VersionsPageModel,
 } from './pageViewModels.js';
 import type { VersionsPage } from '../ports.js';
+import { DEFAULT_PAGE_SORT, PAGE_SORTS, type PageSort } from '../versions/versionsSorts.js';
 
 export interface VersionsPageInput {
   readonly requestedRecord: CatalogRecord;
@@ -27,6 +28,8 @@ export interface VersionsPageInput {
   readonly translate: Translate;
   /** Every offered language with its own name, in the configured order. */
   readonly languages: ReadonlyArray<{ readonly code: string; readonly name: string }>;
+  /** The sort asked for (`sort`; the default when absent), kept in page and language links. */
+  readonly sort?: PageSort;
 }
 
 /** Full-text links are followed by patrons: only web addresses become links (no `javascript:`, `data:`, …). */
@@ -90,7 +93,7 @@ function paginationOf(input: VersionsPageInput): PaginationModel | undefined {
   const id = input.requestedRecord.id;
   const last = lastPageOf(versions.total, PAGE_ROWS);
   if (last === 1) return undefined;
-  const href = (n: number) => versionsPageHref(id, n, explicitLanguage);
+  const href = (n: number) => versionsPageHref(id, n, explicitLanguage, input.sort);
   const previousShortLabel = translate('paging.previousShort');
   const nextShortLabel = translate('paging.nextShort');
   return {
@@ -110,7 +113,23 @@ function pastEndOf(input: VersionsPageInput): PastEndModel | undefined {
   if (page <= last || versions.records.length > 0) return undefined;
   return {
     message: translate('paging.pastEnd', { page, last }),
-    lastPage: { href: versionsPageHref(input.requestedRecord.id, last, explicitLanguage), label: translate('paging.last') },
+    lastPage: { href: versionsPageHref(input.requestedRecord.id, last, explicitLanguage, input.sort), label: translate('paging.last') },
+  };
+}
+
+/** The sort selector, when there is more than one version to order. */
+function sortOf(input: VersionsPageInput): SortModel | undefined {
+  if (input.versions.total < 2) return undefined;
+  const current = input.sort ?? DEFAULT_PAGE_SORT;
+  return {
+    label: input.translate('sort.label'),
+    submitLabel: input.translate('sort.submit'),
+    options: PAGE_SORTS.map(({ value, label }) => ({ value, label: input.translate(label), isCurrent: value === current })),
+    hidden: [
+      { name: 'id', value: input.requestedRecord.id },
+      { name: 'search', value: 'versions' },
+      ...(input.explicitLanguage !== undefined ? [{ name: 'lng', value: input.explicitLanguage }] : []),
+    ],
   };
 }
 
@@ -120,10 +139,11 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
   const offset = offsetOf(page, PAGE_ROWS);
   const heading = `${translate('versions.label')} - ${shortTitleOf(input.requestedRecord) ?? translate('record.titleMissing')}`;
   const languageChoices: LanguageChoiceModel[] = input.languages.map(({ code, name }) => ({
-    code, name, href: versionsLanguageHref(id, page, code), isCurrent: code === language,
+    code, name, href: versionsLanguageHref(id, page, code, input.sort), isCurrent: code === language,
   }));
   const pagination = paginationOf(input);
   const pastEnd = pastEndOf(input);
+  const sort = sortOf(input);
   return {
     language,
     documentTitle: `${heading} :: ${input.siteTitle}`,
@@ -136,6 +156,7 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
     listStart: offset + 1,
     entries: versions.records.map((record) => entryOf(record, input)),
     ...(pagination !== undefined ? { pagination } : {}),
+    ...(sort !== undefined ? { sort } : {}),
     feed: {
       href: versionsFeedUrl(input.baseUrl, { id, language }),
       label: translate('feed.rssLink'),

@@ -104,6 +104,17 @@ export interface LanguageChoiceModel {
   readonly isCurrent: boolean;
 }
 
+/** The sort selector: a GET form of the page's own address with one `sort` choice (docs/page.md). */
+export interface SortModel {
+  /** "Sort", localised: the select's label. */
+  readonly label: string;
+  /** "Apply", localised: the submit button (the form works without script). */
+  readonly submitLabel: string;
+  readonly options: ReadonlyArray<{ readonly value: string; readonly label: string; readonly isCurrent: boolean }>;
+  /** The other parameters the form sends again (id, search, lng when given). */
+  readonly hidden: ReadonlyArray<{ readonly name: string; readonly value: string }>;
+}
+
 export interface VersionsPageModel extends SiteChromeModel {
   /** Value of `<html lang>`: the selected language code. */
   readonly language: string;
@@ -120,6 +131,8 @@ export interface VersionsPageModel extends SiteChromeModel {
   readonly entries: readonly VersionEntryModel[];
   /** Absent when everything fits on one page. */
   readonly pagination?: PaginationModel;
+  /** The sort selector; absent when there is at most one version to order. */
+  readonly sort?: SortModel;
   /** The RSS feed of the same list: visible link and `<link rel="alternate">` autodiscovery. */
   readonly feed: LinkModel & { readonly title: string };
 }

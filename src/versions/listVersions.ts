@@ -6,7 +6,7 @@
 import type { CatalogRecord } from '../record/catalogRecord.js';
 import { MissingRecordIdError, RecordNotFoundError } from '../errors.js';
 import { FEED_ROWS, offsetOf, PAGE_ROWS } from './paging.js';
-import type { CatalogIndex, VersionsPage } from '../ports.js';
+import type { CatalogIndex, VersionsOrder, VersionsPage } from '../ports.js';
 
 export type VersionsView = 'rss' | 'html';
 
@@ -14,6 +14,8 @@ export interface VersionsRequest {
   readonly id: string | undefined;
   readonly view: VersionsView;
   readonly page: number;
+  /** The page's order (the default `relevance` when absent); the feed keeps its own. */
+  readonly pageOrder?: VersionsOrder;
 }
 
 export interface VersionsResult {
@@ -33,7 +35,7 @@ export async function listVersions(index: CatalogIndex, request: VersionsRequest
   }
   const versions = await index.findVersions({
     workKeys: record.workKeys,
-    order: view === 'rss' ? 'last-indexed' : 'relevance',
+    order: view === 'rss' ? 'last-indexed' : request.pageOrder ?? 'relevance',
     offset,
     limit: rows,
   });

@@ -8,6 +8,7 @@
  */
 import { InvalidArgumentError } from '../errors.js';
 import type { VersionsQuery } from '../ports.js';
+import { isRecordFieldOrder, RECORD_FIELD_ORDERS } from '../record/recordOrder.js';
 
 export function checkVersionsQuery(query: unknown): asserts query is VersionsQuery {
   if (typeof query !== 'object' || query === null) {
@@ -17,8 +18,8 @@ export function checkVersionsQuery(query: unknown): asserts query is VersionsQue
   if (!Array.isArray(workKeys) || !workKeys.every((key) => typeof key === 'string')) {
     throw new InvalidArgumentError('findVersions', 'query.workKeys', 'a list of work keys (strings)', workKeys);
   }
-  if (order !== 'last-indexed' && order !== 'relevance') {
-    throw new InvalidArgumentError('findVersions', 'query.order', '"last-indexed" or "relevance"', order);
+  if (order !== 'last-indexed' && order !== 'relevance' && !(typeof order === 'string' && isRecordFieldOrder(order))) {
+    throw new InvalidArgumentError('findVersions', 'query.order', `"last-indexed", "relevance" or one of ${RECORD_FIELD_ORDERS.map((name) => `"${name}"`).join(', ')}`, order);
   }
   if (!Number.isSafeInteger(offset) || (offset as number) < 0) {
     throw new InvalidArgumentError('findVersions', 'query.offset', 'a whole number >= 0', offset);

@@ -6,7 +6,7 @@
 import type { TestFn } from 'ava';
 import { listVersions } from '../../src/versions/listVersions.js';
 import { prepareRecordDocument } from '../../src/ingest/prepareRecordDocument.js';
-import type { CatalogIndex } from '../../src/ports.js';
+import type { CatalogIndex, VersionsOrder } from '../../src/ports.js';
 
 /** Opens the adapter holding exactly `documents` (already prepared: keys and last_indexed set). */
 export type OpenIndex = (documents: Record<string, unknown>[]) => Promise<CatalogIndex>;
@@ -81,6 +81,28 @@ export function indexBehaviourSuite(test: TestFn, adapter: string, open: OpenInd
     const hobbit = await index.getRecord('hobbit-2');
     const page = await index.findVersions({ workKeys: hobbit!.workKeys, order: 'last-indexed', offset: 0, limit: 50 });
     t.deepEqual(ids(page.records), ['hobbit-1', 'hobbit-3', 'hobbit:tie/a', 'hobbit:tie/b', 'hobbit-2']);
+  });
+
+  test(`${adapter}: the page's sorts on record fields: year both ways, title, author; equal values by id`, async (t) => {
+    const hobbit = await index.getRecord('hobbit-1');
+    const sorted = async (order: VersionsOrder) => ids((await index.findVersions({ workKeys: hobbit!.workKeys, order, offset: 0, limit: 20 })).records);
+    t.deepEqual(await sorted('year-desc'), ['hobbit-3', 'hobbit:tie/a', 'hobbit:tie/b', 'hobbit-2', 'hobbit-1']);
+    t.deepEqual(await sorted('year-asc'), ['hobbit-1', 'hobbit-2', 'hobbit:tie/b', 'hobbit:tie/a', 'hobbit-3']);
+    // "Hobbit" before "The Hobbit"; "The Hobbit" and "The hobbit" are one title (case aside), so by id.
+    t.deepEqual(await sorted('title'), ['hobbit-3', 'hobbit-1', 'hobbit-2', 'hobbit:tie/a', 'hobbit:tie/b']);
+    const escaping = await index.getRecord('explicit-b');
+    const byAuthor = await index.findVersions({ workKeys: escaping!.workKeys, order: 'author', offset: 0, limit: 20 });
+    t.deepEqual(ids(byAuthor.records), ['explicit-a', 'explicit-b']);
+  });
+
+  test(`${adapter}: a sorted page is cut from the whole work, with its total`, async (t) => {
+    const big = await index.getRecord('big-01');
+    const newest = await index.findVersions({ workKeys: big!.workKeys, order: 'year-desc', offset: 20, limit: 5 });
+    t.is(newest.total, 45);
+    t.deepEqual(ids(newest.records), ['big-25', 'big-24', 'big-23', 'big-22', 'big-21']);
+    const oldest = await index.findVersions({ workKeys: big!.workKeys, order: 'year-asc', offset: 40, limit: 20 });
+    t.deepEqual(ids(oldest.records), ['big-41', 'big-42', 'big-43', 'big-44', 'big-45']);
+    t.deepEqual(await index.findVersions({ workKeys: big!.workKeys, order: 'title', offset: 60, limit: 20 }), { total: 45, records: [] });
   });
 
   test(`${adapter}: paging by offset and limit keeps the total`, async (t) => {

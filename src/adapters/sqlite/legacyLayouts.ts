@@ -10,6 +10,7 @@
 import type Database from 'better-sqlite3';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
 import type { PreparedRecordDocument } from '../../ports.js';
+import { isRecordFieldOrder, pageByRecordFields } from '../../record/recordOrder.js';
 import { SCHEMA, SCHEMA_VERSION } from './indexTables.js';
 import { stagedLoad } from './tableWriters.js';
 import type { IndexReads } from './versionsReads.js';
@@ -24,6 +25,7 @@ export function legacyReads(db: Database.Database): IndexReads {
     `SELECT document FROM records WHERE id IN (SELECT DISTINCT record_id ${KEYED}) ORDER BY ${order} LIMIT ? OFFSET ?`).pluck();
   const newestFirst = page('last_indexed DESC, id ASC');
   const byId = page('id ASC');
+  const wholeWork = db.prepare<[string], string>(`SELECT document FROM records WHERE id IN (SELECT DISTINCT record_id ${KEYED})`).pluck();
   const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
     SELECT r.id AS id,
            (SELECT COUNT(DISTINCT other.record_id)
@@ -37,6 +39,10 @@ export function legacyReads(db: Database.Database): IndexReads {
     },
     findVersions(query) {
       const keys = JSON.stringify(query.workKeys);
+      if (isRecordFieldOrder(query.order)) {
+        const records = wholeWork.all(keys).map(decode);
+        return { total: records.length, records: pageByRecordFields(records, query.order, Math.max(0, query.offset), query.limit) };
+      }
       const total = countVersions.get(keys) ?? 0;
       const statement = query.order === 'last-indexed' ? newestFirst : byId;
       return { total, records: query.limit > 0 && query.offset < total ? statement.all(keys, query.limit, Math.max(0, query.offset)).map(decode) : [] };

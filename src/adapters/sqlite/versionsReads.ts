@@ -1,7 +1,9 @@
 /**
  * The read path of the embedded index on the current layout (indexTables.ts): a record by id, a page of
  * versions with its total, and version counts for a list. Small works are paged here from their key rows,
- * works with a large key from its remembered records (largeKeyMembers.ts), others by one statement.
+ * works with a large key from its remembered records (largeKeyMembers.ts), others by one statement. An
+ * order on record fields (year, title, author) reads every record of the work in one statement and sorts
+ * them with the comparator all adapters share (src/record/recordOrder.ts).
  * embeddedIndex.ts wraps these with the port's errors and lifecycle, and does the small search.
  */
 import type Database from 'better-sqlite3';
@@ -10,6 +12,7 @@ import type { VersionsQuery } from '../../ports.js';
 import { firstKeyIdOf, KEYS_PER_HASH, RECORD_COLUMNS, recordFromRow, recordOfRow, workKeysOf, type RecordRow } from './indexTables.js';
 import { holds, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder, type VersionEntry } from './versionOrder.js';
+import { isRecordFieldOrder, pageByRecordFields } from '../../record/recordOrder.js';
 
 export interface IndexReads {
   getRecord(id: string): CatalogRecord | undefined;
@@ -164,6 +167,10 @@ export function currentReads(db: Database.Database): IndexReads {
   }
   const keyRowsByList = db.prepare<unknown[], VersionEntry>(`SELECT ${KEY_ROW_COLUMNS} ${KEYED} LIMIT ?`).raw();
 
+  // Every record of a work, for the orders on record fields.
+  const workRecords = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r
+    WHERE r.row IN (SELECT record_row ${KEYED})`);
+
   const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
     SELECT r.id AS id,
            (SELECT COUNT(DISTINCT k.record_id) FROM json_each(r.key_ids) AS j JOIN records_by_key AS k ON k.key_id = j.value) AS versions
@@ -182,6 +189,10 @@ export function currentReads(db: Database.Database): IndexReads {
     findVersions(query) {
       const ids = keyIdsOf(query.workKeys);
       if (ids.length === 0) return { total: 0, records: [] };
+      if (isRecordFieldOrder(query.order)) {
+        const records = workRecords.all(JSON.stringify(ids)).map(versionOfRow);
+        return { total: records.length, records: pageByRecordFields(records, query.order, Math.max(0, query.offset), query.limit) };
+      }
       if (ids.some(large.remembers)) return largeWork(ids, query);
       const bound = keyRowsByCount[ids.length];
       const rows = bound !== undefined ? bound.all(...ids, SMALL_WORK_KEY_ROWS + 1) : keyRowsByList.all(JSON.stringify(ids), SMALL_WORK_KEY_ROWS + 1);
