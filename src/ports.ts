@@ -13,6 +13,9 @@
  */
 import type { CatalogRecord } from './record/catalogRecord.js';
 import type { RecordFieldOrder } from './record/recordOrder.js';
+import type { FacetCounts, VersionsFilter } from './record/recordFacets.js';
+
+export type { FacetCounts, VersionsFilter };
 import type { PreparedRecordDocument } from './ingest/prepareRecordDocument.js';
 
 export type { PreparedRecordDocument };
@@ -29,12 +32,20 @@ export interface VersionsQuery {
   readonly order: VersionsOrder;
   readonly offset: number;
   readonly limit: number;
+  /** Only the versions carrying every one of these values (VuFind's `filter[]`); none: every version. */
+  readonly filters?: readonly VersionsFilter[];
+  /** Count the facet values of the versions the filters leave (src/record/recordFacets.ts). */
+  readonly facets?: boolean;
 }
 
 export interface VersionsPage {
-  /** How many records share a key, over all pages. */
+  /** How many records share a key and pass the filters, over all pages. */
   readonly total: number;
   readonly records: readonly CatalogRecord[];
+  /** With filters or facets asked for: how many records share a key, filters aside. */
+  readonly unfilteredTotal?: number;
+  /** When asked for: the facet values of the versions the filters leave, with their counts. */
+  readonly facets?: FacetCounts;
 }
 
 export interface CatalogIndex {

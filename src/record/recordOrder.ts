@@ -63,7 +63,3 @@ export function recordFieldOrder(order: RecordFieldOrder): (a: CatalogRecord, b:
   };
 }
 
-/** The page `offset`, `limit` of a work's records sorted by an order on record fields. */
-export function pageByRecordFields(records: readonly CatalogRecord[], order: RecordFieldOrder, offset: number, limit: number): CatalogRecord[] {
-  return limit > 0 ? [...records].sort(recordFieldOrder(order)).slice(offset, offset + limit) : [];
-}

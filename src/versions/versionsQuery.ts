@@ -9,6 +9,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import type { VersionsQuery } from '../ports.js';
 import { isRecordFieldOrder, RECORD_FIELD_ORDERS } from '../record/recordOrder.js';
+import { FACET_FIELDS, isFacetField } from '../record/recordFacets.js';
 
 export function checkVersionsQuery(query: unknown): asserts query is VersionsQuery {
   if (typeof query !== 'object' || query === null) {
@@ -26,6 +27,15 @@ export function checkVersionsQuery(query: unknown): asserts query is VersionsQue
   }
   if (!Number.isSafeInteger(limit) || (limit as number) < 0) {
     throw new InvalidArgumentError('findVersions', 'query.limit', 'a whole number >= 0', limit);
+  }
+  const { filters, facets } = query as { filters?: unknown; facets?: unknown };
+  if (filters !== undefined && !(Array.isArray(filters) && filters.every((filter: unknown) => typeof filter === 'object' && filter !== null
+    && typeof (filter as { field?: unknown }).field === 'string' && isFacetField((filter as { field: string }).field)
+    && typeof (filter as { value?: unknown }).value === 'string'))) {
+    throw new InvalidArgumentError('findVersions', 'query.filters', `a list of { field, value } with field one of ${FACET_FIELDS.join(', ')}`, filters);
+  }
+  if (facets !== undefined && typeof facets !== 'boolean') {
+    throw new InvalidArgumentError('findVersions', 'query.facets', 'true or false', facets);
   }
 }
 

@@ -33,7 +33,8 @@ import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../ports.js';
 import { checkRecordId, checkRecordIds, checkVersionsQuery } from '../../versions/versionsQuery.js';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
 import { RECORD_FIELDS, SINGLE_VALUED_FIELDS, type RecordFieldName } from '../../record/recordFields.js';
-import { isRecordFieldOrder, pageByRecordFields, type RecordFieldOrder } from '../../record/recordOrder.js';
+import { isRecordFieldOrder } from '../../record/recordOrder.js';
+import { pageOfWork } from '../../record/recordFacets.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
 import { solrResultList, type SolrResultList } from './solrAnswers.js';
 import { exchangeWithSolr, openSolrClient, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
@@ -293,9 +294,10 @@ class SolrIndex implements CatalogIndex {
     const keys = queryableKeys(query.workKeys, this.settings);
     if (keys.length === 0) return { total: 0, records: [] };
 
-    // An order on record fields: the whole work in one request (ids in order, so a work larger than one
-    // request's rows is read in id order, a page at a time), sorted here as every adapter sorts it.
-    const byFields = isRecordFieldOrder(query.order);
+    // An order on record fields, filters or facets: the whole work in one request (ids in order, so a work
+    // larger than one request's rows is read in id order, a page at a time), cut here by the rules every
+    // adapter shares (src/record/recordFacets.ts).
+    const byFields = isRecordFieldOrder(query.order) || (query.filters?.length ?? 0) > 0 || query.facets === true;
     const sort = query.order === 'last-indexed'
       ? `${fields.last_indexed} desc,${fields.id} asc`
       : `score desc,${fields.id} asc`;
@@ -321,7 +323,7 @@ class SolrIndex implements CatalogIndex {
         if (more.docs.length === 0) break;
         records = records.concat(more.docs.map((doc) => this.toRecord(doc, what)));
       }
-      records = pageByRecordFields(records, query.order as RecordFieldOrder, query.offset, query.limit);
+      return pageOfWork(records, query);
     }
     return { total: response.numFound, records };
   }

@@ -10,10 +10,10 @@
 import type Database from 'better-sqlite3';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
 import type { PreparedRecordDocument } from '../../ports.js';
-import { isRecordFieldOrder, pageByRecordFields } from '../../record/recordOrder.js';
+import { pageOfWork } from '../../record/recordFacets.js';
 import { SCHEMA, SCHEMA_VERSION } from './indexTables.js';
 import { stagedLoad } from './tableWriters.js';
-import type { IndexReads } from './versionsReads.js';
+import { readsWholeWork, type IndexReads } from './versionsReads.js';
 
 const KEYED = 'FROM work_keys WHERE key IN (SELECT value FROM json_each(?))';
 
@@ -39,10 +39,7 @@ export function legacyReads(db: Database.Database): IndexReads {
     },
     findVersions(query) {
       const keys = JSON.stringify(query.workKeys);
-      if (isRecordFieldOrder(query.order)) {
-        const records = wholeWork.all(keys).map(decode);
-        return { total: records.length, records: pageByRecordFields(records, query.order, Math.max(0, query.offset), query.limit) };
-      }
+      if (readsWholeWork(query)) return pageOfWork(wholeWork.all(keys).map(decode), query);
       const total = countVersions.get(keys) ?? 0;
       const statement = query.order === 'last-indexed' ? newestFirst : byId;
       return { total, records: query.limit > 0 && query.offset < total ? statement.all(keys, query.limit, Math.max(0, query.offset)).map(decode) : [] };
