@@ -265,3 +265,23 @@ test('the feed keeps its specified order whatever `sort` says', async (t) => {
   t.deepEqual(guids(sorted), guids(plain));
   t.true(guids(plain).length === 5);
 });
+
+test('filters as VuFind\'s filter[]: "N of M versions", kept by paging and sort, a filter matching nothing says so and offers to clear it; the feed takes them too', async (t) => {
+  const { request, index } = await testHost(fixture('versions-showing-every-entry-field'));
+  t.teardown(() => index.close());
+  const portuguese = encodeURIComponent('language:"Portuguese"');
+  const $ = cheerio.load((await request.get(pagePath('dom-casmurro-1899', `&filter[]=${portuguese}&lng=en`)).expect(200)).text);
+  // `por` and `Portuguese` are one language to a patron, but the filter takes the value as the index holds it.
+  t.is($('.filtered__message').text(), '1 of 3 versions');
+  t.deepEqual($('ol.versions > li .version__title a').map((_, a) => $(a).attr('href')?.split('/Record/')[1]).get(), ['dom-casmurro-2008-ebook']);
+  t.is($('a[hreflang="pt-br"]').attr('href'), `?id=dom-casmurro-1899&search=versions&filter%5B%5D=${encodeURIComponent('language:"Portuguese"').replace(/%20/g, '+')}&lng=pt-br`, 'the language switch keeps the filter');
+  t.is($('.filtered__clear').attr('href'), '?id=dom-casmurro-1899&search=versions&page=1&lng=en');
+
+  const none = cheerio.load((await request.get(pagePath('dom-casmurro-1899', `&filter[]=${encodeURIComponent('format:"Map"')}&lng=es`)).expect(200)).text);
+  t.is(none('.filtered__message').text(), 'Ninguna versión coincide con estos filtros (3 en total).');
+  t.is(none('ol.versions > li').length, 0);
+  t.is(none('.filtered__clear').text(), 'Quitar filtros');
+
+  const feed = (await request.get(`/Search/Versions?id=dom-casmurro-1899&search=versions&view=rss&filter[]=${portuguese}`).expect(200)).text;
+  t.deepEqual([...feed.matchAll(/<guid[^>]*>([^<]*)<\/guid>/g)].map((m) => m[1]?.split('/Record/')[1]), ['dom-casmurro-2008-ebook']);
+});

@@ -17,6 +17,7 @@ import { hostLabels, type HostLabels } from '../i18n/hostLabels.js';
 import type { VersionsView } from '../versions/listVersions.js';
 import { pageNumberFrom } from '../versions/paging.js';
 import { pageSortFrom } from '../versions/versionsSorts.js';
+import { filtersFrom } from '../versions/versionsFilters.js';
 import { showVersionsUrl } from '../versions/versionsUrls.js';
 import { languageResolver, supportedLanguageCode } from '../i18n/resolveLanguage.js';
 import type { ThemeModel } from '../page/pageViewModels.js';
@@ -200,7 +201,9 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
     try {
       const page = pageNumberFrom(firstValue(ctx.query.page));
       const sort = pageSortFrom(firstValue(ctx.query.sort));
-      const answer = await answers.answerFor({ ...settings, id: firstValue(ctx.query.id), page, sort });
+      const filterValues = ctx.query['filter[]'] ?? ctx.query.filter;
+      const filters = filtersFrom(filterValues === undefined ? [] : Array.isArray(filterValues) ? filterValues : [filterValues]);
+      const answer = await answers.answerFor({ ...settings, id: firstValue(ctx.query.id), page, sort, filters });
       ctx.vary('Accept-Language');
       ctx.vary('Cookie');
       ctx.status = 200;

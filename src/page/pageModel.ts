@@ -9,10 +9,11 @@ import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions
 import { recordUrl, versionsFeedUrl, versionsLanguageHref, versionsPageHref } from '../versions/versionsUrls.js';
 import { languageNameIn } from '../record/recordLanguages.js';
 import type {
-  DetailModel, LanguageChoiceModel, PaginationModel, PastEndModel, SortModel, SourceModel, VersionEntryModel, VersionsPageModel,
+  DetailModel, FilteredModel, LanguageChoiceModel, PaginationModel, PastEndModel, SortModel, SourceModel, VersionEntryModel, VersionsPageModel,
 } from './pageViewModels.js';
-import type { VersionsPage } from '../ports.js';
+import type { VersionsFilter, VersionsPage } from '../ports.js';
 import { DEFAULT_PAGE_SORT, PAGE_SORTS, type PageSort } from '../versions/versionsSorts.js';
+import { filterParameter } from '../versions/versionsFilters.js';
 
 export interface VersionsPageInput {
   readonly requestedRecord: CatalogRecord;
@@ -30,6 +31,8 @@ export interface VersionsPageInput {
   readonly languages: ReadonlyArray<{ readonly code: string; readonly name: string }>;
   /** The sort asked for (`sort`; the default when absent), kept in page and language links. */
   readonly sort?: PageSort;
+  /** The filters applied (`filter[]`): the page says how many versions they leave and offers to clear them. */
+  readonly filters?: readonly VersionsFilter[];
 }
 
 /** Full-text links are followed by patrons: only web addresses become links (no `javascript:`, `data:`, …). */
@@ -93,7 +96,7 @@ function paginationOf(input: VersionsPageInput): PaginationModel | undefined {
   const id = input.requestedRecord.id;
   const last = lastPageOf(versions.total, PAGE_ROWS);
   if (last === 1) return undefined;
-  const href = (n: number) => versionsPageHref(id, n, explicitLanguage, input.sort);
+  const href = (n: number) => versionsPageHref(id, n, explicitLanguage, input.sort, filterParams(input));
   const previousShortLabel = translate('paging.previousShort');
   const nextShortLabel = translate('paging.nextShort');
   return {
@@ -113,7 +116,7 @@ function pastEndOf(input: VersionsPageInput): PastEndModel | undefined {
   if (page <= last || versions.records.length > 0) return undefined;
   return {
     message: translate('paging.pastEnd', { page, last }),
-    lastPage: { href: versionsPageHref(input.requestedRecord.id, last, explicitLanguage, input.sort), label: translate('paging.last') },
+    lastPage: { href: versionsPageHref(input.requestedRecord.id, last, explicitLanguage, input.sort, filterParams(input)), label: translate('paging.last') },
   };
 }
 
@@ -129,7 +132,25 @@ function sortOf(input: VersionsPageInput): SortModel | undefined {
       { name: 'id', value: input.requestedRecord.id },
       { name: 'search', value: 'versions' },
       ...(input.explicitLanguage !== undefined ? [{ name: 'lng', value: input.explicitLanguage }] : []),
+      ...filterParams(input).map((value) => ({ name: 'filter[]', value })),
     ],
+  };
+}
+
+/** The request's filters as `filter[]` values, kept by page, language and sort links. */
+function filterParams(input: VersionsPageInput): string[] {
+  return (input.filters ?? []).map(filterParameter);
+}
+
+/** With filters: "3 of 8 versions" (or that none matches) and the way back to every version. */
+function filteredOf(input: VersionsPageInput): FilteredModel | undefined {
+  const filters = input.filters ?? [];
+  if (filters.length === 0) return undefined;
+  const { total } = input.versions;
+  const of = input.versions.unfilteredTotal ?? total;
+  return {
+    message: total === 0 ? input.translate('filters.none', { total: of }) : input.translate('filters.count', { count: total, total: of }),
+    clear: { href: versionsPageHref(input.requestedRecord.id, 1, input.explicitLanguage, input.sort), label: input.translate('filters.clear') },
   };
 }
 
@@ -139,11 +160,12 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
   const offset = offsetOf(page, PAGE_ROWS);
   const heading = `${translate('versions.label')} - ${shortTitleOf(input.requestedRecord) ?? translate('record.titleMissing')}`;
   const languageChoices: LanguageChoiceModel[] = input.languages.map(({ code, name }) => ({
-    code, name, href: versionsLanguageHref(id, page, code, input.sort), isCurrent: code === language,
+    code, name, href: versionsLanguageHref(id, page, code, input.sort, filterParams(input)), isCurrent: code === language,
   }));
   const pagination = paginationOf(input);
   const pastEnd = pastEndOf(input);
   const sort = sortOf(input);
+  const filtered = filteredOf(input);
   return {
     language,
     documentTitle: `${heading} :: ${input.siteTitle}`,
@@ -157,6 +179,7 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
     entries: versions.records.map((record) => entryOf(record, input)),
     ...(pagination !== undefined ? { pagination } : {}),
     ...(sort !== undefined ? { sort } : {}),
+    ...(filtered !== undefined ? { filtered } : {}),
     feed: {
       href: versionsFeedUrl(input.baseUrl, { id, language }),
       label: translate('feed.rssLink'),

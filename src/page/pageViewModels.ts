@@ -115,6 +115,12 @@ export interface SortModel {
   readonly hidden: ReadonlyArray<{ readonly name: string; readonly value: string }>;
 }
 
+/** What filters left: "3 of 8 versions" or "No version matches these filters (8 in all)", and a link to all of them. */
+export interface FilteredModel {
+  readonly message: string;
+  readonly clear: LinkModel;
+}
+
 export interface VersionsPageModel extends SiteChromeModel {
   /** Value of `<html lang>`: the selected language code. */
   readonly language: string;
@@ -133,6 +139,8 @@ export interface VersionsPageModel extends SiteChromeModel {
   readonly pagination?: PaginationModel;
   /** The sort selector; absent when there is at most one version to order. */
   readonly sort?: SortModel;
+  /** Present when `filter[]` narrowed the list. */
+  readonly filtered?: FilteredModel;
   /** The RSS feed of the same list: visible link and `<link rel="alternate">` autodiscovery. */
   readonly feed: LinkModel & { readonly title: string };
 }

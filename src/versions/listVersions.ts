@@ -6,7 +6,7 @@
 import type { CatalogRecord } from '../record/catalogRecord.js';
 import { MissingRecordIdError, RecordNotFoundError } from '../errors.js';
 import { FEED_ROWS, offsetOf, PAGE_ROWS } from './paging.js';
-import type { CatalogIndex, VersionsOrder, VersionsPage } from '../ports.js';
+import type { CatalogIndex, VersionsFilter, VersionsOrder, VersionsPage } from '../ports.js';
 
 export type VersionsView = 'rss' | 'html';
 
@@ -16,6 +16,8 @@ export interface VersionsRequest {
   readonly page: number;
   /** The page's order (the default `relevance` when absent); the feed keeps its own. */
   readonly pageOrder?: VersionsOrder;
+  /** VuFind's `filter[]` (versionsFilters.ts): the page and the feed list only the versions they leave. */
+  readonly filters?: readonly VersionsFilter[];
 }
 
 export interface VersionsResult {
@@ -38,6 +40,7 @@ export async function listVersions(index: CatalogIndex, request: VersionsRequest
     order: view === 'rss' ? 'last-indexed' : request.pageOrder ?? 'relevance',
     offset,
     limit: rows,
+    ...(request.filters !== undefined && request.filters.length > 0 ? { filters: request.filters } : {}),
   });
   return { record, versions };
 }

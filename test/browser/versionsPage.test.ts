@@ -303,6 +303,10 @@ for (const theme of ['standard', 'mobile'] as const) {
         t.deepEqual((await page.locator('ol.versions > li .version__title a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).map((href) => href?.split('/Record/')[1]),
           ['dom-casmurro-2008-ebook', 'dom-casmurro-1899', 'dom-casmurro-undated-anonymous']);
         assertAccessible(t, `details and sort ${theme} ${width}`, await axeViolations(running.browser!, versionsUrl('dom-casmurro-1899', '&lng=pt-br&sort=year'), [{ name: 'ui', value: theme }]));
+        for (const filter of ['language:"Portuguese"', 'format:"Map"']) {
+          const filtered = versionsUrl('dom-casmurro-1899', `&lng=es&filter[]=${encodeURIComponent(filter)}`);
+          assertAccessible(t, `filtered ${filter} ${theme} ${width}`, await axeViolations(running.browser!, filtered, [{ name: 'ui', value: theme }]));
+        }
       } finally {
         await context.close();
       }
