@@ -285,3 +285,19 @@ test('filters as VuFind\'s filter[]: "N of M versions", kept by paging and sort,
   const feed = (await request.get(`/Search/Versions?id=dom-casmurro-1899&search=versions&view=rss&filter[]=${portuguese}`).expect(200)).text;
   t.deepEqual([...feed.matchAll(/<guid[^>]*>([^<]*)<\/guid>/g)].map((m) => m[1]?.split('/Record/')[1]), ['dom-casmurro-2008-ebook']);
 });
+
+test('facets beside the list: values with counts in the page\'s language, each adding its filter; an applied one removes it', async (t) => {
+  const { request, index } = await testHost(fixture('versions-showing-every-entry-field'));
+  t.teardown(() => index.close());
+  const $ = cheerio.load((await request.get(pagePath('dom-casmurro-1899', '&lng=pt-br')).expect(200)).text);
+  const field = (label: string) => $('nav.facets h3').filter((_, h) => $(h).text() === label).next('ul').find('a').map((_, a) => $(a).text()).get();
+  // `por` and `Portuguese` are two values in the index, both named "Português" (the filter keeps the index's value).
+  t.deepEqual(field('Idioma'), ['Inglês (1)', 'Português (1)', 'Português (1)']);
+  t.deepEqual(field('Ano de publicação'), ['1899 (1)', '2008 (1)']);
+  const english = $('nav.facets a').filter((_, a) => $(a).text() === 'Inglês (1)').attr('href') ?? '';
+  t.is(english, `?id=dom-casmurro-1899&search=versions&filter%5B%5D=${encodeURIComponent('language:"English"').replace(/%20/g, '+')}&page=1&lng=pt-br`);
+  const narrowed = cheerio.load((await request.get(`/Search/Versions${english}`).expect(200)).text);
+  t.is(narrowed('.filtered__message').text(), '1 de 3 versões');
+  const applied = narrowed('nav.facets a[aria-current="true"]');
+  t.is(applied.attr('href'), '?id=dom-casmurro-1899&search=versions&page=1&lng=pt-br', 'an applied value\'s link removes its filter');
+});

@@ -9,11 +9,12 @@ import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions
 import { recordUrl, versionsFeedUrl, versionsLanguageHref, versionsPageHref } from '../versions/versionsUrls.js';
 import { languageNameIn } from '../record/recordLanguages.js';
 import type {
-  DetailModel, FilteredModel, LanguageChoiceModel, PaginationModel, PastEndModel, SortModel, SourceModel, VersionEntryModel, VersionsPageModel,
+  DetailModel, FacetModel, FilteredModel, LanguageChoiceModel, PaginationModel, PastEndModel, SortModel, SourceModel, VersionEntryModel, VersionsPageModel,
 } from './pageViewModels.js';
 import type { VersionsFilter, VersionsPage } from '../ports.js';
 import { DEFAULT_PAGE_SORT, PAGE_SORTS, type PageSort } from '../versions/versionsSorts.js';
 import { filterParameter } from '../versions/versionsFilters.js';
+import { FACET_FIELDS, type FacetField } from '../record/recordFacets.js';
 
 export interface VersionsPageInput {
   readonly requestedRecord: CatalogRecord;
@@ -137,6 +138,37 @@ function sortOf(input: VersionsPageInput): SortModel | undefined {
   };
 }
 
+/** Facet values as a reader sees them: formats translated, languages named in the page's language. */
+function facetValueLabel(field: FacetField, value: string, input: VersionsPageInput): string {
+  if (field === 'format') return formatLabel(value, input.translate);
+  if (field === 'language') return languageNameIn(value, input.language);
+  return value;
+}
+
+/** The facets beside the list: each value adds its filter (page 1), an applied one removes it. */
+function facetsOf(input: VersionsPageInput): VersionsPageModel['facets'] {
+  const counts = input.versions.facets;
+  if (counts === undefined || input.versions.total < 2 && (input.filters ?? []).length === 0) return undefined;
+  const applied = input.filters ?? [];
+  const fields: FacetModel[] = [];
+  for (const field of FACET_FIELDS) {
+    const values = counts[field];
+    if (values === undefined || values.length === 0) continue;
+    fields.push({
+      label: input.translate(`facet.${field}`),
+      values: values.map(({ value, count }) => {
+        const isApplied = applied.some((filter) => filter.field === field && filter.value === value);
+        const next = isApplied ? applied.filter((filter) => !(filter.field === field && filter.value === value)) : [...applied, { field, value }];
+        return {
+          label: facetValueLabel(field, value, input), count, isApplied,
+          href: versionsPageHref(input.requestedRecord.id, 1, input.explicitLanguage, input.sort, next.map(filterParameter)),
+        };
+      }),
+    });
+  }
+  return fields.length > 0 ? { label: input.translate('facets.label'), removeLabel: input.translate('facets.remove'), fields } : undefined;
+}
+
 /** The request's filters as `filter[]` values, kept by page, language and sort links. */
 function filterParams(input: VersionsPageInput): string[] {
   return (input.filters ?? []).map(filterParameter);
@@ -166,6 +198,7 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
   const pastEnd = pastEndOf(input);
   const sort = sortOf(input);
   const filtered = filteredOf(input);
+  const facets = facetsOf(input);
   return {
     language,
     documentTitle: `${heading} :: ${input.siteTitle}`,
@@ -180,6 +213,7 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
     ...(pagination !== undefined ? { pagination } : {}),
     ...(sort !== undefined ? { sort } : {}),
     ...(filtered !== undefined ? { filtered } : {}),
+    ...(facets !== undefined ? { facets } : {}),
     feed: {
       href: versionsFeedUrl(input.baseUrl, { id, language }),
       label: translate('feed.rssLink'),

@@ -115,6 +115,13 @@ export interface SortModel {
   readonly hidden: ReadonlyArray<{ readonly name: string; readonly value: string }>;
 }
 
+/** One facet field beside the list: its values with counts, each adding its filter or, when applied, removing it. */
+export interface FacetModel {
+  /** "Language", localised: the field's heading. */
+  readonly label: string;
+  readonly values: ReadonlyArray<{ readonly label: string; readonly count: number; readonly href: string; readonly isApplied: boolean }>;
+}
+
 /** What filters left: "3 of 8 versions" or "No version matches these filters (8 in all)", and a link to all of them. */
 export interface FilteredModel {
   readonly message: string;
@@ -139,6 +146,8 @@ export interface VersionsPageModel extends SiteChromeModel {
   readonly pagination?: PaginationModel;
   /** The sort selector; absent when there is at most one version to order. */
   readonly sort?: SortModel;
+  /** The facets of the versions listed ("Narrow versions"); absent when there is nothing to narrow. */
+  readonly facets?: { readonly label: string; readonly removeLabel: string; readonly fields: readonly FacetModel[] };
   /** Present when `filter[]` narrowed the list. */
   readonly filtered?: FilteredModel;
   /** The RSS feed of the same list: visible link and `<link rel="alternate">` autodiscovery. */

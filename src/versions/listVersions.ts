@@ -41,6 +41,8 @@ export async function listVersions(index: CatalogIndex, request: VersionsRequest
     offset,
     limit: rows,
     ...(request.filters !== undefined && request.filters.length > 0 ? { filters: request.filters } : {}),
+    // The page shows the facets beside the list; the feed has no place for them.
+    ...(view === 'html' ? { facets: true } : {}),
   });
   return { record, versions };
 }
