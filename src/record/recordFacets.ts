@@ -9,6 +9,7 @@
  */
 import { compareByCodePoints, isRecordFieldOrder, recordFieldOrder } from './recordOrder.js';
 import type { CatalogRecord } from './catalogRecord.js';
+import type { VersionsOrder } from '../ports.js';
 
 /** The facet fields, by their record-document (VuFind) names, in the order the page shows them. */
 export const FACET_FIELDS = ['format', 'language', 'institution', 'building', 'publishDate'] as const;
@@ -68,8 +69,7 @@ const newestIndexedFirst = (a: CatalogRecord, b: CatalogRecord): number =>
 const byId = (a: CatalogRecord, b: CatalogRecord): number => compareByCodePoints(a.id, b.id);
 
 /** The comparator of any order, for pages cut from a whole work read at once. */
-/** A port's order (src/ports.ts `VersionsOrder`; named by text here, so the ports' types may use this module's). */
-export function compareInOrder(order: string): (a: CatalogRecord, b: CatalogRecord) => number {
+export function compareInOrder(order: VersionsOrder): (a: CatalogRecord, b: CatalogRecord) => number {
   if (isRecordFieldOrder(order)) return recordFieldOrder(order);
   return order === 'last-indexed' ? newestIndexedFirst : byId;
 }
@@ -88,7 +88,7 @@ export interface WorkPage {
  */
 export function pageOfWork(
   work: readonly CatalogRecord[],
-  query: { readonly order: string; readonly offset: number; readonly limit: number; readonly filters?: readonly VersionsFilter[]; readonly facets?: boolean },
+  query: { readonly order: VersionsOrder; readonly offset: number; readonly limit: number; readonly filters?: readonly VersionsFilter[]; readonly facets?: boolean },
 ): WorkPage {
   const filters = query.filters ?? [];
   const left = filters.length > 0 ? work.filter((record) => matchesFilters(record, filters)) : work;
