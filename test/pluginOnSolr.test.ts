@@ -261,7 +261,7 @@ if (!skippedWithoutSolr(test, 'the plugin end to end')) {
 
     test.serial(`real Solr (${target.name}, VuFind MARC core): every fixture record's feed and page are byte for byte the embedded index's`, async (t) => {
       const url = await cores.vufind;
-      const embedded = openEmbeddedIndex({ path: ':memory:' });
+      const embedded = openEmbeddedIndex({ path: ':memory:', keyProfile: 'vufind' });
       t.teardown(() => embedded.close());
       await loadRecordFiles({ files: fixtureFiles(), writer: embedded.openWriter(), clock: LOAD_CLOCK });
       const solr = createSolrIndex({ url, versionCheckMs: 0 });

@@ -77,7 +77,7 @@ function sharedTests(target: SolrTarget, schema: SolrSchemaName): void {
     const file = join(dir, 'compare.jsonl');
     writeFileSync(file, `${lines.join('\n')}\n`);
 
-    const embedded = openEmbeddedIndex({ path: ':memory:' });
+    const embedded = openEmbeddedIndex({ path: ':memory:', keyProfile: 'vufind' });
     const solr = createSolrIndex({ url });
     t.teardown(() => embedded.close());
     t.teardown(() => solr.close());

@@ -216,8 +216,10 @@ test('explicit work keys are kept; a record with no keys lists itself alone', as
 test('uniform titles group translations; keys compare after normalisation', async (t) => {
   const { request } = await testHost(fixture('uniform-titles'));
   const ids = async (id: string) => itemsOf(parseFeed((await request.get(feedPath(id)).expect(200)).text)).map((item) => textOf(item, 'link')?.split('/').pop()).sort();
-  t.deepEqual(await ids('ut-pt'), ['ut-en', 'ut-pt']);
-  t.deepEqual(await ids('ut-es'), ['ut-es']);
+  // Under the embedded index's default `extended` profile a uniform title is keyed with the main author,
+  // so the original (whose title is the uniform title) joins its translations; VuFind's keys leave it out.
+  t.deepEqual(await ids('ut-pt'), ['ut-en', 'ut-es', 'ut-pt']);
+  t.deepEqual(await ids('ut-es'), ['ut-en', 'ut-es', 'ut-pt']);
   t.deepEqual(await ids('ut-bible'), ['ut-bible', 'ut-bible-2']);
 });
 
