@@ -10,7 +10,7 @@
  * Left to others: preparing and writing (pipeline.ts), the writer (the adapters), reading files (readers/,
  * marc/, oai/).
  */
-import { InvalidArgumentError, InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
+import { describeValue, InvalidArgumentError, InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { missingWriterMethods, type IngestWriter } from '../ports.js';
 import { IngestStoppedError, runIngest } from './pipeline.js';
 import type { SourceItem } from './sourceRecord.js';
@@ -46,18 +46,12 @@ function isDocumentSequence(value: unknown): value is Iterable<unknown> | AsyncI
   return typeof sequence[Symbol.iterator] === 'function' || typeof sequence[Symbol.asyncIterator] === 'function';
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Buffer.isBuffer(value)) return 'a Buffer';
-  return typeof value === 'object' ? 'an object that is not iterable' : `a ${typeof value}`;
-}
-
 /** Refuses what is not a sequence of documents and load options, naming what is wrong. */
 function checkLoadArguments(documents: unknown, options: unknown): asserts options is LoadOptions {
   if (!isDocumentSequence(documents) || Buffer.isBuffer(documents)) {
-    throw new InvalidOptionError('documents', `give an iterable or async iterable of record documents (an array, a generator), not ${describe(documents)}`);
+    throw new InvalidOptionError('documents', `give an iterable or async iterable of record documents (an array, a generator), not ${describeValue(documents)}`);
   }
-  if (typeof options !== 'object' || options === null) throw new InvalidOptionError('options', `give an object, not ${options === null ? 'null' : `a ${typeof options}`}`);
+  if (typeof options !== 'object' || options === null) throw new InvalidOptionError('options', `give an object, not ${describeValue(options)}`);
   const given = options as Record<string, unknown>;
   for (const name of ['onRejected', 'onProgress', 'now'] as const) {
     if (given[name] !== undefined && typeof given[name] !== 'function') throw new InvalidOptionError(name, `give a function, not a ${typeof given[name]}`);
