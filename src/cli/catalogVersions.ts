@@ -38,9 +38,9 @@ import { harvestedRecordToDocument, HARVEST_PREFIXES } from '../ingest/oai/harve
 import { HarvestedIdentifiers, harvestedIdentifiersKey } from '../ingest/oai/harvestedIdentifiers.js';
 import { isRecordDeletion } from '../ingest/recordDeletion.js';
 import { DEFAULT_BATCH_SIZE, LoadStoppedError, loadRecordFiles, openLoadTarget, type LoadTarget, type RecordFile, type TargetSpec } from './loadRecords.js';
-import { UsageError, wholeNumber } from './commandLine.js';
+import { keyProfileOption, UsageError, wholeNumber } from './commandLine.js';
 import { runWorksCommand } from './worksCommand.js';
-import { WORK_KEY_PROFILE_NAMES, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
+import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 import { DEFAULT_EMBEDDED_KEY_PROFILE } from '../adapters/sqlite/keyProfileRecord.js';
 
 /** `convert`'s profile when none is asked for: the CLI's default, that of a new embedded index. */
@@ -278,15 +278,6 @@ async function mappingSettings(options: MappingOptions, io: CliIo): Promise<Loca
     }
   }
   return withMappingFlags(base, options.flags);
-}
-
-/** `--key-profile`: a work-key profile's name (src/work-keys/workKeyProfiles.ts), or a usage error naming them. */
-function keyProfileOption(name: string | undefined): WorkKeyProfileName | undefined {
-  if (name === undefined) return undefined;
-  if (!(WORK_KEY_PROFILE_NAMES as readonly string[]).includes(name)) {
-    throw new UsageError(`--key-profile needs ${WORK_KEY_PROFILE_NAMES.join(' or ')}, not ${JSON.stringify(name)}`);
-  }
-  return name as WorkKeyProfileName;
 }
 
 function formatOption(name: string | undefined): RecordFileFormat | undefined {

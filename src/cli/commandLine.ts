@@ -1,11 +1,12 @@
 /**
  * What every `catalog-versions` command does with its command line the same way: parsing it with
  * node:util's parseArgs into options and positionals, a UsageError for what is wrong (the command
- * prints it with its usage and exits 64), whole-number options.
+ * prints it with its usage and exits 64), whole-number options, the `--key-profile` name.
  *
  * Left to others: each command's options and usage (catalogVersions.ts, worksCommand.ts).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { WORK_KEY_PROFILE_NAMES, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 
 /** The command line is wrong; the message says how, in one sentence. */
 export class UsageError extends Error {}
@@ -33,4 +34,12 @@ export function wholeNumber(text: string | undefined, option: string): number | 
     throw new UsageError(`${option} needs a whole number of 1 or more, not ${JSON.stringify(text)}`);
   }
   return Number(text);
+}
+/** `--key-profile`: a work-key profile's name (src/work-keys/workKeyProfiles.ts), or a usage error naming them. */
+export function keyProfileOption(name: string | undefined): WorkKeyProfileName | undefined {
+  if (name === undefined) return undefined;
+  if (!(WORK_KEY_PROFILE_NAMES as readonly string[]).includes(name)) {
+    throw new UsageError(`--key-profile needs ${WORK_KEY_PROFILE_NAMES.join(' or ')}, not ${JSON.stringify(name)}`);
+  }
+  return name as WorkKeyProfileName;
 }

@@ -11,7 +11,7 @@
 import { VersionsError } from '../errors.js';
 import { syncWorkIndex, type WorkIndexSyncProgress, type WorkIndexSyncSummary } from '../adapters/solr/workIndex/workIndexSync.js';
 import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
-import { parseArguments, UsageError, wholeNumber } from './commandLine.js';
+import { keyProfileOption, parseArguments, UsageError, wholeNumber } from './commandLine.js';
 
 /** Where the command writes (the CLI's CliIo). */
 interface SyncIo {
@@ -50,8 +50,7 @@ export async function runSyncCommand(argv: readonly string[], io: SyncIo): Promi
     if (positionals.length > 0) throw new UsageError(`sync takes no file names (got ${JSON.stringify(positionals[0])})`);
     if (typeof values.solr !== 'string') throw new UsageError('sync needs --solr URL');
     if (typeof values['work-index'] !== 'string') throw new UsageError('sync needs --work-index FILE');
-    const profile = values['key-profile'] ?? 'vufind';
-    if (profile !== 'vufind' && profile !== 'extended') throw new UsageError(`--key-profile is vufind or extended, not ${JSON.stringify(profile)}`);
+    const profile = keyProfileOption(values['key-profile'] as string | undefined) ?? 'vufind';
     const rows = wholeNumber(values.rows as string | undefined, '--rows');
     options = { url: values.solr, path: values['work-index'], keyProfile: profile, ...(rows !== undefined ? { rows } : {}), progress: values['no-progress'] !== true };
   } catch (error) {
