@@ -8,6 +8,8 @@
  */
 import { InvalidArgumentError } from './errors.js';
 import type { VersionsQuery } from './ports.js';
+import { isRecordFieldOrder, RECORD_FIELD_ORDERS } from './record/recordOrder.js';
+import { FACET_FIELDS, isFacetField } from './record/recordFacets.js';
 
 export function checkVersionsQuery(query: unknown): asserts query is VersionsQuery {
   if (typeof query !== 'object' || query === null) {
@@ -17,14 +19,23 @@ export function checkVersionsQuery(query: unknown): asserts query is VersionsQue
   if (!Array.isArray(workKeys) || !workKeys.every((key) => typeof key === 'string')) {
     throw new InvalidArgumentError('findVersions', 'query.workKeys', 'a list of work keys (strings)', workKeys);
   }
-  if (order !== 'last-indexed' && order !== 'relevance') {
-    throw new InvalidArgumentError('findVersions', 'query.order', '"last-indexed" or "relevance"', order);
+  if (order !== 'last-indexed' && order !== 'relevance' && !(typeof order === 'string' && isRecordFieldOrder(order))) {
+    throw new InvalidArgumentError('findVersions', 'query.order', `"last-indexed", "relevance" or one of ${RECORD_FIELD_ORDERS.map((name) => `"${name}"`).join(', ')}`, order);
   }
   if (!Number.isSafeInteger(offset) || (offset as number) < 0) {
     throw new InvalidArgumentError('findVersions', 'query.offset', 'a whole number >= 0', offset);
   }
   if (!Number.isSafeInteger(limit) || (limit as number) < 0) {
     throw new InvalidArgumentError('findVersions', 'query.limit', 'a whole number >= 0', limit);
+  }
+  const { filters, facets } = query as { filters?: unknown; facets?: unknown };
+  if (filters !== undefined && !(Array.isArray(filters) && filters.every((filter: unknown) => typeof filter === 'object' && filter !== null
+    && typeof (filter as { field?: unknown }).field === 'string' && isFacetField((filter as { field: string }).field)
+    && typeof (filter as { value?: unknown }).value === 'string'))) {
+    throw new InvalidArgumentError('findVersions', 'query.filters', `a list of { field, value } with field one of ${FACET_FIELDS.join(', ')}`, filters);
+  }
+  if (facets !== undefined && typeof facets !== 'boolean') {
+    throw new InvalidArgumentError('findVersions', 'query.facets', 'true or false', facets);
   }
 }
 

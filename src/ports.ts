@@ -14,14 +14,20 @@
  * Beside the write port, the one check of its shape (missingWriterMethods) that what takes a writer uses.
  */
 import type { CatalogRecord } from './record/catalogRecord.js';
+import type { RecordFieldOrder } from './record/recordOrder.js';
+import type { FacetCounts, VersionsFilter } from './record/recordFacets.js';
+
+export type { FacetCounts, VersionsFilter };
 import type { PreparedRecordDocument } from './ingest/prepareRecordDocument.js';
 import type { WorkKeyProfileName } from './work-keys/workKeyProfiles.js';
 
 export type { PreparedRecordDocument };
 
 /** `last-indexed`: last_indexed descending, then id ascending (the feed). `relevance`: score descending,
- * then id ascending (the page); a key filter scores every match alike, so this is id order. */
-export type VersionsOrder = 'last-indexed' | 'relevance';
+ * then id ascending (the page's default); a key filter scores every match alike, so this is id order.
+ * `year-desc`, `year-asc`, `title`, `author`: the page's other sorts, by one comparator on the records'
+ * fields for every adapter (src/record/recordOrder.ts). */
+export type VersionsOrder = 'last-indexed' | 'relevance' | RecordFieldOrder;
 
 export interface VersionsQuery {
   /** Records sharing at least one of these keys (exact match) are versions. Never empty. */
@@ -29,12 +35,20 @@ export interface VersionsQuery {
   readonly order: VersionsOrder;
   readonly offset: number;
   readonly limit: number;
+  /** Only the versions carrying every one of these values (VuFind's `filter[]`); none: every version. */
+  readonly filters?: readonly VersionsFilter[];
+  /** Count the facet values of the versions the filters leave (src/record/recordFacets.ts). */
+  readonly facets?: boolean;
 }
 
 export interface VersionsPage {
-  /** How many records share a key, over all pages. */
+  /** How many records share a key and pass the filters, over all pages. */
   readonly total: number;
   readonly records: readonly CatalogRecord[];
+  /** With filters or facets asked for: how many records share a key, filters aside. */
+  readonly unfilteredTotal?: number;
+  /** When asked for: the facet values of the versions the filters leave, with their counts. */
+  readonly facets?: FacetCounts;
 }
 
 export interface CatalogIndex {

@@ -21,7 +21,7 @@ const WORK = 'versions-showing-every-entry-field';
 const REQUESTED_ID = 'dom-casmurro-1899';
 
 /** Page fields the feed has no element for (docs/feed.md), so its browser view cannot show them. */
-const PAGE_ONLY = new Set(['version__reason', 'version__source', 'version__links']);
+const PAGE_ONLY = new Set(['version__reason', 'version__details', 'version__source', 'version__links']);
 /** Elements that only group fields: their children are the fields. */
 const CONTAINERS = new Set(['version__meta']);
 

@@ -216,3 +216,88 @@ test('the site name leads to the catalog home (catalogHomeUrl, default /)', asyn
   const other = cheerio.load((await configured.get(pagePath('usp:tese-2019-0412')).expect(200)).text);
   t.is(other('header .site-title a').attr('href'), 'https://library.example.edu/');
 });
+
+test('each entry tells its version apart: languages named in the page\'s language, edition, place and publisher, physical description', async (t) => {
+  const { request, index } = await testHost(fixture('versions-showing-every-entry-field'));
+  t.teardown(() => index.close());
+  const detailsIn = async (lng: string) => {
+    const $ = cheerio.load((await request.get(`/Search/Versions?id=dom-casmurro-1899&lng=${lng}`).expect(200)).text);
+    return $('ol.versions > li').toArray().map((li) => $(li).find('.version__details > div').toArray()
+      .map((pair) => `${$(pair).find('dt').text()}=${$(pair).find('dd').text()}`));
+  };
+  const [english, portuguese, spanish] = [await detailsIn('en'), await detailsIn('pt-br'), await detailsIn('es')];
+  t.deepEqual(english[0], ['Language=Portuguese', 'Edition=1.a ed.', 'Publisher=Rio de Janeiro: H. Garnier', 'Description=v, 310 p.']);
+  // A MARC code (`por`) and a VuFind core's English name (`Portuguese`) are both named in the page's language.
+  t.deepEqual(portuguese[0]?.[0], 'Idioma=Português');
+  t.deepEqual(portuguese[1], ['Idioma=Português, Inglês']);
+  t.deepEqual(spanish[1], ['Idioma=Portugués, Inglés']);
+  t.deepEqual(english[2], [], 'a record without these fields shows no details list');
+});
+
+test('sort as VuFind\'s result pages: a labelled GET selector, newest first by `sort=year`, kept by page and language links', async (t) => {
+  const { request } = await testHost(manyVersions(45));
+  const first = cheerio.load((await request.get(pagePath('many-001', '&lng=es')).expect(200)).text);
+  const select = first('form.sort-form select[name="sort"]');
+  t.is(first(`label[for="${select.attr('id')}"]`).text(), 'Ordenar');
+  t.deepEqual(select.find('option').map((_, o) => first(o).attr('value')).get(), ['relevance', 'year', 'year asc', 'title', 'author']);
+  t.is(select.find('option[selected]').attr('value'), 'relevance', 'the specified default');
+  t.deepEqual(first('form.sort-form input[type="hidden"]').map((_, i) => `${first(i).attr('name')}=${first(i).attr('value')}`).get(), ['id=many-001', 'search=versions', 'lng=es']);
+
+  const newest = cheerio.load((await request.get(pagePath('many-001', '&sort=year&page=2')).expect(200)).text);
+  // 45 years, 1881 + i: newest first, the second page starts at the 21st newest (many-025, 1905).
+  t.is(newest('ol[start="21"] > li').first().find(`a[href="${BASE_URL}/Record/many-025"]`).length, 1);
+  t.is(newest('select[name="sort"] option[selected]').attr('value'), 'year');
+  t.true(newest('a[href="?id=many-001&search=versions&sort=year&page=3"]').length > 0, 'paging keeps the sort');
+  t.true(newest('a[href="?id=many-001&search=versions&sort=year&page=2&lng=en"]').length > 0, 'the language switch keeps it');
+
+  const oldest = cheerio.load((await request.get(pagePath('many-001', '&sort=year+asc')).expect(200)).text);
+  t.is(oldest('ol[start="1"] > li').first().find(`a[href="${BASE_URL}/Record/many-001"]`).length, 1);
+  // The feed's own link to the page names `last_indexed desc`, which the page does not offer: the default.
+  const fromFeed = cheerio.load((await request.get(pagePath('many-001', '&sort=last_indexed+desc')).expect(200)).text);
+  t.is(fromFeed('select[name="sort"] option[selected]').attr('value'), 'relevance');
+});
+
+test('the feed keeps its specified order whatever `sort` says', async (t) => {
+  const { request } = await testHost(manyVersions(5));
+  const plain = (await request.get('/Search/Versions?id=many-001&search=versions&view=rss').expect(200)).text;
+  const sorted = (await request.get('/Search/Versions?id=many-001&search=versions&view=rss&sort=title').expect(200)).text;
+  const guids = (feed: string) => [...feed.matchAll(/<guid[^>]*>([^<]*)<\/guid>/g)].map((m) => m[1]);
+  t.deepEqual(guids(sorted), guids(plain));
+  t.true(guids(plain).length === 5);
+});
+
+test('filters as VuFind\'s filter[]: "N of M versions", kept by paging and sort, a filter matching nothing says so and offers to clear it; the feed takes them too', async (t) => {
+  const { request, index } = await testHost(fixture('versions-showing-every-entry-field'));
+  t.teardown(() => index.close());
+  const portuguese = encodeURIComponent('language:"Portuguese"');
+  const $ = cheerio.load((await request.get(pagePath('dom-casmurro-1899', `&filter[]=${portuguese}&lng=en`)).expect(200)).text);
+  // `por` and `Portuguese` are one language to a patron, but the filter takes the value as the index holds it.
+  t.is($('.filtered__message').text(), '1 of 3 versions');
+  t.deepEqual($('ol.versions > li .version__title a').map((_, a) => $(a).attr('href')?.split('/Record/')[1]).get(), ['dom-casmurro-2008-ebook']);
+  t.is($('a[hreflang="pt-br"]').attr('href'), `?id=dom-casmurro-1899&search=versions&filter%5B%5D=${encodeURIComponent('language:"Portuguese"').replace(/%20/g, '+')}&lng=pt-br`, 'the language switch keeps the filter');
+  t.is($('.filtered__clear').attr('href'), '?id=dom-casmurro-1899&search=versions&page=1&lng=en');
+
+  const none = cheerio.load((await request.get(pagePath('dom-casmurro-1899', `&filter[]=${encodeURIComponent('format:"Map"')}&lng=es`)).expect(200)).text);
+  t.is(none('.filtered__message').text(), 'Ninguna versión coincide con estos filtros (3 en total).');
+  t.is(none('ol.versions > li').length, 0);
+  t.is(none('.filtered__clear').text(), 'Quitar filtros');
+
+  const feed = (await request.get(`/Search/Versions?id=dom-casmurro-1899&search=versions&view=rss&filter[]=${portuguese}`).expect(200)).text;
+  t.deepEqual([...feed.matchAll(/<guid[^>]*>([^<]*)<\/guid>/g)].map((m) => m[1]?.split('/Record/')[1]), ['dom-casmurro-2008-ebook']);
+});
+
+test('facets beside the list: values with counts in the page\'s language, each adding its filter; an applied one removes it', async (t) => {
+  const { request, index } = await testHost(fixture('versions-showing-every-entry-field'));
+  t.teardown(() => index.close());
+  const $ = cheerio.load((await request.get(pagePath('dom-casmurro-1899', '&lng=pt-br')).expect(200)).text);
+  const field = (label: string) => $('nav.facets h3').filter((_, h) => $(h).text() === label).next('ul').find('a').map((_, a) => $(a).text()).get();
+  // `por` and `Portuguese` are two values in the index, both named "Português" (the filter keeps the index's value).
+  t.deepEqual(field('Idioma'), ['Inglês (1)', 'Português (1)', 'Português (1)']);
+  t.deepEqual(field('Ano de publicação'), ['1899 (1)', '2008 (1)']);
+  const english = $('nav.facets a').filter((_, a) => $(a).text() === 'Inglês (1)').attr('href') ?? '';
+  t.is(english, `?id=dom-casmurro-1899&search=versions&filter%5B%5D=${encodeURIComponent('language:"English"').replace(/%20/g, '+')}&page=1&lng=pt-br`);
+  const narrowed = cheerio.load((await request.get(`/Search/Versions${english}`).expect(200)).text);
+  t.is(narrowed('.filtered__message').text(), '1 de 3 versões');
+  const applied = narrowed('nav.facets a[aria-current="true"]');
+  t.is(applied.attr('href'), '?id=dom-casmurro-1899&search=versions&page=1&lng=pt-br', 'an applied value\'s link removes its filter');
+});

@@ -16,6 +16,8 @@ import type { Translate } from '../i18n/labels.js';
 import { hostLabels, type HostLabels } from '../i18n/hostLabels.js';
 import type { VersionsView } from '../versions/listVersions.js';
 import { pageNumberFrom } from '../versions/paging.js';
+import { pageSortFrom } from '../versions/versionsSorts.js';
+import { filtersFrom } from '../versions/versionsFilters.js';
 import { showVersionsUrl } from '../versions/versionsUrls.js';
 import { languageResolver, supportedLanguageCode } from '../i18n/resolveLanguage.js';
 import type { ThemeModel } from '../page/pageViewModels.js';
@@ -221,7 +223,10 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
     rememberChoices(ctx, settings);
     try {
       const page = pageNumberFrom(firstValue(ctx.query.page));
-      const answer = await answers.answerFor({ ...settings, id: firstValue(ctx.query.id), page });
+      const sort = pageSortFrom(firstValue(ctx.query.sort));
+      const filterValues = ctx.query['filter[]'] ?? ctx.query.filter;
+      const filters = filtersFrom(filterValues === undefined ? [] : Array.isArray(filterValues) ? filterValues : [filterValues]);
+      const answer = await answers.answerFor({ ...settings, id: firstValue(ctx.query.id), page, sort, filters });
       ctx.vary('Accept-Language');
       ctx.vary('Cookie');
       // The feed's address answers browsers and feed readers differently: caches must keep them apart.

@@ -11,6 +11,9 @@
 import { buildVersionsFeedModel } from '../feed/feedModel.js';
 import type { Translate } from '../i18n/labels.js';
 import { listVersions, type VersionsView } from '../versions/listVersions.js';
+import { orderOfPageSort, type PageSort } from '../versions/versionsSorts.js';
+import { filterParameter } from '../versions/versionsFilters.js';
+import type { VersionsFilter } from '../ports.js';
 import { buildVersionsPageModel } from '../page/pageModel.js';
 import { compileVersionsFeed, encodeFeed, feedBytes, type EncodedFeed } from '../feed/renderVersionsFeed.js';
 import { newYearPubDatesAt, type ServerTimeZone } from '../feed/rfc822Date.js';
@@ -24,6 +27,10 @@ import type { ThemeEngine } from './themeEngine.js';
 export interface AnswerRequest {
   readonly id: string | undefined;
   readonly page: number;
+  /** The page's sort (`sort`); the feed ignores it. */
+  readonly sort: PageSort;
+  /** VuFind's `filter[]`, read (page and feed). */
+  readonly filters: readonly VersionsFilter[];
   readonly view: VersionsView;
   readonly language: string;
   /** `lng` as given, when it named a supported language (pages link with it). */
@@ -78,7 +85,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
 
   async function buildAnswer(request: AnswerRequest, variant: readonly string[]): Promise<VersionsAnswer> {
     const { page, view, language, translate, baseUrl } = request;
-    const { record, versions } = await listVersions(index, { id: request.id, view, page });
+    const { record, versions } = await listVersions(index, { id: request.id, view, page, pageOrder: orderOfPageSort(request.sort), filters: request.filters });
     const validators = versionsValidators({ variant: [settings.settingsFingerprint, ...variant], requestedRecord: record, versions });
     const answerValidators = { ...validators, lastModifiedHeader: validators.lastModified.toUTCString() };
     if (view === 'rss') {
@@ -91,6 +98,8 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
     const model = buildVersionsPageModel({
       requestedRecord: record, versions, page, language,
       ...(request.explicitLanguage !== undefined ? { explicitLanguage: request.explicitLanguage } : {}),
+      sort: request.sort,
+      filters: request.filters,
       baseUrl, siteTitle: settings.siteTitle, catalogHomeUrl: settings.catalogHomeUrl, translate, languages: settings.languageNames,
       ...(request.feedPreview === true ? { feedPreview: true } : {}),
     });
@@ -120,8 +129,8 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
       // the older version, which the next request no longer matches.
       const version = kept === undefined ? undefined : index.contentVersion?.();
       // The theme and an explicit lng shape only pages: a feed reader's ui cookie must not split its answers.
-      const pageOnly = request.view === 'rss' ? ['', ''] : [request.theme.name, request.explicitLanguage ?? ''];
-      const variant = [request.view, request.language, ...pageOnly, String(request.page), request.baseUrl, request.feedPreview === true ? 'feed-preview' : ''];
+      const pageOnly = request.view === 'rss' ? ['', '', ''] : [request.theme.name, request.explicitLanguage ?? '', request.sort];
+      const variant = [request.view, request.language, ...pageOnly, String(request.page), request.baseUrl, request.feedPreview === true ? 'feed-preview' : '', ...request.filters.map(filterParameter)];
       const key = request.id === undefined ? undefined : [...variant, request.id].join('\u0000');
       if (kept === undefined || version === undefined || key === undefined) return buildAnswer(request, variant);
       const earlier = kept.get(key, version);

@@ -7,12 +7,16 @@ import { showingLine } from '../feed/feedModel.js';
 import { formatLabel, type Translate } from '../i18n/labels.js';
 import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions/paging.js';
 import { recordUrl, versionsFeedUrl, versionsLanguageHref, versionsPageHref } from '../versions/versionsUrls.js';
+import { languageNameIn } from '../record/recordLanguages.js';
 import type {
-  LanguageChoiceModel, PaginationModel, PastEndModel, SourceModel, VersionEntryModel, VersionsPageModel,
+  DetailModel, FacetModel, FilteredModel, LanguageChoiceModel, PaginationModel, PastEndModel, SortModel, SourceModel, VersionEntryModel, VersionsPageModel,
 } from './pageViewModels.js';
-import type { VersionsPage } from '../ports.js';
 import { reasonForSharedKeys, type VersionReason } from '../work-keys/extended/workKeyKinds.js';
 import type { LabelKey } from '../i18n/labels.js';
+import type { VersionsFilter, VersionsPage } from '../ports.js';
+import { DEFAULT_PAGE_SORT, PAGE_SORTS, type PageSort } from '../versions/versionsSorts.js';
+import { filterParameter } from '../versions/versionsFilters.js';
+import { FACET_FIELDS, type FacetField } from '../record/recordFacets.js';
 
 /**
  * The label of each reason a page gives; a reason from keys of no known kind (a host's own keys) says
@@ -51,6 +55,10 @@ export interface VersionsPageInput {
   readonly languages: ReadonlyArray<{ readonly code: string; readonly name: string }>;
   /** The page answers a browser that opened the feed's address: it says so and shows that address. */
   readonly feedPreview?: boolean;
+  /** The sort asked for (`sort`; the default when absent), kept in page and language links. */
+  readonly sort?: PageSort;
+  /** The filters applied (`filter[]`): the page says how many versions they leave and offers to clear them. */
+  readonly filters?: readonly VersionsFilter[];
 }
 
 /** Full-text links are followed by patrons: only web addresses become links (no `javascript:`, `data:`, …). */
@@ -58,10 +66,30 @@ function isWebAddress(url: string): boolean {
   return /^https?:\/\/[^\s]+$/i.test(url.trim());
 }
 
+/** Values trimmed, blank ones left out, each once. */
+function shown(values: readonly string[] | undefined): string[] {
+  return [...new Set((values ?? []).map((value) => value.trim()).filter((value) => value !== ''))];
+}
+
 /** Institutions, then libraries or collections, each once (a catalog often repeats one in both fields). */
 function sourceOf(record: CatalogRecord, translate: Translate): SourceModel | undefined {
-  const names = [...new Set([...record.institutions ?? [], ...record.buildings ?? []].map((name) => name.trim()).filter((name) => name !== ''))];
+  const names = shown([...record.institutions ?? [], ...record.buildings ?? []]);
   return names.length > 0 ? { label: translate('record.source'), names } : undefined;
+}
+
+/** Language, edition, place and publisher, physical description: what the record has of them (VersionEntryModel.details). */
+function detailsOf(record: CatalogRecord, input: VersionsPageInput): DetailModel[] {
+  const { translate, language } = input;
+  const details: DetailModel[] = [];
+  const languages = shown(shown(record.languages).map((value) => languageNameIn(value, language)));
+  if (languages.length > 0) details.push({ label: translate('record.language'), value: languages.join(', ') });
+  const edition = record.edition?.trim();
+  if (edition !== undefined && edition !== '') details.push({ label: translate('record.edition'), value: edition });
+  const publication = [shown(record.publishPlaces).join('; '), shown(record.publishers).join('; ')].filter((part) => part !== '');
+  if (publication.length > 0) details.push({ label: translate('record.publisher'), value: publication.join(': ') });
+  const physical = shown(record.physicalDescriptions);
+  if (physical.length > 0) details.push({ label: translate('record.physical'), value: physical.join('; ') });
+  return details;
 }
 
 function entryOf(record: CatalogRecord, input: VersionsPageInput): VersionEntryModel {
@@ -81,6 +109,7 @@ function entryOf(record: CatalogRecord, input: VersionsPageInput): VersionEntryM
     ...(year !== undefined ? { year, publishedIn: `${input.translate('record.publishedIn')} ${year}` } : {}),
     formats: record.formats.map((format) => formatLabel(format, input.translate)),
     ...(source !== undefined ? { source } : {}),
+    details: detailsOf(record, input),
     fullTextLinks: record.urls.filter(isWebAddress).map((href) => ({ href: href.trim(), label: input.translate('record.fullText') })),
   };
 }
@@ -95,7 +124,7 @@ function paginationOf(input: VersionsPageInput): PaginationModel | undefined {
   const id = input.requestedRecord.id;
   const last = lastPageOf(versions.total, PAGE_ROWS);
   if (last === 1) return undefined;
-  const href = (n: number) => versionsPageHref(id, n, explicitLanguage);
+  const href = (n: number) => versionsPageHref(id, n, explicitLanguage, input.sort, filterParams(input));
   const previousShortLabel = translate('paging.previousShort');
   const nextShortLabel = translate('paging.nextShort');
   return {
@@ -115,7 +144,72 @@ function pastEndOf(input: VersionsPageInput): PastEndModel | undefined {
   if (page <= last || versions.records.length > 0) return undefined;
   return {
     message: translate('paging.pastEnd', { page, last }),
-    lastPage: { href: versionsPageHref(input.requestedRecord.id, last, explicitLanguage), label: translate('paging.last') },
+    lastPage: { href: versionsPageHref(input.requestedRecord.id, last, explicitLanguage, input.sort, filterParams(input)), label: translate('paging.last') },
+  };
+}
+
+/** The sort selector, when there is more than one version to order. */
+function sortOf(input: VersionsPageInput): SortModel | undefined {
+  if (input.versions.total < 2) return undefined;
+  const current = input.sort ?? DEFAULT_PAGE_SORT;
+  return {
+    label: input.translate('sort.label'),
+    submitLabel: input.translate('sort.submit'),
+    options: PAGE_SORTS.map(({ value, label }) => ({ value, label: input.translate(label), isCurrent: value === current })),
+    hidden: [
+      { name: 'id', value: input.requestedRecord.id },
+      { name: 'search', value: 'versions' },
+      ...(input.explicitLanguage !== undefined ? [{ name: 'lng', value: input.explicitLanguage }] : []),
+      ...filterParams(input).map((value) => ({ name: 'filter[]', value })),
+    ],
+  };
+}
+
+/** Facet values as a reader sees them: formats translated, languages named in the page's language. */
+function facetValueLabel(field: FacetField, value: string, input: VersionsPageInput): string {
+  if (field === 'format') return formatLabel(value, input.translate);
+  if (field === 'language') return languageNameIn(value, input.language);
+  return value;
+}
+
+/** The facets beside the list: each value adds its filter (page 1), an applied one removes it. */
+function facetsOf(input: VersionsPageInput): VersionsPageModel['facets'] {
+  const counts = input.versions.facets;
+  if (counts === undefined || input.versions.total < 2 && (input.filters ?? []).length === 0) return undefined;
+  const applied = input.filters ?? [];
+  const fields: FacetModel[] = [];
+  for (const field of FACET_FIELDS) {
+    const values = counts[field];
+    if (values === undefined || values.length === 0) continue;
+    fields.push({
+      label: input.translate(`facet.${field}`),
+      values: values.map(({ value, count }) => {
+        const isApplied = applied.some((filter) => filter.field === field && filter.value === value);
+        const next = isApplied ? applied.filter((filter) => !(filter.field === field && filter.value === value)) : [...applied, { field, value }];
+        return {
+          label: facetValueLabel(field, value, input), count, isApplied,
+          href: versionsPageHref(input.requestedRecord.id, 1, input.explicitLanguage, input.sort, next.map(filterParameter)),
+        };
+      }),
+    });
+  }
+  return fields.length > 0 ? { label: input.translate('facets.label'), removeLabel: input.translate('facets.remove'), fields } : undefined;
+}
+
+/** The request's filters as `filter[]` values, kept by page, language and sort links. */
+function filterParams(input: VersionsPageInput): string[] {
+  return (input.filters ?? []).map(filterParameter);
+}
+
+/** With filters: "3 of 8 versions" (or that none matches) and the way back to every version. */
+function filteredOf(input: VersionsPageInput): FilteredModel | undefined {
+  const filters = input.filters ?? [];
+  if (filters.length === 0) return undefined;
+  const { total } = input.versions;
+  const of = input.versions.unfilteredTotal ?? total;
+  return {
+    message: total === 0 ? input.translate('filters.none', { total: of }) : input.translate('filters.count', { count: total, total: of }),
+    clear: { href: versionsPageHref(input.requestedRecord.id, 1, input.explicitLanguage, input.sort), label: input.translate('filters.clear') },
   };
 }
 
@@ -125,10 +219,13 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
   const offset = offsetOf(page, PAGE_ROWS);
   const heading = `${translate('versions.label')} - ${shortTitleOf(input.requestedRecord) ?? translate('record.titleMissing')}`;
   const languageChoices: LanguageChoiceModel[] = input.languages.map(({ code, name }) => ({
-    code, name, href: versionsLanguageHref(id, page, code), isCurrent: code === language,
+    code, name, href: versionsLanguageHref(id, page, code, input.sort, filterParams(input)), isCurrent: code === language,
   }));
   const pagination = paginationOf(input);
   const pastEnd = pastEndOf(input);
+  const sort = sortOf(input);
+  const filtered = filteredOf(input);
+  const facets = facetsOf(input);
   return {
     language,
     documentTitle: `${heading} :: ${input.siteTitle}`,
@@ -149,6 +246,9 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
         address: versionsFeedUrl(input.baseUrl, { id, language }, page > 1 ? page : undefined),
       },
     } : {}),
+    ...(sort !== undefined ? { sort } : {}),
+    ...(filtered !== undefined ? { filtered } : {}),
+    ...(facets !== undefined ? { facets } : {}),
     feed: {
       href: versionsFeedUrl(input.baseUrl, { id, language }),
       label: translate('feed.rssLink'),

@@ -30,6 +30,12 @@ export interface VersionEntryModel {
   readonly formats: readonly string[];
   /** Where the version is held or comes from (`institution`, then `building`); absent when the record says nothing. */
   readonly source?: SourceModel;
+  /**
+   * What tells this version from the others, each with its label, in this order when the record has it:
+   * languages (named in the page's language), edition, place and publisher ("Lisboa: Relógio d'Água"),
+   * physical description. Empty when the record has none of them.
+   */
+  readonly details: readonly DetailModel[];
   readonly fullTextLinks: readonly LinkModel[];
 }
 
@@ -38,6 +44,12 @@ export interface SourceModel {
   readonly label: string;
   /** Institutions, then libraries or collections, each once. */
   readonly names: readonly string[];
+}
+
+export interface DetailModel {
+  /** "Language", "Edition", "Publisher", "Description", localised. */
+  readonly label: string;
+  readonly value: string;
 }
 
 export interface PageLinkModel {
@@ -97,6 +109,30 @@ export interface LanguageChoiceModel {
   readonly isCurrent: boolean;
 }
 
+/** The sort selector: a GET form of the page's own address with one `sort` choice (docs/page.md). */
+export interface SortModel {
+  /** "Sort", localised: the select's label. */
+  readonly label: string;
+  /** "Apply", localised: the submit button (the form works without script). */
+  readonly submitLabel: string;
+  readonly options: ReadonlyArray<{ readonly value: string; readonly label: string; readonly isCurrent: boolean }>;
+  /** The other parameters the form sends again (id, search, lng when given). */
+  readonly hidden: ReadonlyArray<{ readonly name: string; readonly value: string }>;
+}
+
+/** One facet field beside the list: its values with counts, each adding its filter or, when applied, removing it. */
+export interface FacetModel {
+  /** "Language", localised: the field's heading. */
+  readonly label: string;
+  readonly values: ReadonlyArray<{ readonly label: string; readonly count: number; readonly href: string; readonly isApplied: boolean }>;
+}
+
+/** What filters left: "3 of 8 versions" or "No version matches these filters (8 in all)", and a link to all of them. */
+export interface FilteredModel {
+  readonly message: string;
+  readonly clear: LinkModel;
+}
+
 export interface VersionsPageModel extends SiteChromeModel {
   /** Value of `<html lang>`: the selected language code. */
   readonly language: string;
@@ -120,6 +156,12 @@ export interface VersionsPageModel extends SiteChromeModel {
    * the feed, shown as a page, and the address to copy into a feed reader.
    */
   readonly feedPreview?: { readonly notice: string; readonly addressLabel: string; readonly address: string };
+  /** The sort selector; absent when there is at most one version to order. */
+  readonly sort?: SortModel;
+  /** The facets of the versions listed ("Narrow versions"); absent when there is nothing to narrow. */
+  readonly facets?: { readonly label: string; readonly removeLabel: string; readonly fields: readonly FacetModel[] };
+  /** Present when `filter[]` narrowed the list. */
+  readonly filtered?: FilteredModel;
   /** The RSS feed of the same list: visible link and `<link rel="alternate">` autodiscovery. */
   readonly feed: LinkModel & { readonly title: string };
 }

@@ -37,6 +37,14 @@ export const RECORD_FIELDS = [
   // Where a version is held or comes from (VuFind's facets): the page shows it under each version.
   { name: 'institution', property: 'institutions', multiValued: true, optional: true, searched: false, keyed: undefined, solr: 'institution', stored: 'document' },
   { name: 'building', property: 'buildings', multiValued: true, optional: true, searched: false, keyed: undefined, solr: 'building', stored: 'document' },
+  // What tells one version from another on the page (VuFind's fields; MARC 008/041, 250, 260/264, 300).
+  // `language` holds MARC codes (`por`) or, as a VuFind core does, English names (`Portuguese`).
+  { name: 'language', property: 'languages', multiValued: true, optional: true, searched: false, keyed: undefined, solr: 'language', stored: 'document' },
+  { name: 'edition', property: 'edition', multiValued: false, optional: true, searched: false, keyed: undefined, solr: 'edition', stored: 'document' },
+  { name: 'publisher', property: 'publishers', multiValued: true, optional: true, searched: false, keyed: undefined, solr: 'publisher', stored: 'document' },
+  // Not in VuFind's stock schema (VuFind reads the place from the stored MARC record): the plugin's own.
+  { name: 'publishPlace', property: 'publishPlaces', multiValued: true, optional: true, searched: false, keyed: undefined, solr: 'publishPlace_str_mv', stored: 'document' },
+  { name: 'physical', property: 'physicalDescriptions', multiValued: true, optional: true, searched: false, keyed: undefined, solr: 'physical', stored: 'document' },
 ] as const satisfies readonly RecordFieldRow[];
 
 /** What a row of the table says (the columns above). */

@@ -6,7 +6,7 @@
 import type { CatalogRecord } from '../record/catalogRecord.js';
 import { MissingRecordIdError, RecordNotFoundError } from '../errors.js';
 import { FEED_ROWS, offsetOf, PAGE_ROWS } from './paging.js';
-import type { CatalogIndex, VersionsPage } from '../ports.js';
+import type { CatalogIndex, VersionsFilter, VersionsOrder, VersionsPage } from '../ports.js';
 
 export type VersionsView = 'rss' | 'html';
 
@@ -14,6 +14,10 @@ export interface VersionsRequest {
   readonly id: string | undefined;
   readonly view: VersionsView;
   readonly page: number;
+  /** The page's order (the default `relevance` when absent); the feed keeps its own. */
+  readonly pageOrder?: VersionsOrder;
+  /** VuFind's `filter[]` (versionsFilters.ts): the page and the feed list only the versions they leave. */
+  readonly filters?: readonly VersionsFilter[];
 }
 
 export interface VersionsResult {
@@ -33,9 +37,12 @@ export async function listVersions(index: CatalogIndex, request: VersionsRequest
   }
   const versions = await index.findVersions({
     workKeys: record.workKeys,
-    order: view === 'rss' ? 'last-indexed' : 'relevance',
+    order: view === 'rss' ? 'last-indexed' : request.pageOrder ?? 'relevance',
     offset,
     limit: rows,
+    ...(request.filters !== undefined && request.filters.length > 0 ? { filters: request.filters } : {}),
+    // The page shows the facets beside the list; the feed has no place for them.
+    ...(view === 'html' ? { facets: true } : {}),
   });
   return { record, versions };
 }

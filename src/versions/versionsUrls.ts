@@ -47,16 +47,21 @@ export function versionsFeedUrl(baseUrl: string, { id, language }: VersionsAddre
   return `${trimBaseUrl(baseUrl)}/Search/Versions?${query(params)}`;
 }
 
-/** A link from the HTML page to another page of itself: `?id=…&search=versions&page=N`, then `lng` when given. */
-export function versionsPageHref(id: string, page: number, language?: string): string {
-  const params: Array<readonly [string, string]> = [['id', id], ['search', 'versions'], ['page', String(page)]];
+/** The page's own parameters after `id` and `search`: `sort` when it is not the default, then each `filter[]`. */
+function pageSortParams(sort: string | undefined, filters: readonly string[] = []): Array<readonly [string, string]> {
+  return [...(sort !== undefined && sort !== 'relevance' ? [['sort', sort] as const] : []), ...filters.map((filter) => ['filter[]', filter] as const)];
+}
+
+/** A link from the HTML page to another page of itself: `?id=…&search=versions[&sort=…]&page=N`, then `lng` when given. */
+export function versionsPageHref(id: string, page: number, language?: string, sort?: string, filters?: readonly string[]): string {
+  const params: Array<readonly [string, string]> = [['id', id], ['search', 'versions'], ...pageSortParams(sort, filters), ['page', String(page)]];
   if (language !== undefined) params.push(['lng', language]);
   return `?${query(params)}`;
 }
 
-/** The HTML page in another language, on the same page: `?id=…&search=versions[&page=N]&lng=…`. */
-export function versionsLanguageHref(id: string, page: number, language: string): string {
-  const params: Array<readonly [string, string]> = [['id', id], ['search', 'versions']];
+/** The HTML page in another language, on the same page: `?id=…&search=versions[&sort=…][&page=N]&lng=…`. */
+export function versionsLanguageHref(id: string, page: number, language: string, sort?: string, filters?: readonly string[]): string {
+  const params: Array<readonly [string, string]> = [['id', id], ['search', 'versions'], ...pageSortParams(sort, filters)];
   if (page > 1) params.push(['page', String(page)]);
   params.push(['lng', language]);
   return `?${query(params)}`;

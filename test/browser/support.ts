@@ -92,6 +92,7 @@ export async function startDemo(plugin: Partial<VersionsPluginOptions> = {}): Pr
   const index = await openLoadedIndex([
     ...fixture('thesis-in-two-repositories'),
     ...fixture('title-with-ampersand'),
+    ...fixture('versions-showing-every-entry-field'),
     ...manyVersions(45),
     ...manyVersions(60, 'sixty').map((doc) => ({ ...doc, title: 'Dom Casmurro', author: 'Assis, Machado de' })),
     { id: HOSTILE_TITLE_ID, title: HOSTILE_TITLE, author: 'Tester, <i>Eve</i>', format: 'Book', publishDate: '2024' },

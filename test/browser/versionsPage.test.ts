@@ -340,3 +340,28 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
     }
   });
 }
+
+for (const theme of ['standard', 'mobile'] as const) {
+  for (const width of [320, 1280]) {
+    browserTest(`entry details and a sorted page, ${theme} theme, ${width} px: shown, within the screen, sort chosen with the form, accessible`, async (t) => {
+      const { context, page } = await open([{ name: 'ui', value: theme }], width);
+      try {
+        await page.goto(versionsUrl('dom-casmurro-1899', '&lng=pt-br'));
+        t.deepEqual(await texts(page, 'ol.versions > li:first-child .version__details dd'), ['Português', '1.a ed.', 'Rio de Janeiro: H. Garnier', 'v, 310 p.']);
+        t.deepEqual(await overflowingElements(page), []);
+        await page.selectOption('select[name="sort"]', 'year');
+        await Promise.all([page.waitForURL(/sort=year/), page.click('.sort-form button[type="submit"]')]);
+        // Newest first: the 2008 e-book, then 1899; the record without a year last.
+        t.deepEqual((await page.locator('ol.versions > li .version__title a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).map((href) => href?.split('/Record/')[1]),
+          ['dom-casmurro-2008-ebook', 'dom-casmurro-1899', 'dom-casmurro-undated-anonymous']);
+        assertAccessible(t, `details and sort ${theme} ${width}`, await axeViolations(running.browser!, versionsUrl('dom-casmurro-1899', '&lng=pt-br&sort=year'), [{ name: 'ui', value: theme }]));
+        for (const filter of ['language:"Portuguese"', 'format:"Map"']) {
+          const filtered = versionsUrl('dom-casmurro-1899', `&lng=es&filter[]=${encodeURIComponent(filter)}`);
+          assertAccessible(t, `filtered ${filter} ${theme} ${width}`, await axeViolations(running.browser!, filtered, [{ name: 'ui', value: theme }]));
+        }
+      } finally {
+        await context.close();
+      }
+    });
+  }
+}

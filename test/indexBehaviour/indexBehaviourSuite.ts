@@ -6,7 +6,7 @@
 import type { TestFn } from 'ava';
 import { listVersions } from '../../src/versions/listVersions.js';
 import { prepareRecordDocument } from '../../src/ingest/prepareRecordDocument.js';
-import type { CatalogIndex } from '../../src/ports.js';
+import type { CatalogIndex, VersionsOrder } from '../../src/ports.js';
 
 /** Opens the adapter holding exactly `documents` (already prepared: keys and last_indexed set). */
 export type OpenIndex = (documents: Record<string, unknown>[]) => Promise<CatalogIndex>;
@@ -16,9 +16,9 @@ const doc = (id: string, fields: Record<string, unknown>) => ({ id, format: 'Boo
 /** The catalog the suite runs on: prepared the way every loader prepares documents. */
 export function suiteDocuments(): Record<string, unknown>[] {
   const raw = [
-    doc('hobbit-1', { title: 'The Hobbit', author: 'Tolkien, J. R. R.', publishDate: '1937', last_indexed: '2025-01-03T00:00:00Z' }),
-    doc('hobbit-2', { title: 'The hobbit', author: 'Tolkien, J. R. R.', publishDate: '1966', last_indexed: '2025-01-01T00:00:00Z' }),
-    doc('hobbit-3', { title: 'Hobbit', author: 'Tolkien, J.R.R.', publishDate: '2012', last_indexed: '2025-01-02T00:00:00Z', format: ['eBook', 'Book'] }),
+    doc('hobbit-1', { title: 'The Hobbit', author: 'Tolkien, J. R. R.', publishDate: '1937', language: 'English', last_indexed: '2025-01-03T00:00:00Z' }),
+    doc('hobbit-2', { title: 'The hobbit', author: 'Tolkien, J. R. R.', publishDate: '1966', language: ['Portuguese'], last_indexed: '2025-01-01T00:00:00Z' }),
+    doc('hobbit-3', { title: 'Hobbit', author: 'Tolkien, J.R.R.', publishDate: '2012', language: ['English'], last_indexed: '2025-01-02T00:00:00Z', format: ['eBook', 'Book'] }),
     doc('hobbit:tie/b', { title: 'The Hobbit', author: 'Tolkien, J. R. R.', publishDate: '2001', last_indexed: '2025-01-02T00:00:00Z' }),
     doc('hobbit:tie/a', { title: 'The Hobbit', author: 'Tolkien, J. R. R.', publishDate: '2002', last_indexed: '2025-01-02T00:00:00Z' }),
     doc('silmarillion', { title: 'The Silmarillion', author: 'Tolkien, J. R. R.', publishDate: '1977', last_indexed: '2025-01-04T00:00:00Z' }),
@@ -81,6 +81,54 @@ export function indexBehaviourSuite(test: TestFn, adapter: string, open: OpenInd
     const hobbit = await index.getRecord('hobbit-2');
     const page = await index.findVersions({ workKeys: hobbit!.workKeys, order: 'last-indexed', offset: 0, limit: 50 });
     t.deepEqual(ids(page.records), ['hobbit-1', 'hobbit-3', 'hobbit:tie/a', 'hobbit:tie/b', 'hobbit-2']);
+  });
+
+  test(`${adapter}: the page's sorts on record fields: year both ways, title, author; equal values by id`, async (t) => {
+    const hobbit = await index.getRecord('hobbit-1');
+    const sorted = async (order: VersionsOrder) => ids((await index.findVersions({ workKeys: hobbit!.workKeys, order, offset: 0, limit: 20 })).records);
+    t.deepEqual(await sorted('year-desc'), ['hobbit-3', 'hobbit:tie/a', 'hobbit:tie/b', 'hobbit-2', 'hobbit-1']);
+    t.deepEqual(await sorted('year-asc'), ['hobbit-1', 'hobbit-2', 'hobbit:tie/b', 'hobbit:tie/a', 'hobbit-3']);
+    // "Hobbit" before "The Hobbit"; "The Hobbit" and "The hobbit" are one title (case aside), so by id.
+    t.deepEqual(await sorted('title'), ['hobbit-3', 'hobbit-1', 'hobbit-2', 'hobbit:tie/a', 'hobbit:tie/b']);
+    const escaping = await index.getRecord('explicit-b');
+    const byAuthor = await index.findVersions({ workKeys: escaping!.workKeys, order: 'author', offset: 0, limit: 20 });
+    t.deepEqual(ids(byAuthor.records), ['explicit-a', 'explicit-b']);
+  });
+
+  test(`${adapter}: facets within a work: values with counts, most frequent first, then by value`, async (t) => {
+    const hobbit = await index.getRecord('hobbit-1');
+    const page = await index.findVersions({ workKeys: hobbit!.workKeys, order: 'relevance', offset: 0, limit: 20, facets: true });
+    t.is(page.total, 5);
+    t.is(page.unfilteredTotal, 5);
+    t.deepEqual(page.facets?.format, [{ value: 'Book', count: 5 }, { value: 'eBook', count: 1 }]);
+    t.deepEqual(page.facets?.language, [{ value: 'English', count: 2 }, { value: 'Portuguese', count: 1 }]);
+    t.deepEqual(page.facets?.publishDate?.map((facet) => facet.value), ['1937', '1966', '2001', '2002', '2012']);
+    t.false('institution' in (page.facets ?? {}), 'a field no version carries is left out');
+  });
+
+  test(`${adapter}: filters: every one must match; counts of what they leave, of how many; none left`, async (t) => {
+    const hobbit = await index.getRecord('hobbit-1');
+    const query = { workKeys: hobbit!.workKeys, order: 'relevance', offset: 0, limit: 20, facets: true } as const;
+    const english = await index.findVersions({ ...query, filters: [{ field: 'language', value: 'English' }] });
+    t.deepEqual([english.total, english.unfilteredTotal], [2, 5]);
+    t.deepEqual(ids(english.records), ['hobbit-1', 'hobbit-3']);
+    t.deepEqual(english.facets?.format, [{ value: 'Book', count: 2 }, { value: 'eBook', count: 1 }]);
+    const both = await index.findVersions({ ...query, order: 'year-desc', filters: [{ field: 'language', value: 'English' }, { field: 'format', value: 'eBook' }] });
+    t.deepEqual(ids(both.records), ['hobbit-3']);
+    const byYear = await index.findVersions({ ...query, filters: [{ field: 'publishDate', value: '1966' }] });
+    t.deepEqual(ids(byYear.records), ['hobbit-2']);
+    const none = await index.findVersions({ ...query, filters: [{ field: 'language', value: 'French' }] });
+    t.deepEqual([none.total, none.unfilteredTotal, none.records.length], [0, 5, 0]);
+  });
+
+  test(`${adapter}: a sorted page is cut from the whole work, with its total`, async (t) => {
+    const big = await index.getRecord('big-01');
+    const newest = await index.findVersions({ workKeys: big!.workKeys, order: 'year-desc', offset: 20, limit: 5 });
+    t.is(newest.total, 45);
+    t.deepEqual(ids(newest.records), ['big-25', 'big-24', 'big-23', 'big-22', 'big-21']);
+    const oldest = await index.findVersions({ workKeys: big!.workKeys, order: 'year-asc', offset: 40, limit: 20 });
+    t.deepEqual(ids(oldest.records), ['big-41', 'big-42', 'big-43', 'big-44', 'big-45']);
+    t.deepEqual(await index.findVersions({ workKeys: big!.workKeys, order: 'title', offset: 60, limit: 20 }), { total: 45, records: [] });
   });
 
   test(`${adapter}: paging by offset and limit keeps the total`, async (t) => {

@@ -170,3 +170,16 @@ test('recordIdFromOaiIdentifier gives deletions the same id as records', (t) => 
   t.is(recordIdFromOaiIdentifier('oai:repo:42'), 'oai:repo:42');
   t.is(recordIdFromOaiIdentifier(' oai:repo:42 ', ''), 'oai:repo:42');
 });
+
+test('rule: language and publisher: each dc:language and dc:publisher once, as written', (t) => {
+  const doc = recordDocumentFromDublinCore(dc(
+    '<dc:title>Orgulho e preconceito</dc:title>',
+    '<dc:language>por</dc:language>',
+    '<dc:language> eng </dc:language>',
+    '<dc:language>por</dc:language>',
+    '<dc:publisher>Editora Exemplo</dc:publisher>',
+  ), ID);
+  t.deepEqual(doc.language, ['por', 'eng']);
+  t.deepEqual(doc.publisher, ['Editora Exemplo']);
+  t.false('language' in recordDocumentFromDublinCore(dc('<dc:title>Sem língua</dc:title>', '<dc:language> </dc:language>'), ID));
+});

@@ -341,3 +341,41 @@ test('trailing ISBD punctuation is trimmed, initials, abbreviations and open dat
   ];
   for (const [value, expected] of cases) t.is(trimTrailingIsbdPunctuation(value), expected, value);
 });
+
+// ---------------------------------------------------------------------------------------------------------
+// what tells versions apart: language, edition, publisher, place, physical description
+
+const portugueseTranslationWithDetails: MarcRecord = {
+  leader: '00000cam a2200000 a 4500',
+  fields: [
+    id('pp-lisboa-2011'),
+    { tag: '008', value: '110302s2011    po            000 1 por d' },
+    df('041', '1 ', '$apor$heng'),
+    df('041', '1 ', '$dspa$a   '),
+    df('245', '10', '$aOrgulho e preconceito /$cJane Austen.'),
+    df('250', '  ', '$a2.a ed. revista.'),
+    df('264', ' 1', '$aLisboa :$bRelógio d\'Água,$c2011.'),
+    df('260', '  ', '$aRio de Janeiro :$bZahar,$c2012.'),
+    df('300', '  ', '$a423 p. ;$c21 cm.'),
+    df('530', '  ', '$aAlso available online.'),
+  ],
+};
+
+test('language: 008/35-37 then 041$a and $d, each once, in English words as VuFind\'s language_map', (t) => {
+  t.deepEqual(map(portugueseTranslationWithDetails).language, ['Portuguese', 'Spanish']);
+});
+
+test('language: an undetermined 008 (und), fill characters and no 041 give no language field', (t) => {
+  const undetermined = record(id('und'), { tag: '008', value: '110302s2011    po            000 1 und d' }, df('245', '10', '$aX.'));
+  const filled = record(id('fill'), { tag: '008', value: '110302s2011    po            000 1 ||| d' }, df('245', '10', '$aX.'));
+  t.false('language' in map(undetermined));
+  t.false('language' in map(filled));
+});
+
+test('edition 250a, publisher 260b:264b, place 260a:264a, physical 300abcefg:530abcd, ISBD punctuation trimmed', (t) => {
+  const document = map(portugueseTranslationWithDetails);
+  t.is(document.edition, '2.a ed. revista');
+  t.deepEqual(document.publisher, ['Zahar', 'Relógio d\'Água']);
+  t.deepEqual(document.publishPlace, ['Rio de Janeiro', 'Lisboa']);
+  t.deepEqual(document.physical, ['423 p. ; 21 cm', 'Also available online']);
+});

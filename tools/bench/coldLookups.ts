@@ -54,11 +54,11 @@ async function main(): Promise<void> {
     'last-indexed': db.prepare<[string, number, number], PageRow>(EARLIER_NEWEST_FIRST),
     relevance: db.prepare<[string, number, number], PageRow>(EARLIER_BY_ID),
   };
-  const earlier = (keyIds: string, order: VersionsOrder, limit: number): Page => {
+  const earlier = (keyIds: string, order: 'last-indexed' | 'relevance', limit: number): Page => {
     const rows = earlierStatements[order].all(keyIds, limit, 0);
     return { total: rows[0]?.total ?? count.get(keyIds) ?? 0, records: rows.map(recordOfRow) };
   };
-  const now = async (workKeys: readonly string[], order: VersionsOrder, limit: number): Promise<Page> =>
+  const now = async (workKeys: readonly string[], order: 'last-indexed' | 'relevance', limit: number): Promise<Page> =>
     index.findVersions({ workKeys, order, offset: 0, limit });
 
   // The keys of each sampled record, read once up front (getRecord is the same in both variants).

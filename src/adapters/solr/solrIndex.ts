@@ -33,12 +33,17 @@ import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../ports.js';
 import { checkRecordId, checkRecordIds, checkVersionsQuery } from '../../portArguments.js';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
 import { RECORD_FIELDS, SINGLE_VALUED_FIELDS, type RecordFieldName } from '../../record/recordFields.js';
+import { isRecordFieldOrder } from '../../record/recordOrder.js';
+import { pageOfWork } from '../../record/recordFacets.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
 import { solrResultList, type SolrResultList } from './solrAnswers.js';
 import { exchangeWithSolr, openSolrClient, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
 import { describeNetworkError, isObject } from './solrFaults.js';
 import { solrIndexVersionProbe, VersionWatch } from './solrVersionWatch.js';
 import { checkSolrWorkIndexOptions, WorkIndexAnswers, type CheckedSolrWorkIndexOptions, type SolrWorkIndexOptions } from './workIndex/workIndexAnswers.js';
+
+/** Versions read per request for an order sorted here (src/record/recordOrder.ts): one request for nearly every work. */
+const WORK_ROWS_SORTED_HERE = 2000;
 
 /** Record field (the record document's name, recordFields.ts) → Solr field name. */
 export type SolrFieldMap = Record<RecordFieldName, string>;
@@ -300,6 +305,10 @@ class SolrIndex implements CatalogIndex {
     if (keys.length === 0) return { total: 0, records: [] };
     if (this.workIndex) return this.workIndex.findVersions({ ...query, workKeys: keys }, (params, what) => this.select(params, what), (doc, what) => this.toRecord(doc, what));
 
+    // An order on record fields, filters or facets: the whole work in one request (ids in order, so a work
+    // larger than one request's rows is read in id order, a page at a time), cut here by the rules every
+    // adapter shares (src/record/recordFacets.ts).
+    const byFields = isRecordFieldOrder(query.order) || (query.filters?.length ?? 0) > 0 || query.facets === true;
     const sort = query.order === 'last-indexed'
       ? `${fields.last_indexed} desc,${fields.id} asc`
       : `score desc,${fields.id} asc`;
@@ -307,8 +316,8 @@ class SolrIndex implements CatalogIndex {
     // values take any character but `\` and the quote literally).
     const params: Array<readonly [string, string]> = [
       ['q', `{!terms f=${fields.work_keys_str_mv} separator="${WORK_KEY_SEPARATOR}"}${keys.join(WORK_KEY_SEPARATOR)}`],
-      ['start', String(query.offset)],
-      ['rows', String(query.limit)],
+      ['start', byFields ? '0' : String(query.offset)],
+      ['rows', String(byFields ? WORK_ROWS_SORTED_HERE : query.limit)],
       ['sort', sort],
     ];
     if (facetFields.length > 0) {
@@ -318,7 +327,16 @@ class SolrIndex implements CatalogIndex {
     }
     const what = `findVersions(${keys.length} key${keys.length === 1 ? '' : 's'}, ${query.order}, start ${query.offset})`;
     const response = await this.select(params, what);
-    return { total: response.numFound, records: response.docs.map((doc) => this.toRecord(doc, what)) };
+    let records = response.docs.map((doc) => this.toRecord(doc, what));
+    if (byFields) {
+      for (let start = records.length; start < response.numFound && response.docs.length > 0; start += WORK_ROWS_SORTED_HERE) {
+        const more = await this.select(params.map(([name, value]) => (name === 'start' ? [name, String(start)] as const : [name, value] as const)), what);
+        if (more.docs.length === 0) break;
+        records = records.concat(more.docs.map((doc) => this.toRecord(doc, what)));
+      }
+      return pageOfWork(records, query);
+    }
+    return { total: response.numFound, records };
   }
 
   /**

@@ -10,9 +10,10 @@
 import type Database from 'better-sqlite3';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
 import type { PreparedRecordDocument } from '../../ports.js';
+import { pageOfWork } from '../../record/recordFacets.js';
 import { SCHEMA, SCHEMA_VERSION } from './indexTables.js';
 import { stagedLoad } from './tableWriters.js';
-import type { IndexReads } from './versionsReads.js';
+import { readsWholeWork, type IndexReads } from './versionsReads.js';
 
 const KEYED = 'FROM work_keys WHERE key IN (SELECT value FROM json_each(?))';
 
@@ -24,6 +25,7 @@ export function legacyReads(db: Database.Database): IndexReads {
     `SELECT document FROM records WHERE id IN (SELECT DISTINCT record_id ${KEYED}) ORDER BY ${order} LIMIT ? OFFSET ?`).pluck();
   const newestFirst = page('last_indexed DESC, id ASC');
   const byId = page('id ASC');
+  const wholeWork = db.prepare<[string], string>(`SELECT document FROM records WHERE id IN (SELECT DISTINCT record_id ${KEYED})`).pluck();
   const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
     SELECT r.id AS id,
            (SELECT COUNT(DISTINCT other.record_id)
@@ -37,6 +39,7 @@ export function legacyReads(db: Database.Database): IndexReads {
     },
     findVersions(query) {
       const keys = JSON.stringify(query.workKeys);
+      if (readsWholeWork(query)) return pageOfWork(wholeWork.all(keys).map(decode), query);
       const total = countVersions.get(keys) ?? 0;
       const statement = query.order === 'last-indexed' ? newestFirst : byId;
       return { total, records: query.limit > 0 && query.offset < total ? statement.all(keys, query.limit, Math.max(0, query.offset)).map(decode) : [] };

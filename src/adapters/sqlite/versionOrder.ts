@@ -4,29 +4,13 @@
  * newest last_indexed first, equal ones in id order.
  */
 import type { VersionsOrder } from '../../ports.js';
+import { compareByCodePoints } from '../../record/recordOrder.js';
 
 /** A version as its key rows name it: record id, last_indexed in milliseconds, the record's row. */
 export type VersionEntry = readonly [id: string, lastIndexed: number, row: number];
 
-/**
- * SQLite's order of TEXT (BINARY: UTF-8 bytes, i.e. code points). JavaScript compares UTF-16 units, which
- * orders differently only where a surrogate (a character above U+FFFF) meets a unit in E000–FFFF.
- */
-export function compareAsSqlite(a: string, b: string): number {
-  if (a === b) return 0;
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      const xSurrogate = x <= 0xdfff;
-      if (xSurrogate !== y <= 0xdfff) return xSurrogate ? 1 : -1;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
-}
+/** SQLite's order of TEXT (BINARY: UTF-8 bytes, i.e. code points), as the record orders compare ids. */
+export const compareAsSqlite = compareByCodePoints;
 
 const newestFirst = ([idA, a]: VersionEntry, [idB, b]: VersionEntry): number => b - a || compareAsSqlite(idA, idB);
 const byId = ([idA]: VersionEntry, [idB]: VersionEntry): number => compareAsSqlite(idA, idB);

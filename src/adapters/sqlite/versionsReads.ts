@@ -1,19 +1,23 @@
 /**
  * The read path of the embedded index on the current layout (indexTables.ts): a record by id, a page of
  * versions with its total, and version counts for a list. Small works are paged here from their key rows,
- * works with a large key from its remembered records (largeKeyMembers.ts), others by one statement.
+ * works with a large key from its remembered records (largeKeyMembers.ts), others by one statement. An
+ * order on record fields (year, title, author), filters or facets read every record of the work in one
+ * statement and cut the page by the rules all adapters share (src/record/recordFacets.ts).
  * embeddedIndex.ts wraps these with the port's errors and lifecycle, and does the small search.
  */
 import type Database from 'better-sqlite3';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
-import type { VersionsQuery } from '../../ports.js';
+import type { VersionsPage, VersionsQuery } from '../../ports.js';
 import { firstKeyIdOf, KEYS_PER_HASH, RECORD_COLUMNS, recordFromRow, recordOfRow, workKeysOf, type RecordRow } from './indexTables.js';
 import { holds, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder, type VersionEntry } from './versionOrder.js';
+import { isRecordFieldOrder } from '../../record/recordOrder.js';
+import { pageOfWork } from '../../record/recordFacets.js';
 
 export interface IndexReads {
   getRecord(id: string): CatalogRecord | undefined;
-  findVersions(query: VersionsQuery): { total: number; records: CatalogRecord[] };
+  findVersions(query: VersionsQuery): VersionsPage;
   countVersions(ids: readonly string[]): Array<{ id: string; versions: number }>;
   /** Forgets what was read this turn: called after every write of this connection. */
   forgetRecent?(): void;
@@ -163,6 +167,10 @@ export function currentReads(db: Database.Database): IndexReads {
   }
   const keyRowsByList = db.prepare<unknown[], VersionEntry>(`SELECT ${KEY_ROW_COLUMNS} ${KEYED} LIMIT ?`).raw();
 
+  // Every record of a work, for the orders on record fields.
+  const workRecords = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r
+    WHERE r.row IN (SELECT record_row ${KEYED})`);
+
   const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
     SELECT r.id AS id,
            (SELECT COUNT(DISTINCT k.record_id) FROM json_each(r.key_ids) AS j JOIN records_by_key AS k ON k.key_id = j.value) AS versions
@@ -181,6 +189,7 @@ export function currentReads(db: Database.Database): IndexReads {
     findVersions(query) {
       const ids = keyIdsOf(query.workKeys);
       if (ids.length === 0) return { total: 0, records: [] };
+      if (readsWholeWork(query)) return pageOfWork(workRecords.all(JSON.stringify(ids)).map(versionOfRow), query);
       if (ids.some(large.remembers)) return largeWork(ids, query);
       const bound = keyRowsByCount[ids.length];
       const rows = bound !== undefined ? bound.all(...ids, SMALL_WORK_KEY_ROWS + 1) : keyRowsByList.all(JSON.stringify(ids), SMALL_WORK_KEY_ROWS + 1);
@@ -206,4 +215,9 @@ export function currentReads(db: Database.Database): IndexReads {
       large.forget();
     },
   };
+}
+
+/** Whether a query is answered from the whole work's records: an order on record fields, filters or facets. */
+export function readsWholeWork(query: VersionsQuery): boolean {
+  return isRecordFieldOrder(query.order) || (query.filters?.length ?? 0) > 0 || query.facets === true;
 }

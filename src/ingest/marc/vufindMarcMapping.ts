@@ -11,6 +11,12 @@
  *                      there are none those with ind2 4 (copyright), each cleaned to a year as SolrMarc's
  *                      DataUtil.cleanDate does; no 008 fallback (stock VuFind has none)
  *   url                856u:555u, every subfield u, each value once
+ *   language           008[35-37]:041a:041d, each code named in English as VuFind's language_map does
+ *                      (through Intl's names: `por` → `Portuguese`), unknown codes and `und`/`zxx` left out
+ *   edition            250a, first
+ *   publisher          260b:264b
+ *   publishPlace       260a:264a (not a VuFind field: VuFind reads the place from the stored MARC)
+ *   physical           300abcefg:530abcd, one value per field
  *   work_keys_str_mv   marcWorkKeys.ts; always present, [] when VuFind makes none, so that the loader
  *                      does not compute keys of its own for the record
  * No uniform-title field: stock VuFind indexes none (130/730 only feed the UT work keys), so
@@ -21,7 +27,9 @@
  *   (`Le concerto /` → `Le concerto`, `Baldazzi, Gianfranco.` → `Baldazzi, Gianfranco`); see
  *   trimTrailingIsbdPunctuation for the rules. Work keys are made from the untrimmed text, as VuFind's.
  *   publishDate needs no trim: getDates already gives bare years (`[1989?]` → `1989`).
- * - A name or title that trimming leaves empty is left out.
+ *   The same trim applies to edition, publisher, publishPlace and physical (`Lisboa :` → `Lisboa`).
+ * - A name or title that trimming leaves empty is left out; every list keeps one of each value.
+ * - Language names are Intl's English names, which may differ from language_map's for a few languages.
  * - Text is Unicode NFC (the readers give NFC); VuFind stores MARC-8 records decomposed.
  * - A record without a usable 001 is refused (InvalidRecordDocumentError); VuFind would index it under
  *   whatever its local id configuration says (the Concerto comparison used 901$c).
@@ -40,6 +48,7 @@ import { extendedWorkKeys } from '../../work-keys/extended/extendedWorkKeys.js';
 import { checkKeyProfile, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
 import { vufindAuthorFields, type NamesAndRoles } from './vufindAuthors.js';
 import { vufindFormats } from './vufindFormats.js';
+import { englishLanguageNameOf } from '../../record/recordLanguages.js';
 
 export interface VufindMappingOptions {
   /**
@@ -59,6 +68,11 @@ export const MARC_PROPERTIES = {
   title: '245ab, first',
   title_short: '245a, first',
   url: '856u:555u',
+  language: '008[35-37]:041a:041d',
+  edition: '250a, first',
+  publisher: '260b:264b',
+  publishPlace: '260a:264a',
+  physical: '300abcefg:530abcd',
 } as const;
 
 /** A record document with VuFind's field values for a MARC record (deliberate differences above). */
@@ -95,6 +109,7 @@ export function documentOfCheckedMarc(record: MarcRecord, options: VufindMapping
   // SolrMarc keeps one of each value of a specification's field.
   const urls = [...new Set(solrMarcValues(record, MARC_PROPERTIES.url))];
   if (urls.length > 0) document.url = urls;
+  setDetails(document, record);
   document.work_keys_str_mv = keyProfile === 'extended' ? extendedWorkKeys(workStatementFromMarc(record)) : marcWorkKeys(record);
   return document;
 }
@@ -140,6 +155,23 @@ function setNames(document: RecordDocument, field: 'author' | 'author2' | 'autho
   const names = found.names.map(trimTrailingIsbdPunctuation).filter((name) => name !== '');
   if (names.length > 0) document[field] = names;
   if (found.roles.length > 0) document[`${field}_role`] = found.roles;
+}
+
+/** Language, edition, publisher, place and physical description: what tells one version from another. */
+function setDetails(document: RecordDocument, record: MarcRecord): void {
+  const languages = distinct(solrMarcValues(record, MARC_PROPERTIES.language).map(englishLanguageNameOf));
+  if (languages.length > 0) document.language = languages;
+  const edition = trimTrailingIsbdPunctuation(solrMarcValues(record, MARC_PROPERTIES.edition)[0] ?? '');
+  if (edition !== '') document.edition = edition;
+  for (const field of ['publisher', 'publishPlace', 'physical'] as const) {
+    const values = distinct(solrMarcValues(record, MARC_PROPERTIES[field]).map(trimTrailingIsbdPunctuation));
+    if (values.length > 0) document[field] = values;
+  }
+}
+
+/** Each non-empty value once, first occurrence kept. */
+function distinct(values: ReadonlyArray<string | undefined>): string[] {
+  return [...new Set(values.filter((value): value is string => value !== undefined && value !== ''))];
 }
 
 function dataFields(record: MarcRecord, tag: string): MarcDataField[] {

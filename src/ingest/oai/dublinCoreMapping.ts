@@ -11,6 +11,8 @@
  * - publishDate: the first four characters of the first dc:date (the XSLT's year rule).
  * - format: the first dc:type.
  * - url: each dc:identifier that is an http or https URL.
+ * - language: each dc:language, as written (a code such as `por` or a name; the page names either).
+ * - publisher: each dc:publisher.
  * - institution: when given.
  * - work_keys_str_mv: under the `vufind` profile (the default), workKeysOf, i.e. the first title (and
  *   that title without a leading English article) with every creator; under `extended`,
@@ -78,6 +80,8 @@ export function recordDocumentFromDublinCore(
   const year = nonBlank(elements.get('date'))[0]?.slice(0, 4);
   const type = nonBlank(elements.get('type'))[0];
   const urls = nonBlank(elements.get('identifier')).filter((value) => /^https?:\/\/\S/i.test(value));
+  const languages = [...new Set(nonBlank(elements.get('language')))];
+  const publishers = [...new Set(nonBlank(elements.get('publisher')))];
 
   const doc: RecordDocument = {
     id,
@@ -88,6 +92,8 @@ export function recordDocumentFromDublinCore(
     ...(year !== undefined ? { publishDate: [year] } : {}),
     ...(type !== undefined ? { format: [type] } : {}),
     ...(urls.length > 0 ? { url: urls } : {}),
+    ...(languages.length > 0 ? { language: languages } : {}),
+    ...(publishers.length > 0 ? { publisher: publishers } : {}),
     ...(options.institution !== undefined && options.institution.trim() !== '' ? { institution: [options.institution] } : {}),
   };
   doc.work_keys_str_mv = keyProfile === 'extended' ? extendedWorkKeys(workStatementFromDublinCore(elements)) : workKeysOf(doc);

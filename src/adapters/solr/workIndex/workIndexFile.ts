@@ -14,6 +14,9 @@ import { InvalidOptionError } from '../../../errors.js';
 import type { VersionsOrder } from '../../../ports.js';
 import { orderTimeOf, solrVersionOf } from './documentOrder.js';
 
+/** The orders the work index sorts itself; the orders on record fields are sorted from the records (src/record/recordOrder.ts). */
+type EngineOrder = Extract<VersionsOrder, 'last-indexed' | 'relevance'>;
+
 /**
  * A key profile: the work keys of one stored Solr document (no keys: the document lists itself), or
  * `{ keys, unkeyable }` saying why it could not be keyed at all (src/work-keys/storedDocumentKeys.ts).
@@ -43,7 +46,7 @@ export interface WorkIndex {
   /** Removes documents by id; how many were there. */
   remove(ids: readonly string[]): number;
   /** The ids of one page of the documents sharing any of the keys, and how many there are in all. */
-  findVersions(query: { workKeys: readonly string[]; order: VersionsOrder; offset: number; limit: number }): { total: number; ids: string[] };
+  findVersions(query: { workKeys: readonly string[]; order: EngineOrder; offset: number; limit: number }): { total: number; ids: string[] };
   /** For each id stored: how many documents share any of its keys (itself included; 1 without keys). */
   countVersions(ids: readonly string[]): Map<string, number>;
   /** The highest `_version_` put so far (exact digits), where the next sync starts; `undefined` before any. */
@@ -123,7 +126,7 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
   const matching = `SELECT DISTINCT d.id, d.ordered_at FROM document_keys k JOIN documents d ON d.row = k.row
     WHERE k.key_id IN (SELECT value FROM json_each(?))`;
   const countMatching = db.prepare(`SELECT count(*) FROM (${matching})`).pluck();
-  const pageBy: Record<VersionsOrder, Database.Statement> = {
+  const pageBy: Record<EngineOrder, Database.Statement> = {
     'last-indexed': db.prepare(`SELECT id FROM (${matching}) ORDER BY ordered_at DESC, id LIMIT ? OFFSET ?`).pluck(),
     relevance: db.prepare(`SELECT id FROM (${matching}) ORDER BY id LIMIT ? OFFSET ?`).pluck(),
   };

@@ -1,0 +1,104 @@
+/**
+ * Facets within a work: which versions filters leave (VuFind's `filter[]=field:"value"`, every filter
+ * must match), and how many of them carry each value of the facet fields (format, language, institution,
+ * building, publication year), at most 30 values a field, most frequent first, equal counts by value.
+ * One rule for every index adapter, applied to the work's records as the adapter read them in one
+ * statement or request, so that the embedded index and Solr count alike.
+ *
+ * Left to others: reading `filter[]` from a request and drawing the facets (src/versions/, src/page/).
+ */
+import { compareByCodePoints, isRecordFieldOrder, recordFieldOrder } from './recordOrder.js';
+import type { CatalogRecord } from './catalogRecord.js';
+
+/** The facet fields, by their record-document (VuFind) names, in the order the page shows them. */
+export const FACET_FIELDS = ['format', 'language', 'institution', 'building', 'publishDate'] as const;
+export type FacetField = (typeof FACET_FIELDS)[number];
+
+/** Values a facet field lists at most (the observed VuFind service asks its index for 30). */
+export const FACET_VALUES_LIMIT = 30;
+
+export interface VersionsFilter {
+  readonly field: FacetField;
+  readonly value: string;
+}
+
+export interface FacetValue {
+  readonly value: string;
+  readonly count: number;
+}
+
+/** The values of each facet field the (filtered) versions carry; a field none carries is absent. */
+export type FacetCounts = Partial<Readonly<Record<FacetField, readonly FacetValue[]>>>;
+
+export function isFacetField(name: string): name is FacetField {
+  return (FACET_FIELDS as readonly string[]).includes(name);
+}
+
+/** A record's values of a facet field, each once; publication dates as years (`[1899?]` → `1899`). */
+export function facetValuesOf(record: CatalogRecord, field: FacetField): string[] {
+  const values = field === 'format' ? record.formats
+    : field === 'language' ? record.languages ?? []
+      : field === 'institution' ? record.institutions ?? []
+        : field === 'building' ? record.buildings ?? []
+          : record.publishDates.map((date) => /\d{4}/.exec(date)?.[0] ?? '');
+  return [...new Set(values.map((value) => value.trim()).filter((value) => value !== ''))];
+}
+
+/** Whether a record carries every filter's value. */
+export function matchesFilters(record: CatalogRecord, filters: readonly VersionsFilter[]): boolean {
+  return filters.every((filter) => facetValuesOf(record, filter.field).includes(filter.value));
+}
+
+/** The facet counts of these records. */
+export function facetCountsOf(records: readonly CatalogRecord[]): FacetCounts {
+  const counts: Partial<Record<FacetField, FacetValue[]>> = {};
+  for (const field of FACET_FIELDS) {
+    const tally = new Map<string, number>();
+    for (const record of records) for (const value of facetValuesOf(record, field)) tally.set(value, (tally.get(value) ?? 0) + 1);
+    if (tally.size === 0) continue;
+    counts[field] = [...tally].map(([value, count]) => ({ value, count }))
+      .sort((a, b) => b.count - a.count || compareByCodePoints(a.value, b.value))
+      .slice(0, FACET_VALUES_LIMIT);
+  }
+  return counts;
+}
+
+const newestIndexedFirst = (a: CatalogRecord, b: CatalogRecord): number =>
+  (a.lastIndexed < b.lastIndexed ? 1 : a.lastIndexed > b.lastIndexed ? -1 : 0) || compareByCodePoints(a.id, b.id);
+const byId = (a: CatalogRecord, b: CatalogRecord): number => compareByCodePoints(a.id, b.id);
+
+/** The comparator of any order, for pages cut from a whole work read at once. */
+/** A port's order (src/ports.ts `VersionsOrder`; named by text here, so the ports' types may use this module's). */
+export function compareInOrder(order: string): (a: CatalogRecord, b: CatalogRecord) => number {
+  if (isRecordFieldOrder(order)) return recordFieldOrder(order);
+  return order === 'last-indexed' ? newestIndexedFirst : byId;
+}
+
+export interface WorkPage {
+  readonly total: number;
+  readonly records: readonly CatalogRecord[];
+  /** With filters or facets asked for (the port's rule). */
+  readonly unfilteredTotal?: number;
+  readonly facets?: FacetCounts;
+}
+
+/**
+ * One page of a whole work's records: the filters applied, the facets counted over what they leave (when
+ * asked for), the order sorted, `offset` and `limit` cut.
+ */
+export function pageOfWork(
+  work: readonly CatalogRecord[],
+  query: { readonly order: string; readonly offset: number; readonly limit: number; readonly filters?: readonly VersionsFilter[]; readonly facets?: boolean },
+): WorkPage {
+  const filters = query.filters ?? [];
+  const left = filters.length > 0 ? work.filter((record) => matchesFilters(record, filters)) : work;
+  const offset = Math.max(0, query.offset);
+  const records = query.limit > 0 ? [...left].sort(compareInOrder(query.order)).slice(offset, offset + query.limit) : [];
+  const narrowed = filters.length > 0 || query.facets === true;
+  return {
+    total: left.length,
+    records,
+    ...(narrowed ? { unfilteredTotal: work.length } : {}),
+    ...(query.facets === true ? { facets: facetCountsOf(left) } : {}),
+  };
+}
