@@ -64,7 +64,12 @@ const MARC_RECORDS = [
 ];
 
 test('sync: a wrong command line is named with the usage (exit 64)', async (t) => {
-  for (const argv of [['sync', '--work-index', 'x.sqlite'], ['sync', '--solr', 'http://localhost:8983/solr/biblio'], ['sync', '--solr', 'http://x/solr/b', '--work-index', 'f', '--key-profile', 'frbr']]) {
+  for (const argv of [
+    ['sync', '--work-index', 'x.sqlite'], ['sync', '--solr', 'http://localhost:8983/solr/biblio'], ['sync', '--solr', 'http://x/solr/b', '--work-index', 'f', '--key-profile', 'frbr'],
+    // A --solr that is no core URL is a usage error, as load's --solr is (not a failed run, exit 1).
+    ['sync', '--solr', 'localhost:8983/solr/biblio', '--work-index', 'f'], ['sync', '--solr', 'http://localhost:8983', '--work-index', 'f'],
+    ['sync', '--solr', 'ftp://x/solr/b', '--work-index', 'f'], ['sync', '--solr', 'http://x/solr/b', '--work-index', 'f', '--rows', '0'], ['sync', '--bogus'],
+  ]) {
     const run = capture();
     t.is(await runCli(argv, run.io), 64, argv.join(' '));
     t.regex(run.err(), /Usage: catalog-versions sync/);
@@ -175,9 +180,13 @@ function workIndexTests(target: SolrTarget): void {
     const half = openWorkIndex({ path, keysOf: () => [] });
     t.is(half.count(), 20, 'the pages written before the stop are there, whole');
     half.close();
-    const run = capture();
-    t.is(await runCli(['sync', '--solr', url, '--work-index', path, '--rows', '10'], run.io), 0, run.err());
-    t.regex(run.out(), /^walk: 5 documents in .*; 0 removed; .* holds 25 of the core's 25\n$/);
+    let err = '';
+    let out = '';
+    const terminal = { stdout: { write: (text: string) => (out += text) }, stderr: { isTTY: true, columns: 100, write: (text: string) => (err += text) } };
+    t.is(await runCli(['sync', '--solr', url, '--work-index', path, '--rows', '10'], terminal), 0, err);
+    t.regex(out, /^walk: 5 documents in .*; 0 removed; .* holds 25 of the core's 25\n$/);
+    // The loader's bar (src/cli/progressBar.ts), named by the phase, counting the resumed walk from where it stood; cleared at the end.
+    t.regex(err, /^(\r\x1b\[2Kwalk \[#+\] 100% document 25 {2}0 documents\/s)+\r\x1b\[2K$/);
     const solr = createSolrIndex({ url, workIndex: { path }, versionCheckMs: 0 });
     t.teardown(() => solr.close());
     t.is((await solr.countVersions(['r-00'])).get('r-00'), 5);

@@ -46,6 +46,7 @@ import { DEFAULT_EMBEDDED_KEY_PROFILE } from '../adapters/sqlite/keyProfileRecor
 /** `convert`'s profile when none is asked for: the CLI's default, that of a new embedded index. */
 const CLI_KEY_PROFILE: WorkKeyProfileName = DEFAULT_EMBEDDED_KEY_PROFILE;
 import { runSyncCommand } from './syncCommand.js';
+import { ProgressBar } from './progressBar.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -423,7 +424,7 @@ async function load(command: LoadCommand, files: SizedRecordFile[], settings: Lo
     mapping: settings,
     writer: announcingClose(target.openWriter(), bar),
     ...(command.batchSize !== undefined ? { batchSize: command.batchSize } : {}),
-    ...(bar !== undefined ? { onBytesRead: (bytes: number) => bar.addBytes(bytes) } : {}),
+    ...(bar !== undefined ? { onBytesRead: (bytes: number) => bar.advance(bytes) } : {}),
     onProgress: (progress) => bar?.update(progress.position?.line ?? progress.read, progress.read),
     onRejected: (rejection) => {
       bar?.clear();
@@ -641,64 +642,6 @@ async function deleteRecords(command: DeleteCommand, io: CliIo): Promise<number>
     now: () => new Date(),
     ...(command.batchSize !== undefined ? { batchSize: command.batchSize } : {}),
   }));
-}
-
-/**
- * One status line on a terminal, rewritten in place at most ten times a second: with the size of the
- * input known, the share of its bytes read so far, and the time left at the rate so far; a harvest (no
- * size) shows the count and the rate. finalStep() replaces it with a line for the writer's last step.
- */
-class ProgressBar {
-  private readonly started = performance.now();
-  private lastDraw = 0;
-  private shown = false;
-  private bytesRead = 0;
-
-  constructor(private readonly stream: CliIo['stderr'], private readonly totalBytes: number | undefined, private readonly unit: 'line' | 'record') {}
-
-  addBytes(bytes: number): void {
-    this.bytesRead += bytes;
-  }
-
-  update(count: number, read: number): void {
-    const now = performance.now();
-    if (now - this.lastDraw < 100) return;
-    this.lastDraw = now;
-    const seconds = (now - this.started) / 1000;
-    const rate = seconds > 0 ? Math.round(read / seconds) : 0;
-    let text = `${this.unit} ${count}  ${rate} ${this.unit}s/s`;
-    if (this.totalBytes !== undefined && this.totalBytes > 0) {
-      const width = Math.max(10, Math.min(40, (this.stream.columns || 80) - 50));
-      const fraction = Math.min(1, this.bytesRead / this.totalBytes);
-      const filled = Math.round(fraction * width);
-      const left = fraction > 0 && seconds >= 1 ? ` ETA ${clockTime((seconds * (1 - fraction)) / fraction)}` : '';
-      text = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.floor(fraction * 100)).padStart(3)}% ${text}${left}`;
-    }
-    this.stream.write(`\r\x1b[2K${text}`);
-    this.shown = true;
-  }
-
-  /** The last step, which reads nothing more: shown until clear(). */
-  finalStep(text: string): void {
-    this.stream.write(`\r\x1b[2K${text}`);
-    this.shown = true;
-  }
-
-  /** Removes the bar (before another message, and at the end). */
-  clear(): void {
-    if (!this.shown) return;
-    this.stream.write('\r\x1b[2K');
-    this.shown = false;
-    this.lastDraw = 0;
-  }
-}
-
-/** 75 → "1:15", 3725 → "1:02:05". */
-function clockTime(totalSeconds: number): string {
-  const whole = Math.max(0, Math.round(totalSeconds));
-  const [hours, minutes, seconds] = [Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), whole % 60];
-  const two = (n: number) => String(n).padStart(2, '0');
-  return hours > 0 ? `${hours}:${two(minutes)}:${two(seconds)}` : `${minutes}:${two(seconds)}`;
 }
 
 /** True when this file is the program node was started with (also through npm's bin symlink). */

@@ -2,9 +2,9 @@
  * `catalog-versions sync --solr URL --work-index FILE [--key-profile vufind|extended] [--rows N]
  * [--no-progress]`: keeps the work index beside a Solr core in step with it (docs/solr.md, "The work index
  * beside the core"), through syncWorkIndex. The first run walks the whole core (a stopped walk resumes on
- * the next run), later runs take changes and deletions. On a terminal stderr shows documents, rate and
- * ETA; the summary is one line on stdout. Exit status: 0 done, 1 failed (named on stderr), 64 wrong
- * command line.
+ * the next run), later runs take changes and deletions. On a terminal stderr shows the loader's progress
+ * bar (progressBar.ts: share done, documents, rate, ETA); the summary is one line on stdout. Exit status:
+ * 0 done, 1 failed (named on stderr), 64 wrong command line (with the usage).
  *
  * Left to others: the sync itself (src/adapters/solr/workIndex/workIndexSync.ts).
  */
@@ -12,11 +12,12 @@ import { VersionsError } from '../errors.js';
 import { syncWorkIndex, type WorkIndexSyncProgress, type WorkIndexSyncSummary } from '../adapters/solr/workIndex/workIndexSync.js';
 import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 import { keyProfileOption, parseArguments, UsageError, wholeNumber } from './commandLine.js';
+import { ProgressBar, type ProgressStream } from './progressBar.js';
 
 /** Where the command writes (the CLI's CliIo). */
 interface SyncIo {
   readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: ProgressStream & { readonly isTTY?: boolean };
 }
 
 export const SYNC_USAGE = `Usage: catalog-versions sync --solr URL --work-index FILE [--key-profile vufind|extended]
@@ -49,7 +50,8 @@ export async function runSyncCommand(argv: readonly string[], io: SyncIo): Promi
     }
     if (positionals.length > 0) throw new UsageError(`sync takes no file names (got ${JSON.stringify(positionals[0])})`);
     if (typeof values.solr !== 'string') throw new UsageError('sync needs --solr URL');
-    if (typeof values['work-index'] !== 'string') throw new UsageError('sync needs --work-index FILE');
+    if (typeof values['work-index'] !== 'string' || values['work-index'] === '') throw new UsageError('sync needs --work-index FILE');
+    checkCoreUrl(values.solr);
     const profile = keyProfileOption(values['key-profile'] as string | undefined) ?? 'vufind';
     const rows = wholeNumber(values.rows as string | undefined, '--rows');
     options = { url: values.solr, path: values['work-index'], keyProfile: profile, ...(rows !== undefined ? { rows } : {}), progress: values['no-progress'] !== true };
@@ -58,7 +60,7 @@ export async function runSyncCommand(argv: readonly string[], io: SyncIo): Promi
     io.stderr.write(`catalog-versions: ${error.message}\n\n${SYNC_USAGE}`);
     return 64;
   }
-  const line = options.progress && io.stderr.isTTY === true ? progressLine(io.stderr) : undefined;
+  const line = options.progress && io.stderr.isTTY === true ? progressBars(io.stderr) : undefined;
   try {
     const summary = await syncWorkIndex({ url: options.url, path: options.path, keyProfile: options.keyProfile, ...(options.rows !== undefined ? { rows: options.rows } : {}), ...(line ? { onProgress: line.update } : {}) });
     line?.end();
@@ -70,6 +72,18 @@ export async function runSyncCommand(argv: readonly string[], io: SyncIo): Promi
     io.stderr.write(`catalog-versions: sync ${options.path}: ${(error as Error).message}${code}\n`);
     return 1;
   }
+}
+
+/** The checks syncWorkIndex makes of its url, made here so that a wrong one is a usage error, as load's --solr is. */
+function checkCoreUrl(text: string): void {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--solr needs the URL of a core, e.g. http://localhost:8983/solr/biblio, not ${JSON.stringify(text)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--solr needs an http(s) URL, not ${url.protocol}`);
+  if (url.pathname.replace(/\/+$/, '') === '') throw new UsageError(`--solr needs the URL of a core (with its path, e.g. /solr/biblio), not ${JSON.stringify(text)}`);
 }
 
 /** `walk: 1000 documents in 0.4 s (2500/s); file holds 1000 of 1000 in the core; …` */
@@ -87,26 +101,24 @@ export function summaryLine(summary: WorkIndexSyncSummary, path: string): string
   return parts.join('; ');
 }
 
-/** One terminal line redrawn at most ten times a second: phase, documents, rate and ETA. */
-function progressLine(stderr: SyncIo['stderr']): { update(progress: WorkIndexSyncProgress): void; end(): void } {
-  const started = Date.now();
-  let first: number | undefined;
-  let drawn = 0;
-  let shown = false;
+/** The loader's progress bar (progressBar.ts), a new one for each phase of the run (walk, changes, sweep). */
+function progressBars(stderr: SyncIo['stderr']): { update(progress: WorkIndexSyncProgress): void; end(): void } {
+  let bar: ProgressBar | undefined;
+  let phase: WorkIndexSyncProgress['phase'] | undefined;
+  let first = 0;
   return {
     update(progress) {
-      const now = Date.now();
-      first ??= progress.done;
-      if (now - drawn < 100 && progress.done < progress.total) return;
-      drawn = now;
-      const seconds = Math.max(0.001, (now - started) / 1000);
-      const rate = (progress.done - (first ?? 0)) / seconds;
-      const eta = rate > 0 ? Math.max(0, (progress.total - progress.done) / rate) : undefined;
-      stderr.write(`\r${progress.phase} ${progress.done}/${progress.total} ${Math.round(rate)}/s ETA ${eta === undefined ? '?' : `${Math.ceil(eta)} s`}\u001b[K`);
-      shown = true;
+      if (bar === undefined || phase !== progress.phase) {
+        bar?.clear();
+        phase = progress.phase;
+        first = progress.done;
+        bar = new ProgressBar(stderr, progress.total, 'document', first, phase);
+      }
+      bar.advanceTo(progress.done);
+      bar.update(progress.done, progress.done - first);
     },
     end() {
-      if (shown) stderr.write('\n');
+      bar?.clear();
     },
   };
 }
