@@ -76,6 +76,36 @@ test('a replaced document takes its new keys and time; a removed one is gone; do
   ] });
 });
 
+test('a first walk\'s staged puts: no versions joined until the move, then the same answers as puts one by one; later puts replace as before', (t) => {
+  const documents = [
+    aggregatorDocument('s:1', ['Educação ambiental', 'Environmental education'], '2025-01-01T00:00:00Z'),
+    aggregatorDocument('s:2', ['Educação ambiental'], '2025-03-01T00:00:00Z'),
+    aggregatorDocument('s:3', ['Environmental education'], '2025-02-01T00:00:00Z'),
+    aggregatorDocument('s:4', ['Hidrologia'], '2025-01-05T00:00:00Z'),
+  ];
+  const direct = openWorkIndex({ path: ':memory:', keysOf: titleKeys });
+  const staged = openWorkIndex({ path: ':memory:', keysOf: titleKeys });
+  t.teardown(() => { direct.close(); staged.close(); });
+  direct.put(documents);
+  t.deepEqual(staged.put(documents.slice(0, 2), { staged: true }), { stored: 2, withoutKeys: 0, refused: [], unkeyable: {} });
+  staged.put(documents.slice(2), { staged: true });
+  const keys = ['T educação ambiental', 'T environmental education'];
+  const ask = (index: typeof direct) => ({
+    feed: index.findVersions({ workKeys: keys, order: 'last-indexed', offset: 0, limit: 10 }),
+    counts: Object.fromEntries(index.countVersions(['s:1', 's:2', 's:3', 's:4'])),
+  });
+  t.deepEqual(ask(staged), { feed: { total: 0, ids: [] }, counts: { 's:1': 1, 's:2': 1, 's:3': 1, 's:4': 1 } }, 'staged links are not answered from');
+  t.is(staged.count(), 4);
+  const before = staged.changeCount();
+  staged.moveStagedKeys();
+  t.true(staged.changeCount() > before, 'the move changes the answers\' version');
+  t.deepEqual(ask(staged), ask(direct));
+  t.deepEqual(ask(staged).feed, { total: 3, ids: ['s:2', 's:3', 's:1'] });
+  staged.put([aggregatorDocument('s:2', ['Hidrologia'], '2025-04-01T00:00:00Z')]);
+  t.deepEqual(staged.findVersions({ workKeys: ['T hidrologia'], order: 'last-indexed', offset: 0, limit: 10 }).ids, ['s:2', 's:4']);
+  t.deepEqual(staged.findVersions({ workKeys: keys, order: 'relevance', offset: 0, limit: 10 }).ids, ['s:1', 's:3']);
+});
+
 test('the file keeps its documents and the highest _version_ (exact) across reopening', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-work-index-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));

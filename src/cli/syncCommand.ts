@@ -33,7 +33,7 @@ Options:
   --solr URL           the core or collection, e.g. http://localhost:8983/solr/biblio
   --work-index FILE    the work index file (made when missing)
   --key-profile NAME   vufind (default) or extended; a file keeps the profile it was made with
-  --rows N             documents per request and per transaction (default 1000)
+  --rows N             documents per request and per transaction (default 5000)
   --no-progress        no progress line even on a terminal
 `;
 

@@ -7,7 +7,7 @@
  * This module only stores and answers: walking the core, keeping the file in step and wiring it into the
  * Solr adapter are left to others (nothing here talks to Solr, and nothing here writes to the core).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { InvalidOptionError } from '../../../errors.js';
@@ -41,8 +41,16 @@ export interface WorkIndexPutSummary {
 }
 
 export interface WorkIndex {
-  /** Adds or replaces documents (as Solr returns them: stored fields and `_version_`), in one transaction. */
-  put(documents: ReadonlyArray<Readonly<Record<string, unknown>>>): WorkIndexPutSummary;
+  /**
+   * Adds or replaces documents (as Solr returns them: stored fields and `_version_`), in one transaction.
+   * `staged`: a first walk's documents, each new and met once: their key links are appended to a staging
+   * table and reach the answers at moveStagedKeys().
+   */
+  put(documents: ReadonlyArray<Readonly<Record<string, unknown>>>, options?: { staged?: boolean }): WorkIndexPutSummary;
+  /** Moves the staged key links into the answers' table, sorted, in one transaction (the end of a first walk). */
+  moveStagedKeys(): void;
+  /** Rewrites the file without its free pages (after a first walk, the staging table's) and empties its log. */
+  compact(): void;
   /** Removes documents by id; how many were there. */
   remove(ids: readonly string[]): number;
   /** The ids of one page of the documents sharing any of the keys, and how many there are in all. */
@@ -82,11 +90,13 @@ const SCHEMA = `
   ) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS document_keys_by_row ON document_keys (row, key_id);
   CREATE TABLE IF NOT EXISTS state (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS staged_keys (key_id INTEGER NOT NULL, row INTEGER NOT NULL);
 `;
 
 /** A key's id: the first 63 bits of its SHA-1 (n distinct keys share one with a chance of about n² / 2^64: 1 in 18 million at a million keys). */
 function keyIdOf(key: string): bigint {
-  return createHash('sha1').update(key).digest().readBigUInt64BE(0) >> 1n;
+  // crypto.hash's one call with hex out costs less than a Hash object and a Buffer per key (docs/benchmarks.md).
+  return BigInt(`0x${hash('sha1', key, 'hex').slice(0, 16)}`) >> 1n;
 }
 
 /** A JSON array of key ids, exact (JSON.stringify cannot write a bigint). */
@@ -115,6 +125,11 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
     ON CONFLICT (id) DO UPDATE SET ordered_at = excluded.ordered_at RETURNING row`).pluck();
   const dropKeys = db.prepare('DELETE FROM document_keys WHERE row = ?');
   const addKey = db.prepare('INSERT OR IGNORE INTO document_keys (key_id, row) VALUES (?, ?)');
+  // A first walk appends its links here and moves them sorted at its end: inserted one by one, links
+  // keyed by hash land on random pages of a table larger than the cache, and each page's transaction
+  // writes most of it again.
+  const stageKey = db.prepare('INSERT INTO staged_keys (key_id, row) VALUES (?, ?)');
+  const anyLink = db.prepare('SELECT 1 FROM document_keys LIMIT 1').pluck();
   const rowOf = db.prepare('SELECT row FROM documents WHERE id = ?').pluck();
   const dropDocument = db.prepare('DELETE FROM documents WHERE row = ?');
   const readState = db.prepare('SELECT value FROM state WHERE name = ?').pluck();
@@ -136,7 +151,7 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
   // The file's generation, kept in the file so that a server reading it sees a sync run by another process.
   const bump = () => writeState.run('generation', String(Number(readState.get('generation') ?? 0) + 1));
 
-  const put = db.transaction((documents: ReadonlyArray<Readonly<Record<string, unknown>>>): WorkIndexPutSummary => {
+  const put = db.transaction((documents: ReadonlyArray<Readonly<Record<string, unknown>>>, staged: boolean): WorkIndexPutSummary => {
     const summary: WorkIndexPutSummary = { stored: 0, withoutKeys: 0, refused: [], unkeyable: {} };
     let highest = BigInt(readState.get('highest_version') as string | undefined ?? '0');
     for (const document of documents) {
@@ -152,10 +167,11 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
       if (keyed.unkeyable !== undefined) summary.unkeyable[keyed.unkeyable] = (summary.unkeyable[keyed.unkeyable] ?? 0) + 1;
       const keys = [...new Set(keyed.keys)];
       const row = upsert.get(id, orderedAt) as number;
-      dropKeys.run(row);
-      for (const key of keys) {
-        const keyId = keyIdOf(key);
-        addKey.run(keyId, row);
+      if (staged) {
+        for (const key of keys) stageKey.run(keyIdOf(key), row);
+      } else {
+        dropKeys.run(row);
+        for (const key of keys) addKey.run(keyIdOf(key), row);
       }
       if (keys.length === 0) summary.withoutKeys++;
       if (version !== undefined && version > highest) highest = version;
@@ -179,8 +195,23 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
     return removed;
   });
 
+  const moveStagedKeys = db.transaction(() => {
+    // Into an empty link table (a first walk) the row index is built once, after the sorted insert.
+    const empty = anyLink.get() === undefined;
+    if (empty) db.exec('DROP INDEX IF EXISTS document_keys_by_row');
+    db.exec(`INSERT OR IGNORE INTO document_keys (key_id, row) SELECT key_id, row FROM staged_keys ORDER BY key_id, row;
+      DELETE FROM staged_keys;
+      CREATE INDEX IF NOT EXISTS document_keys_by_row ON document_keys (row, key_id);`);
+    bump();
+  });
+
   return {
-    put: (documents) => put(documents),
+    put: (documents, putOptions) => put(documents, putOptions?.staged === true),
+    moveStagedKeys: () => moveStagedKeys(),
+    compact() {
+      db.exec('VACUUM');
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    },
     remove: (ids) => remove(ids),
     findVersions({ workKeys, order, offset, limit }) {
       const keys = keyIdList(workKeys);

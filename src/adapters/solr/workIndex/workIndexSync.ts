@@ -5,7 +5,10 @@
  *
  * - The first run walks the whole core with `cursorMark` (sort `id asc`), a page per transaction that also
  *   saves the next cursor, so a run stopped anywhere resumes from the page after the last one written and
- *   the file is never half-written. Before the walk it reads the core's highest `_version_` (the version
+ *   the file is never half-written. The next page is asked for while this one is keyed and stored. The
+ *   walk's key links are staged and moved into the answers' table, sorted, when the walk ends
+ *   (workIndexFile.ts): until then the file answers every record as a work of its own. Then the file
+ *   is compacted (the staging table's pages given back). Before the walk it reads the core's highest `_version_` (the version
  *   read of solrVersionWatch.ts, which never sorts on `_version_`); once the walk is done, later runs start
  *   from that value, so documents changed during the walk are taken again.
  * - Later runs take the documents whose `_version_` is above W, where the last run stopped
@@ -34,7 +37,7 @@ export interface WorkIndexSyncOptions {
   keyProfile?: WorkKeyProfileName;
   /** The stored fields non-MARC documents are keyed from (src/work-keys/storedDocumentKeys.ts STORED_KEY_FIELDS). */
   storedFields?: Partial<StoredKeyFields>;
-  /** Documents per request and per transaction (default 1000). */
+  /** Documents per request and per transaction (default 5000). */
   rows?: number;
   /** Deadline of each request in ms (default 60000). */
   timeoutMs?: number;
@@ -67,7 +70,7 @@ export interface WorkIndexSyncSummary {
   readonly elapsedMs: number;
 }
 
-const DEFAULT_ROWS = 1000;
+const DEFAULT_ROWS = 5000;
 const SWEEP_ROWS = 10_000;
 
 export async function syncWorkIndex(options: WorkIndexSyncOptions): Promise<WorkIndexSyncSummary> {
@@ -145,8 +148,8 @@ async function syncOpened(index: WorkIndex, options: CheckedSyncOptions): Promis
   const unkeyable: Record<string, number> = {};
   let fetched = 0;
   let refused = 0;
-  const take = (docs: Array<Record<string, unknown>>, state: Record<string, string | undefined>) => index.transaction(() => {
-    const summary = index.put(docs);
+  const take = (docs: Array<Record<string, unknown>>, state: Record<string, string | undefined>, staged = false) => index.transaction(() => {
+    const summary = index.put(docs, { staged });
     index.setState(state);
     for (const [reason, count] of Object.entries(summary.unkeyable)) unkeyable[reason] = (unkeyable[reason] ?? 0) + count;
     refused += summary.refused.length;
@@ -161,19 +164,19 @@ async function syncOpened(index: WorkIndex, options: CheckedSyncOptions): Promis
       if (version === undefined) throw new IndexUnavailableError(`Solr ${options.display}: partial results while reading the core's version; sync not started`);
       index.setState({ walk_start_version: version.split('/')[1] || '0', walk_done_count: '0' });
     }
-    let cursor = index.state('cursor') ?? '*';
     let done = Number(index.state('walk_done_count') ?? 0);
-    for (;;) {
-      const page = await select([['q', '*:*'], ['fl', fl], ['sort', 'id asc'], ['rows', String(options.rows)], ['cursorMark', cursor]], 'work index walk');
-      const next = nextCursor(page, options.display);
+    const pages = cursorPages(select, options.display, index.state('cursor') ?? '*', 'work index walk', (cursor) => [['q', '*:*'], ['fl', fl], ['sort', 'id asc'], ['rows', String(options.rows)], ['cursorMark', cursor]]);
+    for await (const { page, next } of pages) {
       const docs = withExactVersions(page);
       done += docs.length;
-      take(docs, { cursor: next, walk_done_count: String(done) });
+      take(docs, { cursor: next, walk_done_count: String(done) }, true);
       options.onProgress?.({ phase: 'walk', done, total: page.numFound });
-      if (next === cursor) break;
-      cursor = next;
     }
-    index.setState({ walk_done: 'true', cursor: undefined, walk_done_count: undefined, highest_version: index.state('walk_start_version'), walk_start_version: undefined });
+    index.transaction(() => {
+      index.moveStagedKeys();
+      index.setState({ walk_done: 'true', cursor: undefined, walk_done_count: undefined, highest_version: index.state('walk_start_version'), walk_start_version: undefined });
+    });
+    index.compact();
   } else {
     const since = index.highestVersion() ?? '0';
     const newer = await select([['q', `_version_:{${since} TO *]`], ['rows', '0']], 'work index changes count');
@@ -183,17 +186,13 @@ async function syncOpened(index: WorkIndex, options: CheckedSyncOptions): Promis
       // changed while it runs are taken by the next).
       const upTo = (await solrIndexVersionProbe(select, options.display)())?.split('/')[1];
       if (upTo === undefined || upTo === '') throw new IndexUnavailableError(`Solr ${options.display}: partial results while reading the core's version; no changes taken`);
-      let cursor = '*';
       let done = 0;
-      for (;;) {
-        const page = await select([['q', `_version_:{${since} TO ${upTo}]`], ['fl', fl], ['sort', 'id asc'], ['rows', String(options.rows)], ['cursorMark', cursor]], 'work index changes');
-        const next = nextCursor(page, options.display);
+      const pages = cursorPages(select, options.display, '*', 'work index changes', (cursor) => [['q', `_version_:{${since} TO ${upTo}]`], ['fl', fl], ['sort', 'id asc'], ['rows', String(options.rows)], ['cursorMark', cursor]]);
+      for await (const { page } of pages) {
         const docs = withExactVersions(page);
         done += docs.length;
         if (docs.length > 0) take(docs, { highest_version: since });
         options.onProgress?.({ phase: 'changes', done, total: page.numFound });
-        if (next === cursor) break;
-        cursor = next;
       }
       index.setState({ highest_version: upTo });
     }
@@ -206,14 +205,10 @@ async function syncOpened(index: WorkIndex, options: CheckedSyncOptions): Promis
   if (counted.numFound !== index.count()) {
     swept = true;
     const inCore = new Set<string>();
-    let cursor = '*';
-    for (;;) {
-      const page = await select([['q', '*:*'], ['fl', 'id'], ['sort', 'id asc'], ['rows', String(SWEEP_ROWS)], ['cursorMark', cursor]], 'work index id sweep');
+    const pages = cursorPages(select, options.display, '*', 'work index id sweep', (cursor) => [['q', '*:*'], ['fl', 'id'], ['sort', 'id asc'], ['rows', String(SWEEP_ROWS)], ['cursorMark', cursor]]);
+    for await (const { page } of pages) {
       for (const doc of page.docs) if (typeof doc.id === 'string') inCore.add(doc.id);
       options.onProgress?.({ phase: 'sweep', done: inCore.size, total: page.numFound });
-      const next = nextCursor(page, options.display);
-      if (next === cursor) break;
-      cursor = next;
     }
     let after = '';
     for (;;) {
@@ -261,6 +256,29 @@ function selectOn(options: CheckedSyncOptions): Select {
     }
     return { numFound: answer.numFound, docs: answer.docs as Array<Record<string, unknown>>, data, body: text };
   };
+}
+
+/**
+ * The pages of a cursorMark walk from `cursor`, each with the cursor after it; the next page is asked for
+ * as soon as its cursor is known, so Solr finds it while the caller keys and stores this one.
+ */
+async function* cursorPages(
+  select: Select, display: string, cursor: string, what: string, params: (cursor: string) => ReadonlyArray<readonly [string, string]>,
+): AsyncGenerator<{ page: SolrResultList; next: string }> {
+  let pending = select(params(cursor), what);
+  for (;;) {
+    const page = await pending;
+    const next = nextCursor(page, display);
+    const last = next === cursor;
+    if (!last) {
+      pending = select(params(next), what);
+      // A caller that stops at this page leaves the request asked ahead unread: its failure is no one's.
+      pending.catch(() => undefined);
+    }
+    yield { page, next };
+    if (last) return;
+    cursor = next;
+  }
 }
 
 function nextCursor(page: SolrResultList, display: string): string {
