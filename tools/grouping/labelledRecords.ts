@@ -21,7 +21,7 @@ import { extendedWorkKeys } from '../../src/work-keys/extended/extendedWorkKeys.
 import { workKeysOf } from '../../src/work-keys/workKeys.js';
 import type { KeyedRecord } from './versionLists.js';
 
-interface LabelledLine {
+export interface LabelledLine {
   readonly id: string;
   readonly work: string;
   readonly language?: string;
@@ -50,7 +50,7 @@ export function fieldFromShorthand(line: string): MarcField {
   return field;
 }
 
-function marcRecordOf(line: LabelledLine): MarcRecord {
+export function marcRecordOf(line: LabelledLine): MarcRecord {
   const fixed = `970701s1997    xx            000 1 ${(line.language ?? 'und').padEnd(3).slice(0, 3)} d`;
   return {
     leader: '00000nam a2200000 a 4500',
