@@ -19,6 +19,7 @@
  *    answered 304); app and ceiling alternate in rounds so machine noise falls on both alike.
  * 3b. The plugin on the Solr adapter over a stand-in answering from memory in Solr's format, against the
  *    same ceiling (solrAdapterCost.ts): the plugin's own cost on Solr, not a measurement of Solr.
+ * 3c. The plugin on a real Solr 9 on loopback, with a work index beside a VuFind core (solrServerCase.ts).
  * 4. Fills the server's kept answers past their budget (more never-asked answers, in other languages),
  *    reads its resident memory, prints a table with each target as PASS or MISS (HTTP targets are ratios
  *    to the ceiling of the same run), and with --json ends its output with one line of JSON.
@@ -41,6 +42,7 @@ import type { MarcLoadReport, MarcWriteReport } from './marcLoad.js';
 import { figuresOf, fmt, newCaseResult, runLoad, type CaseResult, type DrivenCase, type HttpFigures } from './loadDriver.js';
 import { memoryOf, percentile, sortedCopy, type ListeningReport } from './processStats.js';
 import { measureSolrAdapterCost, solrAdapterCostJson, solrAdapterCostLines } from './solrAdapterCost.js';
+import { measureSolrServerCase, solrServerCaseJson, solrServerCaseLines, solrServerCaseTargets } from './solrServerCase.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Options
@@ -552,6 +554,11 @@ async function main(): Promise<void> {
     indexPath, baseUrl, keptIds: ids, coldIds, htmlHeaders, duration: options.duration, ceilingPort,
     children: { start: startChild, message: messageFrom, stop: stopChild },
   });
+  // The plugin on a real Solr 9 with a work index (solrServerCase.ts starts it; skipped without Java and Maven).
+  const solr9 = await measureSolrServerCase({
+    records: options.records, seed: options.seed, folder: BENCH_DIRECTORY, indexPath, baseUrl, keptIds: ids, coldIds, htmlHeaders, duration: options.duration, ceilingPort,
+    children: { start: startChild, message: messageFrom, stop: stopChild },
+  });
   await stopChild(ceiling);
 
   const http = (label: string): HttpFigures => figuresOf(results.get(label) as CaseResult);
@@ -592,6 +599,7 @@ async function main(): Promise<void> {
     { name: 'index size', measured: `${fmt(bytesPerRecord)} B/record`, goal: '<= 700 B/record', pass: bytesPerRecord <= 700 },
     { name: 'server RSS with full kept answers', measured: `${fmt(serverMemory.rss / MB)} MB`, goal: '<= 300 MB', pass: serverMemory.rss / MB <= 300 },
   ];
+  targets.push(...solrServerCaseTargets(solr9));
   if (marc !== undefined && marc.written.iso2709.records > 0) {
     const iso = marc.iso2709;
     const isoRate = iso === undefined ? Number.NaN : iso.loaded / iso.seconds;
@@ -665,6 +673,7 @@ async function main(): Promise<void> {
   out.push(`  server resident memory with ${keptAnswerBytes >= ANSWER_CACHE_BYTES ? 'full' : 'NOT full (too few records to fill them)'} kept answers (${fmt(keptAnswerBytes / MB)} MB of answers built against a ${fmt(ANSWER_CACHE_BYTES / MB)} MB budget): ${fmt(serverMemory.rss / MB)} MB (${fmt(serverMemory.anonymous / MB)} MB anonymous, ${fmt(serverMemory.files / MB)} MB mapped files; peak ${fmt(serverMemory.peakRss / MB)} MB)`);
   out.push('');
   out.push(...solrAdapterCostLines(solrCost));
+  out.push(...solrServerCaseLines(solr9));
   out.push(table([['target', 'measured', 'goal', 'result'], ...targets.map((t) => [t.name, t.measured, t.goal, t.pass ? 'PASS' : 'MISS'])]));
   process.stdout.write(`${out.join('\n')}\n`);
 
@@ -739,6 +748,7 @@ async function main(): Promise<void> {
       cpus: cpus().length,
       date: started.toISOString(),
       ...solrAdapterCostJson(solrCost),
+      ...solrServerCaseJson(solr9),
       targets: Object.fromEntries(targets.map((t) => [t.name, t.pass ? 'PASS' : 'MISS'])),
     };
     process.stdout.write(`${JSON.stringify(json)}\n`);

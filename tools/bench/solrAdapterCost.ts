@@ -18,6 +18,8 @@
  * The same file is the two child processes (`fake-solr`, `plugin-server`), started by runBench.ts's
  * child-process helpers so that a failed run still stops them.
  *
+ * A real Solr 9 is measured beside it by solrServerCase.ts, which drives its cases with this file's helpers.
+ *
  * Usage: measureSolrAdapterCost(…) from runBench.ts; as a child, node solrAdapterCost.js fake-solr <index>
  * or node solrAdapterCost.js plugin-server <solr core URL> <base URL>.
  */
@@ -44,8 +46,8 @@ export interface BenchChildren {
   stop(child: ChildProcess): Promise<void>;
 }
 
-export interface SolrAdapterCostSettings {
-  readonly indexPath: string;
+/** What runBench.ts hands each phase on Solr (this one, solrServerCase.ts). */
+export interface SolrPhaseSettings {
   readonly baseUrl: string;
   /** Records asked for again and again (their answers are kept). */
   readonly keptIds: readonly string[];
@@ -57,6 +59,10 @@ export interface SolrAdapterCostSettings {
   /** runBench's bare-Koa ceiling server. */
   readonly ceilingPort: number;
   readonly children: BenchChildren;
+}
+
+export interface SolrAdapterCostSettings extends SolrPhaseSettings {
+  readonly indexPath: string;
 }
 
 export type CaseFigures = HttpFigures;
@@ -148,18 +154,10 @@ export async function measureSolrAdapterCost(settings: SolrAdapterCostSettings):
     // Warm-up: first the adapter's version read confirmed (two reads a second apart, while requests come
     // in), then every asked-again answer built once and kept, then a short run per view for the JIT.
     progress('waiting for the adapter to confirm the index version');
-    const questions = async () => {
+    await confirmKeptAnswers(port, keptRss[0] ?? '/', async () => {
       const stats = await statsOf();
       return stats.selects - stats.versionReads;
-    };
-    for (let confirmed = false, tries = 0; !confirmed; tries++) {
-      if (tries > 100) throw new Error('answers are never kept: the adapter did not confirm the index version within 10 s');
-      await fetchAll(port, [keptRss[0] ?? '/'], {});
-      const before = await questions();
-      await fetchAll(port, [keptRss[0] ?? '/'], {});
-      confirmed = (await questions()) === before;
-      if (!confirmed) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    });
     progress(`building and keeping the ${keptRss.length} asked-again feeds and pages once`);
     await fetchAll(port, keptRss, {});
     await fetchAll(port, keptHtml, settings.htmlHeaders);
@@ -206,8 +204,23 @@ export async function measureSolrAdapterCost(settings: SolrAdapterCostSettings):
   }
 }
 
+/**
+ * Waits until answers are kept: the same path asked twice, the second answer asking the index nothing
+ * (`questions`: the requests the index got so far, version reads left out where they can be told apart).
+ */
+export async function confirmKeptAnswers(port: number, path: string, questions: () => Promise<number>): Promise<void> {
+  for (let confirmed = false, tries = 0; !confirmed; tries++) {
+    if (tries > 100) throw new Error('answers are never kept: the adapter did not confirm the index version within 10 s');
+    await fetchAll(port, [path], {});
+    const before = await questions();
+    await fetchAll(port, [path], {});
+    confirmed = (await questions()) === before;
+    if (!confirmed) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Each path fetched once, 16 at a time; any status but 200 fails the phase. */
-async function fetchAll(port: number, paths: readonly string[], headers: Readonly<Record<string, string>>): Promise<void> {
+export async function fetchAll(port: number, paths: readonly string[], headers: Readonly<Record<string, string>>): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < paths.length) {
@@ -224,7 +237,7 @@ async function fetchAll(port: number, paths: readonly string[], headers: Readonl
  * One timed run at 50 connections. With `eachOnce` the paths are walked in order, each once (a path asked
  * again would be a kept answer); otherwise from a random place, round and round.
  */
-function drive(port: number, paths: readonly string[], headers: Readonly<Record<string, string>>, seconds: number, into?: CaseResult, eachOnce = false): Promise<void> {
+export function drive(port: number, paths: readonly string[], headers: Readonly<Record<string, string>>, seconds: number, into?: CaseResult, eachOnce = false): Promise<void> {
   return runLoad(port, { connections: CONNECTIONS, paths, headers, eachPathOnce: eachOnce }, seconds, into);
 }
 
@@ -235,17 +248,7 @@ function drive(port: number, paths: readonly string[], headers: Readonly<Record<
 export function solrAdapterCostLines(cost: SolrAdapterCost): string[] {
   const title = 'Plugin on the Solr adapter, 50 conns. NOT A MEASUREMENT OF SOLR: a local stand-in answers in Solr\'s JSON format from memory';
   if (!cost.ok) return [title, `  not measured: ${cost.error}`, ''];
-  const rows: string[][] = [
-    [title, 'req/s', 'p50 ms', 'p99 ms', 'of ceiling'],
-    ['ceiling, bare Koa (measured again, alternating)', fmt(cost.ceiling.rps), fmt(cost.ceiling.p50Ms, 2), fmt(cost.ceiling.p99Ms, 2), ''],
-  ];
-  const row = (label: string, f: CaseFigures) => rows.push([label, fmt(f.rps), fmt(f.p50Ms, 2), fmt(f.p99Ms, 2), `${fmt((f.rps / cost.ceiling.rps) * 100, 1)}%`]);
-  row('Solr adapter: RSS view, kept answers', cost.rssKept);
-  row('Solr adapter: HTML view, kept answers', cost.htmlKept);
-  row('Solr adapter: RSS view, records never asked before', cost.rssCold);
-  row('Solr adapter: HTML view, records never asked before', cost.htmlCold);
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((r) => (r[column] ?? '').length))) ?? [];
-  const lines = rows.map((r) => r.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd());
+  const lines = caseTable(title, cost.ceiling, fourCases('Solr adapter', cost));
   const failures = [cost.rssKept, cost.htmlKept, cost.rssCold, cost.htmlCold].reduce((sum, f) => sum + f.failures, 0);
   lines.push(
     `  requests to the stand-in per answer: ${fmt(cost.standInRequestsPerKeptAnswer, 4)} with kept answers (the background version read only), `
@@ -257,18 +260,54 @@ export function solrAdapterCostLines(cost: SolrAdapterCost): string[] {
   return lines;
 }
 
+/** The four cases of a phase on Solr (kept and never-asked RSS and HTML), labelled. */
+export interface FourCases {
+  readonly ceiling: CaseFigures;
+  readonly rssKept: CaseFigures;
+  readonly htmlKept: CaseFigures;
+  readonly rssCold: CaseFigures;
+  readonly htmlCold: CaseFigures;
+}
+
+export function fourCases(what: string, cases: FourCases): Array<readonly [string, CaseFigures]> {
+  return [
+    [`${what}: RSS view, kept answers`, cases.rssKept],
+    [`${what}: HTML view, kept answers`, cases.htmlKept],
+    [`${what}: RSS view, records never asked before`, cases.rssCold],
+    [`${what}: HTML view, records never asked before`, cases.htmlCold],
+  ];
+}
+
+/** A phase's table: the ceiling, then each case with its share of it, aligned. */
+export function caseTable(title: string, ceiling: CaseFigures, cases: ReadonlyArray<readonly [string, CaseFigures]>): string[] {
+  const rows: string[][] = [
+    [title, 'req/s', 'p50 ms', 'p99 ms', 'of ceiling'],
+    ['ceiling, bare Koa (measured again, alternating)', fmt(ceiling.rps), fmt(ceiling.p50Ms, 2), fmt(ceiling.p99Ms, 2), ''],
+    ...cases.map(([label, f]) => [label, fmt(f.rps), fmt(f.p50Ms, 2), fmt(f.p99Ms, 2), `${fmt((f.rps / ceiling.rps) * 100, 1)}%`]),
+  ];
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((r) => (r[column] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd());
+}
+
+/** The four cases' figures for the JSON line, named `<prefix>_<case>_…`. */
+export function caseJson(prefix: string, cases: FourCases): Record<string, number> {
+  const round2 = (n: number) => Math.round(n * 100) / 100;
+  const out: Record<string, number> = {
+    [`${prefix}_ceiling_rps_50`]: Math.round(cases.ceiling.rps),
+    [`${prefix}_ceiling_p99_ms_50`]: round2(cases.ceiling.p99Ms),
+  };
+  for (const [name, f] of [['rss_kept', cases.rssKept], ['html_kept', cases.htmlKept], ['rss_cold', cases.rssCold], ['html_cold', cases.htmlCold]] as const) {
+    out[`${prefix}_${name}_rps_50`] = Math.round(f.rps);
+    out[`${prefix}_${name}_p99_ms_50`] = round2(f.p99Ms);
+    out[`${prefix}_${name}_ceiling_ratio_50`] = Math.round((f.rps / cases.ceiling.rps) * 1000) / 1000;
+  }
+  return out;
+}
+
 export function solrAdapterCostJson(cost: SolrAdapterCost): Record<string, number | string> {
   if (!cost.ok) return { solr_adapter_error: cost.error };
   const round2 = (n: number) => Math.round(n * 100) / 100;
-  const out: Record<string, number | string> = {
-    solr_adapter_ceiling_rps_50: Math.round(cost.ceiling.rps),
-    solr_adapter_ceiling_p99_ms_50: round2(cost.ceiling.p99Ms),
-  };
-  for (const [name, f] of [['rss_kept', cost.rssKept], ['html_kept', cost.htmlKept], ['rss_cold', cost.rssCold], ['html_cold', cost.htmlCold]] as const) {
-    out[`solr_adapter_${name}_rps_50`] = Math.round(f.rps);
-    out[`solr_adapter_${name}_p99_ms_50`] = round2(f.p99Ms);
-    out[`solr_adapter_${name}_ceiling_ratio_50`] = Math.round((f.rps / cost.ceiling.rps) * 1000) / 1000;
-  }
+  const out: Record<string, number | string> = caseJson('solr_adapter', cost);
   out.solr_adapter_standin_requests_per_kept_answer = Math.round(cost.standInRequestsPerKeptAnswer * 10_000) / 10_000;
   out.solr_adapter_standin_requests_per_cold_answer = round2(cost.standInRequestsPerColdAnswer);
   out.solr_adapter_failed_responses = [cost.rssKept, cost.htmlKept, cost.rssCold, cost.htmlCold].reduce((sum, f) => sum + f.failures, 0) + cost.standInUnknown;
