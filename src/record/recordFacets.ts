@@ -74,6 +74,14 @@ export function compareInOrder(order: string): (a: CatalogRecord, b: CatalogReco
   return order === 'last-indexed' ? newestIndexedFirst : byId;
 }
 
+/**
+ * Whether a query is answered from the whole work's records (an order on record fields, filters or
+ * facets) rather than paged by the engine: every adapter asks this one question.
+ */
+export function readsWholeWork(query: { readonly order: string; readonly filters?: readonly VersionsFilter[]; readonly facets?: boolean }): boolean {
+  return isRecordFieldOrder(query.order) || (query.filters?.length ?? 0) > 0 || query.facets === true;
+}
+
 export interface WorkPage {
   readonly total: number;
   readonly records: readonly CatalogRecord[];

@@ -12,8 +12,7 @@ import type { VersionsPage, VersionsQuery } from '../../ports.js';
 import { firstKeyIdOf, KEYS_PER_HASH, RECORD_COLUMNS, recordFromRow, recordOfRow, workKeysOf, type RecordRow } from './indexTables.js';
 import { holds, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder, type VersionEntry } from './versionOrder.js';
-import { isRecordFieldOrder } from '../../record/recordOrder.js';
-import { pageOfWork } from '../../record/recordFacets.js';
+import { pageOfWork, readsWholeWork } from '../../record/recordFacets.js';
 
 export interface IndexReads {
   getRecord(id: string): CatalogRecord | undefined;
@@ -217,7 +216,5 @@ export function currentReads(db: Database.Database): IndexReads {
   };
 }
 
-/** Whether a query is answered from the whole work's records: an order on record fields, filters or facets. */
-export function readsWholeWork(query: VersionsQuery): boolean {
-  return isRecordFieldOrder(query.order) || (query.filters?.length ?? 0) > 0 || query.facets === true;
-}
+/** Whether a query is answered from the whole work's records (the one rule, src/record/recordFacets.ts). */
+export { readsWholeWork };

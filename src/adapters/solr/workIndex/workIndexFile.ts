@@ -45,7 +45,7 @@ export interface WorkIndex {
   put(documents: ReadonlyArray<Readonly<Record<string, unknown>>>): WorkIndexPutSummary;
   /** Removes documents by id; how many were there. */
   remove(ids: readonly string[]): number;
-  /** The ids of one page of the documents sharing any of the keys, and how many there are in all. */
+  /** The ids of one page of the documents sharing any of the keys (a negative limit: all of them), and how many there are in all. */
   findVersions(query: { workKeys: readonly string[]; order: EngineOrder; offset: number; limit: number }): { total: number; ids: string[] };
   /** For each id stored: how many documents share any of its keys (itself included; 1 without keys). */
   countVersions(ids: readonly string[]): Map<string, number>;
