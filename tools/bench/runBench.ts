@@ -41,6 +41,7 @@ import type { MarcLoadReport, MarcWriteReport } from './marcLoad.js';
 import { figuresOf, fmt, newCaseResult, runLoad, type CaseResult, type DrivenCase, type HttpFigures } from './loadDriver.js';
 import { memoryOf, percentile, sortedCopy, type ListeningReport } from './processStats.js';
 import { measureSolrAdapterCost, solrAdapterCostJson, solrAdapterCostLines } from './solrAdapterCost.js';
+import { facetCostJson, facetCostLines, facetCostTarget, measureFacetCost } from './facetCost.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Options
@@ -553,6 +554,8 @@ async function main(): Promise<void> {
     children: { start: startChild, message: messageFrom, stop: stopChild },
   });
   await stopChild(ceiling);
+  progress('facets within a work, with and without, every answer built afresh');
+  const facetCost = await measureFacetCost();
 
   const http = (label: string): HttpFigures => figuresOf(results.get(label) as CaseResult);
   const [rss50, rss1, html50, html1, ceiling50, ceiling1] = ['rss-50', 'rss-1', 'html-50', 'html-1', 'ceiling-50', 'ceiling-1'].map(http) as [HttpFigures, HttpFigures, HttpFigures, HttpFigures, HttpFigures, HttpFigures];
@@ -591,6 +594,7 @@ async function main(): Promise<void> {
     { name: 'load: peak RSS of the loading process', measured: `${fmt(load.peakRssBytes / MB)} MB`, goal: '<= 500 MB', pass: load.peakRssBytes / MB <= 500 },
     { name: 'index size', measured: `${fmt(bytesPerRecord)} B/record`, goal: '<= 700 B/record', pass: bytesPerRecord <= 700 },
     { name: 'server RSS with full kept answers', measured: `${fmt(serverMemory.rss / MB)} MB`, goal: '<= 300 MB', pass: serverMemory.rss / MB <= 300 },
+    facetCostTarget(facetCost),
   ];
   if (marc !== undefined && marc.written.iso2709.records > 0) {
     const iso = marc.iso2709;
@@ -665,6 +669,7 @@ async function main(): Promise<void> {
   out.push(`  server resident memory with ${keptAnswerBytes >= ANSWER_CACHE_BYTES ? 'full' : 'NOT full (too few records to fill them)'} kept answers (${fmt(keptAnswerBytes / MB)} MB of answers built against a ${fmt(ANSWER_CACHE_BYTES / MB)} MB budget): ${fmt(serverMemory.rss / MB)} MB (${fmt(serverMemory.anonymous / MB)} MB anonymous, ${fmt(serverMemory.files / MB)} MB mapped files; peak ${fmt(serverMemory.peakRss / MB)} MB)`);
   out.push('');
   out.push(...solrAdapterCostLines(solrCost));
+  out.push(...facetCostLines(facetCost));
   out.push(table([['target', 'measured', 'goal', 'result'], ...targets.map((t) => [t.name, t.measured, t.goal, t.pass ? 'PASS' : 'MISS'])]));
   process.stdout.write(`${out.join('\n')}\n`);
 
@@ -739,6 +744,7 @@ async function main(): Promise<void> {
       cpus: cpus().length,
       date: started.toISOString(),
       ...solrAdapterCostJson(solrCost),
+      ...facetCostJson(facetCost),
       targets: Object.fromEntries(targets.map((t) => [t.name, t.pass ? 'PASS' : 'MISS'])),
     };
     process.stdout.write(`${JSON.stringify(json)}\n`);
