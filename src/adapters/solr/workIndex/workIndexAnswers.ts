@@ -93,7 +93,7 @@ export class WorkIndexAnswers {
    * order. An order on record fields, filters or facets (readsWholeWork) take every id of the work from the
    * file and its records in that one request, and cut the page by the rule every adapter shares
    * (src/record/recordFacets.ts pageOfWork), so the answer is the embedded index's: one Solr request either
-   * way, sent as a POST once the ids pass SOLR_POST_THRESHOLD_BYTES (docs/solr.md, "Work index").
+   * way, sent as a POST once the ids pass SOLR_POST_THRESHOLD_BYTES (docs/solr.md, "The work index beside the core").
    */
   async findVersions(query: VersionsQuery, select: Select, toRecord: (doc: Record<string, unknown>, what: string) => CatalogRecord): Promise<VersionsPage> {
     const whole = readsWholeWork(query);
