@@ -43,6 +43,8 @@ export interface EmbeddedIndexOptions {
 }
 
 export interface EmbeddedIndex extends CatalogIndex {
+  /** The versions of a record this index gave out, from the key ids stored with it (the port's optional method, always offered here). */
+  findVersionsOf(record: CatalogRecord, query: RecordVersionsQuery): Promise<VersionsPage>;
   /**
    * A writer for the ingest pipeline (`runIngest`, `loadDocuments`). Writers take turns: one opened while
    * another is writing waits for it to close. Into an empty index the writer stages everything and builds
