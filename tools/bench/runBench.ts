@@ -41,6 +41,7 @@ import type { MarcLoadReport, MarcWriteReport } from './marcLoad.js';
 import { figuresOf, fmt, newCaseResult, runLoad, type CaseResult, type DrivenCase, type HttpFigures } from './loadDriver.js';
 import { memoryOf, percentile, sortedCopy, type ListeningReport } from './processStats.js';
 import { measureSolrAdapterCost, solrAdapterCostJson, solrAdapterCostLines } from './solrAdapterCost.js';
+import { measurePerCore, perCoreJson, perCoreLines, perCoreTargets } from './perCoreCases.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Options
@@ -553,6 +554,8 @@ async function main(): Promise<void> {
     children: { start: startChild, message: messageFrom, stop: stopChild },
   });
   await stopChild(ceiling);
+  // One process and one per core side by side, each against a ceiling with as many (perCoreCases.ts).
+  const perCore = await measurePerCore({ indexPath, baseUrl, keptPaths: rssPaths, coldIds, versionsPath, htmlHeaders, ceilingBodyFile: bodyFile, duration: options.duration, readIndexThrough: () => readIndexThrough(indexPath), progress, children: { start: startChild, message: messageFrom, stop: stopChild } });
 
   const http = (label: string): HttpFigures => figuresOf(results.get(label) as CaseResult);
   const [rss50, rss1, html50, html1, ceiling50, ceiling1] = ['rss-50', 'rss-1', 'html-50', 'html-1', 'ceiling-50', 'ceiling-1'].map(http) as [HttpFigures, HttpFigures, HttpFigures, HttpFigures, HttpFigures, HttpFigures];
@@ -602,6 +605,7 @@ async function main(): Promise<void> {
     );
   }
 
+  targets.push(...perCoreTargets(perCore));
   const out: string[] = [];
   out.push(`koa-catalog-versions benchmark, ${started.toISOString()}`);
   out.push(`Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${fmt(totalmem() / 1024 ** 3)} GiB; ${options.duration} s per HTTP case in ${rounds} round(s), autocannon`);
@@ -665,6 +669,7 @@ async function main(): Promise<void> {
   out.push(`  server resident memory with ${keptAnswerBytes >= ANSWER_CACHE_BYTES ? 'full' : 'NOT full (too few records to fill them)'} kept answers (${fmt(keptAnswerBytes / MB)} MB of answers built against a ${fmt(ANSWER_CACHE_BYTES / MB)} MB budget): ${fmt(serverMemory.rss / MB)} MB (${fmt(serverMemory.anonymous / MB)} MB anonymous, ${fmt(serverMemory.files / MB)} MB mapped files; peak ${fmt(serverMemory.peakRss / MB)} MB)`);
   out.push('');
   out.push(...solrAdapterCostLines(solrCost));
+  out.push(...perCoreLines(perCore));
   out.push(table([['target', 'measured', 'goal', 'result'], ...targets.map((t) => [t.name, t.measured, t.goal, t.pass ? 'PASS' : 'MISS'])]));
   process.stdout.write(`${out.join('\n')}\n`);
 
@@ -739,6 +744,7 @@ async function main(): Promise<void> {
       cpus: cpus().length,
       date: started.toISOString(),
       ...solrAdapterCostJson(solrCost),
+      ...perCoreJson(perCore),
       targets: Object.fromEntries(targets.map((t) => [t.name, t.pass ? 'PASS' : 'MISS'])),
     };
     process.stdout.write(`${JSON.stringify(json)}\n`);
