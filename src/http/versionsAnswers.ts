@@ -73,6 +73,30 @@ export interface VersionsAnswersSettings {
   readonly timeZone: ServerTimeZone;
 }
 
+/**
+ * Where the bodies of feed answers are written: cut one after another from slabs of SLAB_BYTES, so that
+ * sending a kept feed allocates no buffer of its own (a body of a few KB is above the 4 KB that Node cuts
+ * from its own pool, and one ArrayBuffer per response is work for the garbage collector). A slab is let go
+ * when the last body cut from it has been sent and dropped; bodies are never written twice. Bodies
+ * larger than a quarter of a slab get a buffer of their own.
+ */
+const SLAB_BYTES = 128 * 1024;
+function bodySlabs(): (length: number) => Buffer {
+  let slab = Buffer.alloc(0);
+  let used = 0;
+  return (length) => {
+    if (length > SLAB_BYTES / 4) return Buffer.allocUnsafeSlow(length);
+    if (used + length > slab.length) {
+      slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      used = 0;
+    }
+    const body = slab.subarray(used, used + length);
+    // The next body starts at a multiple of 8, as Node's own pool aligns.
+    used += (length + 7) & ~7;
+    return body;
+  };
+}
+
 // Memory for the feed bodies of one second: ~400 feeds of the mean size, beside the answer cache's budget.
 const FEED_BODIES_PER_SECOND_BYTES = 4 * 1024 * 1024;
 
@@ -122,6 +146,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
     bodyBytes: 0,
   });
   let thisSecond = newSecond(Number.NaN, new Date(Number.NaN));
+  const bodyBuffer = bodySlabs();
 
   return {
     async answerFor(request) {
@@ -146,7 +171,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
       if (second !== thisSecond.second) thisSecond = newSecond(second, now);
       let body = thisSecond.bodies.get(feed);
       if (body === undefined) {
-        body = feedBytes(feed, thisSecond.pubDateOf);
+        body = feedBytes(feed, thisSecond.pubDateOf, bodyBuffer);
         // Only a kept answer can be asked for again.
         if (kept !== undefined && thisSecond.bodyBytes + body.length <= FEED_BODIES_PER_SECOND_BYTES) {
           thisSecond.bodies.set(feed, body);
