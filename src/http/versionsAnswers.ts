@@ -21,6 +21,7 @@ import { versionsValidators, type Validators } from '../versions/versionsValidat
 import type { ThemeModel } from '../page/pageViewModels.js';
 import type { CatalogIndex } from '../ports.js';
 import { createAnswerCache } from './answerCache.js';
+import { bodySlabs } from './bodySlabs.js';
 import type { ThemeEngine } from './themeEngine.js';
 
 /** What shapes an answer: the record and page asked for, and the request's settings. */
@@ -73,29 +74,7 @@ export interface VersionsAnswersSettings {
   readonly timeZone: ServerTimeZone;
 }
 
-/**
- * Where the bodies of feed answers are written: cut one after another from slabs of SLAB_BYTES, so that
- * sending a kept feed allocates no buffer of its own (a body of a few KB is above the 4 KB that Node cuts
- * from its own pool, and one ArrayBuffer per response is work for the garbage collector). A slab is let go
- * when the last body cut from it has been sent and dropped; bodies are never written twice. Bodies
- * larger than a quarter of a slab get a buffer of their own.
- */
-const SLAB_BYTES = 128 * 1024;
-function bodySlabs(): (length: number) => Buffer {
-  let slab = Buffer.alloc(0);
-  let used = 0;
-  return (length) => {
-    if (length > SLAB_BYTES / 4) return Buffer.allocUnsafeSlow(length);
-    if (used + length > slab.length) {
-      slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-      used = 0;
-    }
-    const body = slab.subarray(used, used + length);
-    // The next body starts at a multiple of 8, as Node's own pool aligns.
-    used += (length + 7) & ~7;
-    return body;
-  };
-}
+const FEED_BODY_SLAB_BYTES = 128 * 1024;
 
 // Memory for the feed bodies of one second: ~400 feeds of the mean size, beside the answer cache's budget.
 const FEED_BODIES_PER_SECOND_BYTES = 4 * 1024 * 1024;
@@ -146,7 +125,8 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
     bodyBytes: 0,
   });
   let thisSecond = newSecond(Number.NaN, new Date(Number.NaN));
-  const bodyBuffer = bodySlabs();
+  // Feed bodies are cut from shared slabs (bodySlabs.ts): no ArrayBuffer of its own per response.
+  const bodyBuffer = bodySlabs(FEED_BODY_SLAB_BYTES);
 
   return {
     async answerFor(request) {
