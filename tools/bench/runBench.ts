@@ -42,6 +42,7 @@ import { figuresOf, fmt, newCaseResult, runLoad, type CaseResult, type DrivenCas
 import { memoryOf, percentile, sortedCopy, type ListeningReport } from './processStats.js';
 import { measureSolrAdapterCost, solrAdapterCostJson, solrAdapterCostLines } from './solrAdapterCost.js';
 import { facetCostJson, facetCostLines, facetCostTarget, measureFacetCost } from './facetCost.js';
+import { measurePerCore, perCoreJson, perCoreLines, perCoreTargets } from './perCoreCases.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Options
@@ -556,6 +557,8 @@ async function main(): Promise<void> {
   await stopChild(ceiling);
   progress('facets within a work, with and without, every answer built afresh');
   const facetCost = await measureFacetCost();
+  // One process and one per core side by side, each against a ceiling with as many (perCoreCases.ts).
+  const perCore = await measurePerCore({ indexPath, baseUrl, keptPaths: rssPaths, coldIds, versionsPath, htmlHeaders, ceilingBodyFile: bodyFile, duration: options.duration, readIndexThrough: () => readIndexThrough(indexPath), progress, children: { start: startChild, message: messageFrom, stop: stopChild } });
 
   const http = (label: string): HttpFigures => figuresOf(results.get(label) as CaseResult);
   const [rss50, rss1, html50, html1, ceiling50, ceiling1] = ['rss-50', 'rss-1', 'html-50', 'html-1', 'ceiling-50', 'ceiling-1'].map(http) as [HttpFigures, HttpFigures, HttpFigures, HttpFigures, HttpFigures, HttpFigures];
@@ -606,6 +609,7 @@ async function main(): Promise<void> {
     );
   }
 
+  targets.push(...perCoreTargets(perCore));
   const out: string[] = [];
   out.push(`koa-catalog-versions benchmark, ${started.toISOString()}`);
   out.push(`Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${fmt(totalmem() / 1024 ** 3)} GiB; ${options.duration} s per HTTP case in ${rounds} round(s), autocannon`);
@@ -670,6 +674,7 @@ async function main(): Promise<void> {
   out.push('');
   out.push(...solrAdapterCostLines(solrCost));
   out.push(...facetCostLines(facetCost));
+  out.push(...perCoreLines(perCore));
   out.push(table([['target', 'measured', 'goal', 'result'], ...targets.map((t) => [t.name, t.measured, t.goal, t.pass ? 'PASS' : 'MISS'])]));
   process.stdout.write(`${out.join('\n')}\n`);
 
@@ -745,6 +750,7 @@ async function main(): Promise<void> {
       date: started.toISOString(),
       ...solrAdapterCostJson(solrCost),
       ...facetCostJson(facetCost),
+      ...perCoreJson(perCore),
       targets: Object.fromEntries(targets.map((t) => [t.name, t.pass ? 'PASS' : 'MISS'])),
     };
     process.stdout.write(`${JSON.stringify(json)}\n`);

@@ -32,7 +32,11 @@ export type { RecordSearchResult } from './recordSearch.js';
 export interface EmbeddedIndexOptions {
   /** A file path, or `':memory:'` for an index that lives as long as the process. */
   readonly path: string;
-  /** Open an existing file for reading only (a server that never loads). */
+  /**
+   * Open an existing file for reading only: a server that never loads. Any number of processes may hold
+   * such opens of one file (one per core, docs/deployment.md) while one other process loads into it; each
+   * sees a committed load from its next event-loop turn on (contentVersion below).
+   */
   readonly readOnly?: boolean;
   /**
    * The work-key profile loads key records with (src/work-keys/workKeyProfiles.ts): `extended` or
