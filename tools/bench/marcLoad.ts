@@ -4,7 +4,7 @@
  *   write <iso 2709 path> <records> <marcxml path> <records> <seed> <MARC-8 share>
  *       writes the generated catalogs as MARC files (marcCatalog.ts); not a measured figure, so it runs in
  *       its own process and the loading process's peak memory holds nothing of it.
- *   load <format name> <record file> <index path> <records> <seed>
+ *   load <format name> <record file> <index path> <records> <seed> [mapping workers]
  *       loads the file into an empty embedded index through the real loader (loadRecordFiles with the
  *       format of src/ingest/recordFormats.ts, writer index.openWriter()), end to end: reading, MARC-8
  *       and UTF-8 decoding, VuFind mapping, work keys, the staged load and the close. It reports records
@@ -68,7 +68,7 @@ function write(args: readonly string[]): MarcWriteReport {
 }
 
 async function load(args: readonly string[]): Promise<MarcLoadReport> {
-  const [formatName, file, indexPath, recordsText, seedText] = args;
+  const [formatName, file, indexPath, recordsText, seedText, workersText] = args;
   if (formatName === undefined || file === undefined || indexPath === undefined || recordsText === undefined || seedText === undefined) {
     throw new Error('usage: marcLoad load <format> <record file> <index path> <records> <seed>');
   }
@@ -84,6 +84,8 @@ async function load(args: readonly string[]): Promise<MarcLoadReport> {
   const summary = await loadRecordFiles({
     files: [{ path: file, format }],
     writer: index.openWriter(`embedded index ${indexPath}`),
+    // Without the argument, the loader's default (the cores but one).
+    ...(workersText !== undefined ? { workers: Number(workersText) } : {}),
     onRejected: ({ position, reason }) => {
       if (rejectionExamples.length < 5) rejectionExamples.push(`record ${position.recordNumber}${position.id !== undefined ? ` (${position.id})` : ''}: ${reason}`);
     },
