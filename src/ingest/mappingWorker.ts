@@ -7,14 +7,11 @@
  * Left to others: batching, ordering and turning outcomes back into documents and errors (mappingWorkers.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { InvalidRecordDocumentError } from '../errors.js';
-import { recordFormatNamed } from './recordFormats.js';
-import type { FromMappingWorker, MappingWorkerData, ToMappingWorker } from './mappingWorkers.js';
+import { bytesMappingOf, outcomeOf, type FromMappingWorker, type MappingWorkerData, type ToMappingWorker } from './mappingWorkers.js';
 
 const port = parentPort!;
-const { format: formatName, settings } = workerData as MappingWorkerData;
-const mapping = recordFormatNamed(formatName)?.asBytes;
-if (mapping === undefined) throw new Error(`the record format ${JSON.stringify(formatName)} has no mapping of bytes`);
+const { format, settings } = workerData as MappingWorkerData;
+const mapping = bytesMappingOf(format);
 
 port.on('message', ({ batch, bytes, ends, positions, keyProfile }: ToMappingWorker) => {
   const all = new Uint8Array(bytes);
@@ -22,12 +19,10 @@ port.on('message', ({ batch, bytes, ends, positions, keyProfile }: ToMappingWork
   let start = 0;
   for (let i = 0; i < ends.length; i++) {
     const end = ends[i]!;
-    try {
-      flat.push(0, mapping.toDocument(all.subarray(start, end), positions[i]!, settings, keyProfile));
-    } catch (error) {
-      if (error instanceof InvalidRecordDocumentError) flat.push(1, error.reason);
-      else flat.push(2, error instanceof Error ? [error.name, error.message] : ['Error', String(error)]);
-    }
+    const outcome = outcomeOf(mapping, all.subarray(start, end), positions[i]!, settings, keyProfile);
+    if ('value' in outcome) flat.push(0, outcome.value);
+    else if ('rejected' in outcome) flat.push(1, outcome.rejected);
+    else flat.push(2, [outcome.failed.name, outcome.failed.message]);
     start = end;
   }
   port.postMessage({ batch, outcomes: JSON.stringify(flat) } satisfies FromMappingWorker);

@@ -4,6 +4,7 @@
  * the records' bytes (the format's `asBytes` reading, recordFormats.ts) packed into one buffer that is
  * transferred, not copied; the worker maps each record with the format's own mapping of bytes and answers
  * the outcomes as one JSON text, which this thread parses (cheaper than cloning the documents as objects).
+ * One batch in workers + 1 is mapped on this thread instead, which would otherwise wait for the workers.
  * The pipeline keeps the records' order and positions, so every rejection still names its file and record.
  *
  * The documents are the ones the main thread would make: the mapping is the same function, and what it
@@ -14,10 +15,11 @@
  * worker's loop (mappingWorker.ts).
  */
 import type { Worker } from 'node:worker_threads';
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { startWorkerThread } from '../workerThreadStart.js';
 import type { LocalMappingSettings } from './localMapping.js';
 import type { MappingOutcome, RecordBatchMapping } from './pipeline.js';
+import { recordFormatNamed, type RecordBytesReading } from './recordFormats.js';
 import type { RecordPosition } from './sourceRecord.js';
 import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 
@@ -91,11 +93,17 @@ export function startMappingWorkers(options: MappingWorkersOptions): RecordBatch
       workers.push(worker);
     }
   };
+  const mappingHere = bytesMappingOf(options.format);
   let nextBatch = 0;
   return {
     map(records, positions, keyProfile) {
       if (failure !== undefined) return Promise.reject(failure);
       if (closed) return Promise.reject(new Error('the mapping workers are closed'));
+      // This thread maps one batch in workers + 1 itself: it would wait for the workers otherwise, since
+      // reading and writing take it less time than mapping takes them (docs/benchmarks.md).
+      if (nextBatch++ % (options.workers + 1) === options.workers) {
+        return Promise.resolve(records.map((record, i) => outcomeOf(mappingHere, record, positions[i]!, options.settings, keyProfile)));
+      }
       if (workers.length === 0) start();
       let size = 0;
       for (const record of records) size += record.byteLength;
@@ -109,7 +117,7 @@ export function startMappingWorkers(options: MappingWorkersOptions): RecordBatch
       });
       let worker = workers[0]!;
       for (const candidate of workers) if (busy.get(candidate)! < busy.get(worker)!) worker = candidate;
-      const batch = nextBatch++;
+      const batch = nextBatch;
       busy.set(worker, busy.get(worker)! + 1);
       worker.ref();
       return new Promise<MappingOutcome[]>((resolve, reject) => {
@@ -125,6 +133,25 @@ export function startMappingWorkers(options: MappingWorkersOptions): RecordBatch
       await Promise.all(workers.map((worker) => worker.terminate()));
     },
   };
+}
+
+/** The mapping of bytes of the format named; throws when it has none. */
+export function bytesMappingOf(formatName: string): RecordBytesReading {
+  const mapping = recordFormatNamed(formatName)?.asBytes;
+  if (mapping === undefined) throw new InvalidOptionError('format', `the record format ${JSON.stringify(formatName)} has no mapping of bytes (recordFormats.ts, asBytes)`);
+  return mapping;
+}
+
+/** What the mapping answers for one record's bytes, here or in a worker. */
+export function outcomeOf(
+  mapping: RecordBytesReading, bytes: Uint8Array, position: RecordPosition, settings: LocalMappingSettings | undefined, keyProfile: WorkKeyProfileName,
+): MappingOutcome {
+  try {
+    return { value: mapping.toDocument(bytes, position, settings, keyProfile) };
+  } catch (error) {
+    if (error instanceof InvalidRecordDocumentError) return { rejected: error.reason };
+    return { failed: error instanceof Error ? error : new Error(String(error)) };
+  }
 }
 
 /** The outcomes of a batch from the worker's JSON text (FromMappingWorker). */

@@ -31,7 +31,7 @@
  * Left to others: what a record means (mapping), and the MARC-8 character sets themselves (marc8.ts).
  */
 import { isUtf8 } from 'node:buffer';
-import { MalformedMarcError } from '../../errors.js';
+import { InvalidArgumentError, MalformedMarcError } from '../../errors.js';
 import type { SourceItem } from '../sourceRecord.js';
 import { Marc8Decoder } from './marc8.js';
 import { checkedFilePath, fileChunks } from '../readers/fileChunks.js';
@@ -91,6 +91,7 @@ export async function* readIso2709RecordBytes(chunks: AsyncIterable<Uint8Array>,
 
 /** The record of bytes readIso2709RecordBytes gave, parsed as readIso2709Stream parses it. */
 export function parseIso2709Record(bytes: Uint8Array): MarcRecord {
+  if (!(bytes instanceof Uint8Array)) throw new InvalidArgumentError('parseIso2709Record', 'bytes', 'the bytes of one ISO 2709 record (a Uint8Array)', bytes);
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const outcome = recordParser.parse(buffer, 0, buffer.length, true);
   if (outcome === NEED_MORE_BYTES || !outcome.ok) {
