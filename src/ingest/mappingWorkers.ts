@@ -4,7 +4,8 @@
  * the records' bytes (the format's `asBytes` reading, recordFormats.ts) packed into one buffer that is
  * transferred, not copied; the worker maps each record with the format's own mapping of bytes and answers
  * the outcomes as one JSON text, which this thread parses (cheaper than cloning the documents as objects).
- * One batch in workers + 1 is mapped on this thread instead, which would otherwise wait for the workers.
+ * Each worker holds at most two batches; the others wait in a queue, and when the pipeline would wait for
+ * a batch it has this thread map a queued one instead (mapOneHere), so no thread idles while records wait.
  * The pipeline keeps the records' order and positions, so every rejection still names its file and record.
  *
  * The documents are the ones the main thread would make: the mapping is the same function, and what it
@@ -54,77 +55,90 @@ export interface MappingWorkersOptions {
   readonly workers: number;
 }
 
+/** Batches a worker holds at once (one it maps, one waiting in its port), so that it never waits for this thread. */
+const BATCHES_PER_WORKER = 2;
+
+interface QueuedBatch {
+  readonly records: readonly Uint8Array[];
+  readonly positions: readonly RecordPosition[];
+  readonly keyProfile: WorkKeyProfileName;
+  resolve(outcomes: MappingOutcome[]): void;
+  reject(error: Error): void;
+}
+
 /** Starts the workers; they end when the batch mapping is closed, or fail every batch if one dies. */
 export function startMappingWorkers(options: MappingWorkersOptions): RecordBatchMapping<Uint8Array> {
   if (!Number.isSafeInteger(options.workers) || options.workers < 1) throw new InvalidOptionError('workers', `give a whole number >= 1, not ${String(options.workers)}`);
   const workerData: MappingWorkerData = { format: options.format, settings: options.settings };
-  const waiting = new Map<number, { resolve(outcomes: MappingOutcome[]): void; reject(error: Error): void; worker: Worker }>();
-  const busy = new Map<Worker, number>();
+  const mappingHere = bytesMappingOf(options.format);
+  /** Batches no worker has taken yet, oldest first: the next free worker takes them, or this thread (mapOneHere). */
+  const queue: QueuedBatch[] = [];
+  const posted = new Map<number, QueuedBatch>();
+  const held = new Map<Worker, number>();
   let failure: Error | undefined;
   let closed = false;
+  let nextBatch = 0;
   const fail = (error: Error) => {
     failure ??= error;
-    for (const [batch, pending] of waiting) {
-      waiting.delete(batch);
-      pending.reject(failure);
-    }
+    for (const batch of [...posted.values(), ...queue.splice(0)]) batch.reject(failure);
+    posted.clear();
   };
   const workers: Worker[] = [];
+  /** Posts queued batches to workers holding fewer than BATCHES_PER_WORKER; refs a worker while it holds any. */
+  const pump = () => {
+    for (const worker of workers) {
+      while (queue.length > 0 && held.get(worker)! < BATCHES_PER_WORKER) {
+        const queued = queue.shift()!;
+        const batch = nextBatch++;
+        posted.set(batch, queued);
+        held.set(worker, held.get(worker)! + 1);
+        worker.ref();
+        const { bytes, ends, endsBuffer } = packed(queued.records);
+        const message: ToMappingWorker = { batch, bytes, ends, positions: queued.positions, keyProfile: queued.keyProfile };
+        worker.postMessage(message, [bytes, endsBuffer]);
+      }
+    }
+  };
   // Started at the first batch: a load that stops before it (refused options, an empty file) starts none.
   const start = () => {
     for (let i = 0; i < options.workers; i++) {
       const worker = startWorkerThread(import.meta.url, 'mappingWorker', { workerData });
-      busy.set(worker, 0);
+      held.set(worker, 0);
       worker.on('message', (message: FromMappingWorker) => {
-        const pending = waiting.get(message.batch);
-        if (pending === undefined) return;
-        waiting.delete(message.batch);
-        busy.set(worker, busy.get(worker)! - 1);
-        if (waiting.size === 0) for (const each of workers) each.unref();
-        pending.resolve(outcomesOf(message.outcomes));
+        const batch = posted.get(message.batch);
+        if (batch === undefined) return;
+        posted.delete(message.batch);
+        held.set(worker, held.get(worker)! - 1);
+        // Like the staged load's worker (src/adapters/sqlite/stagedLoadOffThread.ts): it holds the
+        // process open only while it holds a batch, so a load abandoned without close does not keep it alive.
+        if (held.get(worker) === 0) worker.unref();
+        batch.resolve(outcomesOf(message.outcomes));
+        pump();
       });
       worker.on('error', (error) => fail(new Error(`a mapping worker failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })));
       worker.on('exit', () => {
         if (!closed) fail(new Error('a mapping worker stopped before the load ended'));
       });
-      // Like the staged load's worker (src/adapters/sqlite/stagedLoadOffThread.ts): held only while a batch
-      // is waited for, so a load abandoned without close does not keep the process alive.
       worker.unref();
       workers.push(worker);
     }
   };
-  const mappingHere = bytesMappingOf(options.format);
-  let nextBatch = 0;
   return {
     map(records, positions, keyProfile) {
       if (failure !== undefined) return Promise.reject(failure);
       if (closed) return Promise.reject(new Error('the mapping workers are closed'));
-      // This thread maps one batch in workers + 1 itself: it would wait for the workers otherwise, since
-      // reading and writing take it less time than mapping takes them (docs/benchmarks.md).
-      if (nextBatch++ % (options.workers + 1) === options.workers) {
-        return Promise.resolve(records.map((record, i) => outcomeOf(mappingHere, record, positions[i]!, options.settings, keyProfile)));
-      }
       if (workers.length === 0) start();
-      let size = 0;
-      for (const record of records) size += record.byteLength;
-      const bytes = new Uint8Array(size);
-      const ends = new Int32Array(records.length);
-      let at = 0;
-      records.forEach((record, i) => {
-        bytes.set(record, at);
-        at += record.byteLength;
-        ends[i] = at;
-      });
-      let worker = workers[0]!;
-      for (const candidate of workers) if (busy.get(candidate)! < busy.get(worker)!) worker = candidate;
-      const batch = nextBatch;
-      busy.set(worker, busy.get(worker)! + 1);
-      worker.ref();
       return new Promise<MappingOutcome[]>((resolve, reject) => {
-        waiting.set(batch, { resolve, reject, worker });
-        const message: ToMappingWorker = { batch, bytes: bytes.buffer, ends, positions, keyProfile };
-        worker.postMessage(message, [bytes.buffer, ends.buffer]);
+        queue.push({ records, positions, keyProfile, resolve, reject });
+        pump();
       });
+    },
+    mapOneHere() {
+      // The newest batch: the workers take the oldest next, and the pipeline waits for the oldest first.
+      const queued = queue.pop();
+      if (queued === undefined) return false;
+      queued.resolve(queued.records.map((record, i) => outcomeOf(mappingHere, record, queued.positions[i]!, options.settings, queued.keyProfile)));
+      return true;
     },
     async close() {
       if (closed) return;
@@ -133,6 +147,23 @@ export function startMappingWorkers(options: MappingWorkersOptions): RecordBatch
       await Promise.all(workers.map((worker) => worker.terminate()));
     },
   };
+}
+
+/** A batch's records one after another in one buffer, and where each ends. */
+function packed(records: readonly Uint8Array[]): { bytes: ArrayBuffer; ends: Int32Array; endsBuffer: ArrayBuffer } {
+  let size = 0;
+  for (const record of records) size += record.byteLength;
+  const buffer = new ArrayBuffer(size);
+  const bytes = new Uint8Array(buffer);
+  const endsBuffer = new ArrayBuffer(records.length * 4);
+  const ends = new Int32Array(endsBuffer);
+  let at = 0;
+  records.forEach((record, i) => {
+    bytes.set(record, at);
+    at += record.byteLength;
+    ends[i] = at;
+  });
+  return { bytes: buffer, ends, endsBuffer };
 }
 
 /** The mapping of bytes of the format named; throws when it has none. */

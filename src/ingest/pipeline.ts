@@ -121,13 +121,18 @@ export type MappingOutcome =
 /** The mapping step run on batches (mappingWorkers.ts); answers each batch's outcomes in the records' order. */
 export interface RecordBatchMapping<T> {
   map(records: readonly T[], positions: readonly RecordPosition[], keyProfile: WorkKeyProfileName): Promise<MappingOutcome[]>;
+  /**
+   * Maps one batch handed to `map` and not yet taken elsewhere on the calling thread, settling its promise;
+   * false when there is none. The pipeline calls it instead of waiting for a batch.
+   */
+  mapOneHere?(): boolean;
   /** Ends it (also when the load stops early); the pipeline calls it once. */
   close(): Promise<void>;
 }
 
 /** Source items per batch handed to a batch mapping, and batches in flight before the oldest is waited for. */
 const MAPPING_BATCH_ITEMS = 1000;
-const MAPPING_BATCHES_AHEAD = 4;
+const MAPPING_BATCHES_AHEAD = 6;
 
 /** A load that stopped on a fault of the source or the index; `summary` says how far it got. */
 export class IngestStoppedError extends VersionsError {
@@ -341,7 +346,7 @@ interface MappedBatch<T> {
 async function* mappedAhead<T>(
   source: AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>>, mapping: RecordBatchMapping<T>, keyProfile: WorkKeyProfileName,
 ): AsyncGenerator<MappedBatch<T>> {
-  const inFlight: Array<{ readonly items: SourceItem<T>[]; readonly outcomes: Promise<MappingOutcome[]> }> = [];
+  const inFlight: Array<{ readonly items: SourceItem<T>[]; readonly outcomes: Promise<MappingOutcome[]>; readonly settled: { done: boolean } }> = [];
   let items: SourceItem<T>[] = [];
   const send = () => {
     const records: T[] = [];
@@ -353,12 +358,15 @@ async function* mappedAhead<T>(
     }
     const outcomes = records.length === 0 ? Promise.resolve([]) : mapping.map(records, positions, keyProfile);
     // Waited for in order below; a failure of one not yet waited for is not "unhandled" meanwhile.
-    outcomes.catch(() => undefined);
-    inFlight.push({ items, outcomes });
+    const settled = { done: false };
+    outcomes.then(() => { settled.done = true; }, () => { settled.done = true; });
+    inFlight.push({ items, outcomes, settled });
     items = [];
   };
   const oldest = async (): Promise<MappedBatch<T>> => {
-    const { items: batchItems, outcomes } = inFlight.shift()!;
+    const { items: batchItems, outcomes, settled } = inFlight.shift()!;
+    // Rather than wait, this thread maps batches not yet taken elsewhere (newest first).
+    while (!settled.done && mapping.mapOneHere?.() === true) await Promise.resolve();
     return { items: batchItems, outcomes: await outcomes };
   };
   for await (const item of source as AsyncIterable<SourceItem<T>>) {
@@ -390,7 +398,7 @@ function checkIngestOptions(options: unknown): asserts options is IngestOptions<
   }
   const mapBatches = given.mapBatches as Partial<RecordBatchMapping<unknown>> | null | undefined;
   if (mapBatches !== undefined && (typeof mapBatches !== 'object' || mapBatches === null || typeof mapBatches.map !== 'function' || typeof mapBatches.close !== 'function')) {
-    throw new InvalidOptionError('mapBatches', 'give a batch mapping ({ map, close }), as startMappingWorkers (src/ingest/mappingWorkers.ts) gives');
+    throw new InvalidOptionError('mapBatches', 'give a batch mapping ({ map, close, optionally mapOneHere }), as startMappingWorkers (src/ingest/mappingWorkers.ts) gives');
   }
   const missing = missingWriterMethods(given.writer);
   if (missing.length > 0) throw new InvalidOptionError('writer', `give an IngestWriter (src/ports.ts); it has no ${missing.join(', ')}`);

@@ -106,6 +106,7 @@ test('a load mapped in worker threads writes what the main thread\'s mapping wri
   writeFileSync(path, catalogFile());
 
   const here = await load(path, undefined);
+  const inOneWorker = await load(path, startMappingWorkers({ format: 'iso2709', workers: 1 }));
   const inWorkers = await load(path, startMappingWorkers({ format: 'iso2709', workers: 2 }));
 
   t.is(here.counts.read, 2600);
@@ -119,6 +120,7 @@ test('a load mapped in worker threads writes what the main thread\'s mapping wri
   t.deepEqual(inWorkers.rejections, here.rejections);
   // The documents themselves, not their JSON: a property present but undefined on one side shows too.
   t.deepEqual(inWorkers.log, here.log);
+  t.deepEqual(inOneWorker, here);
 });
 
 test('the mapping workers refuse a worker count that is not a whole number >= 1', (t) => {

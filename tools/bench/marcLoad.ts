@@ -20,6 +20,7 @@ import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
 import { loadRecordFiles } from '../../src/cli/loadRecords.js';
 import { planCatalog, sampleCatalog } from './catalogGenerator.js';
 import { writeIso2709Catalog, writeMarcXmlCatalog, type MarcFileSummary } from './marcCatalog.js';
+import { watchMachineShare, type MachineShare } from './machineShare.js';
 import { memoryOf, reportToParent } from './processStats.js';
 
 export interface MarcWriteReport {
@@ -38,6 +39,8 @@ export interface MarcLoadReport {
   readonly rejectionExamples: readonly string[];
   readonly seconds: number;
   readonly peakRssBytes: number;
+  /** This process's CPU seconds and the other processes' cores during the load (machineShare.ts). */
+  readonly share: MachineShare;
   readonly fileBytes: number;
   readonly indexBytes: number;
   /** Sampled records whose version total differs from the planned work size (of `checked`). */
@@ -78,6 +81,7 @@ async function load(args: readonly string[]): Promise<MarcLoadReport> {
   if (format === undefined) throw new Error(`no record format named ${formatName}`);
 
   const started = process.hrtime.bigint();
+  const shareSoFar = watchMachineShare();
   const index = openEmbeddedIndex({ path: indexPath });
   const rejectionExamples: string[] = [];
   let lastReport = Date.now();
@@ -98,6 +102,7 @@ async function load(args: readonly string[]): Promise<MarcLoadReport> {
   });
   await index.close();
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const share = shareSoFar();
   const peakRssBytes = memoryOf().peakRss;
 
   // Outside the measured part: do works have their versions, as planned?
@@ -131,6 +136,7 @@ async function load(args: readonly string[]): Promise<MarcLoadReport> {
     rejectionExamples,
     seconds,
     peakRssBytes,
+    share,
     fileBytes: statSync(file).size,
     indexBytes: statSync(indexPath).size,
     mismatches,
