@@ -253,38 +253,41 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
     });
   };
 
-  /** One source item, mapped here or (`outcome`) by the batch mapping. */
-  const take = async (item: SourceItem<T>, outcome: MappingOutcome | undefined) => {
+  /** A deletion, after the documents before it are written. */
+  const deleteInTurn = async (id: string) => {
+    await flushDocuments();
+    deletions.push(id);
+    if (deletions.length >= batchSize) await flushDeletions();
+  };
+  const keep = (prepared: ReturnType<typeof prepareRecordDocument>, at: RecordPosition): Promise<void> | undefined => {
+    const document = writer.curateWorkKeys?.(prepared.document) ?? prepared.document;
+    batch.push({ document, position: at, stamped: prepared.lastIndexedFromClock });
+    return batch.length >= batchSize ? flushDocuments() : undefined;
+  };
+  /**
+   * One source item, mapped here or (`outcome`) by the batch mapping. A promise only when something is
+   * written: most records are only prepared and kept, without a turn of the event loop.
+   */
+  const take = (item: SourceItem<T>, outcome: MappingOutcome | undefined): Promise<void> | undefined => {
     read += 1;
     position = item.position;
     if (item.kind === 'problem') {
       reject(item.position, item.reason);
-    } else if (item.kind === 'deleted') {
-      await flushDocuments();
-      deletions.push(item.id);
-      if (deletions.length >= batchSize) await flushDeletions();
-    } else {
-      let prepared: ReturnType<typeof prepareRecordDocument>;
-      try {
-        const mapped = outcome === undefined ? toDocument(item.record, item.position, keyProfile) : valueOf(outcome);
-        if (isRecordDeletion(mapped)) {
-          // A withdrawn record: deleted by id, after the records before it are written.
-          await flushDocuments();
-          deletions.push(mapped.deletedRecordId);
-          if (deletions.length >= batchSize) await flushDeletions();
-          return;
-        }
-        prepared = prepareRecordDocument(mapped, now(item.position), keyProfile);
-      } catch (error) {
-        if (!(error instanceof InvalidRecordDocumentError)) throw error;
-        reject(item.position, error.reason);
-        return;
-      }
-      await flushDeletions();
-      const document = writer.curateWorkKeys?.(prepared.document) ?? prepared.document;
-      batch.push({ document, position: item.position, stamped: prepared.lastIndexedFromClock });
-      if (batch.length >= batchSize) await flushDocuments();
+      return undefined;
     }
+    if (item.kind === 'deleted') return deleteInTurn(item.id);
+    let prepared: ReturnType<typeof prepareRecordDocument>;
+    try {
+      const mapped = outcome === undefined ? toDocument(item.record, item.position, keyProfile) : valueOf(outcome);
+      // A withdrawn record: deleted by id, after the records before it are written.
+      if (isRecordDeletion(mapped)) return deleteInTurn(mapped.deletedRecordId);
+      prepared = prepareRecordDocument(mapped, now(item.position), keyProfile);
+    } catch (error) {
+      if (!(error instanceof InvalidRecordDocumentError)) throw error;
+      reject(item.position, error.reason);
+      return undefined;
+    }
+    return deletions.length > 0 ? flushDeletions().then(() => keep(prepared, item.position)) : keep(prepared, item.position);
   };
 
   let failure: unknown;
@@ -292,11 +295,17 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
   try {
     try {
       if (options.mapBatches === undefined) {
-        for await (const item of options.items as AsyncIterable<SourceItem<T>>) await take(item, undefined);
+        for await (const item of options.items as AsyncIterable<SourceItem<T>>) {
+          const writing = take(item, undefined);
+          if (writing !== undefined) await writing;
+        }
       } else {
         for await (const { items, outcomes } of mappedAhead(options.items as IngestOptions<T>['items'], options.mapBatches as RecordBatchMapping<T>, keyProfile)) {
           let next = 0;
-          for (const item of items) await take(item, item.kind === 'record' ? outcomes[next++] : undefined);
+          for (const item of items) {
+            const writing = take(item, item.kind === 'record' ? outcomes[next++] : undefined);
+            if (writing !== undefined) await writing;
+          }
         }
       }
     } catch (error) {
