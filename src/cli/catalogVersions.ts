@@ -104,7 +104,7 @@ Options:
   --grouping FILE      load and harvest with --solr: apply the grouping decisions of FILE
                        (written by works export; docs/curation.md)
   --workers N          load, convert: threads that map MARC ISO 2709 records beside the
-                       main one (default: the cores but one, at least 1; 0: none); files
+                       main one (default: 2 on 2 cores, else the cores but one; 0: none); files
                        under 4 MB are mapped on the main thread
   --batch-size N       documents per write (default ${DEFAULT_BATCH_SIZE}; ${LOAD_BATCH_SIZES.intoFilledIndex} into an
                        embedded index that holds records)

@@ -51,8 +51,8 @@ export interface LoadFilesOptions {
   readonly onRejected?: (rejection: IngestRejection) => void;
   readonly onDuplicate?: (duplicate: IngestDuplicate) => void;
   /**
-   * Worker threads mapping records beside this thread (default: the machine's cores but one, at least
-   * one); 0 maps every record on this thread. Workers are used only when every file is of one format that
+   * Worker threads mapping records beside this thread (default: defaultMappingWorkers()); 0 maps every
+   * record on this thread. Workers are used only when every file is of one format that
    * can be mapped from its records' bytes (ISO 2709) and the files hold MAPPING_WORKERS_MIN_BYTES or more:
    * below that, starting them costs more than they save (docs/benchmarks.md).
    */
@@ -62,9 +62,13 @@ export interface LoadFilesOptions {
 /** The smallest load (bytes of its files) mapped in worker threads. */
 export const MAPPING_WORKERS_MIN_BYTES = 4 << 20;
 
-/** The default number of mapping threads: the cores this process may use but one, at least one. */
+/**
+ * The default number of mapping threads: as many as the cores on one or two (on 2 cores two workers were
+ * faster than one, docs/benchmarks.md: this thread maps only when it would wait), else the cores but one.
+ */
 export function defaultMappingWorkers(): number {
-  return Math.max(1, availableParallelism() - 1);
+  const cores = availableParallelism();
+  return cores <= 2 ? cores : cores - 1;
 }
 
 /**

@@ -88,7 +88,7 @@ async function load(args: readonly string[]): Promise<MarcLoadReport> {
   const summary = await loadRecordFiles({
     files: [{ path: file, format }],
     writer: index.openWriter(`embedded index ${indexPath}`),
-    // Without the argument, the loader's default (the cores but one).
+    // Without the argument, the loader's default (src/cli/loadRecords.ts, defaultMappingWorkers).
     ...(workersText !== undefined ? { workers: Number(workersText) } : {}),
     onRejected: ({ position, reason }) => {
       if (rejectionExamples.length < 5) rejectionExamples.push(`record ${position.recordNumber}${position.id !== undefined ? ` (${position.id})` : ''}: ${reason}`);
