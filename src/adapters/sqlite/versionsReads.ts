@@ -41,8 +41,7 @@ const SMALL_WORK_KEY_ROWS = 256;
 const BOUND_KEYS = 8;
 
 export function currentReads(db: Database.Database): IndexReads {
-  // A record is read without its work keys' texts: the feed never shows them, and the versions are found
-  // from the key ids stored with the record (findVersionsOf). The texts are read when first asked for.
+  // A record's versions are found from the key ids stored with it (findVersionsOf), not from its keys' texts.
   const selectRecord = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.id = ?`);
   // A page's records are read by row: a work's records are neighbours there (indexTables.ts).
   const selectVersion = db.prepare<[number], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row = ?`);
@@ -69,53 +68,28 @@ export function currentReads(db: Database.Database): IndexReads {
     return record;
   };
 
-  /** A record whose work keys are read when first asked for, by `read`. */
-  const withLazyWorkKeys = (record: CatalogRecord, read: () => string[]): CatalogRecord => {
-    let workKeys: readonly string[] | undefined;
-    return Object.defineProperty(record, 'workKeys', { enumerable: true, get: () => (workKeys ??= read()) });
-  };
-
   /**
-   * A version as a record whose work keys are read when first asked for: a page never shows them, and
-   * reading them took a quarter of a large work's page. The page shows why a version is listed, from the
-   * keys it shares with the record asked for: the keys of a group of versions read together (a page) are
-   * then read in one statement, for all of them, when the first is asked for.
+   * Versions as records, their work keys' texts read in one statement for all of them (a page, or a whole
+   * work read for its sort or facets): the ids of one work's keys are mostly the same few. Records are
+   * plain values, complete when given out: a host may keep one after the index is closed.
    */
-  const versionOfRow = (row: VersionRow, group?: KeyTextsOfGroup): CatalogRecord => {
-    const known = recordsThisTurn?.get(row.id);
-    if (known !== undefined) return known;
-    const record = recordFromRow(row, []);
-    return withLazyWorkKeys(record, group === undefined
-      ? () => JSON.parse(keysOfIds.get(row.key_ids) ?? '[]') as string[]
-      : () => {
-        const texts = group.texts();
-        const keys: string[] = [];
-        for (const keyId of JSON.parse(row.key_ids) as number[]) {
-          const text = texts.get(keyId);
-          if (text !== undefined) keys.push(text);
-        }
-        return keys;
-      });
-  };
-  interface KeyTextsOfGroup { texts(): ReadonlyMap<number, string> }
-  const keyTextsOfGroup = (rows: readonly VersionRow[]): KeyTextsOfGroup => {
-    let texts: Map<number, string> | undefined;
-    return {
-      texts() {
-        if (texts === undefined) {
-          const keyIds = new Set<number>();
-          for (const row of rows) for (const keyId of JSON.parse(row.key_ids) as number[]) keyIds.add(keyId);
-          texts = new Map(keyTextsOf.all(JSON.stringify([...keyIds])));
-        }
-        return texts;
-      },
-    };
-  };
-  /** Versions read together: their keys' texts are read together (at most a page's worth; a whole large work's records each alone). */
-  const GROUPED_ROWS = 64;
   const versionsOfRows = (rows: readonly VersionRow[]): CatalogRecord[] => {
-    const group = rows.length <= GROUPED_ROWS ? keyTextsOfGroup(rows) : undefined;
-    return rows.map((row) => versionOfRow(row, group));
+    const texts = keyTextsOfRows(rows);
+    return rows.map((row) => recordsThisTurn?.get(row.id) ?? versionOfRow(row, texts));
+  };
+  const keyTextsOfRows = (rows: readonly VersionRow[]): ReadonlyMap<number, string> => {
+    if (rows.length === 0) return new Map();
+    const keyIds = new Set<number>();
+    for (const row of rows) for (const keyId of JSON.parse(row.key_ids) as number[]) keyIds.add(keyId);
+    return new Map(keyTextsOf.all(JSON.stringify([...keyIds])));
+  };
+  const versionOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): CatalogRecord => {
+    const keys: string[] = [];
+    for (const keyId of JSON.parse(row.key_ids) as number[]) {
+      const text = texts.get(keyId);
+      if (text !== undefined) keys.push(text);
+    }
+    return recordFromRow(row, keys);
   };
 
   /**
@@ -129,13 +103,13 @@ export function currentReads(db: Database.Database): IndexReads {
     const found = toRead.length === 1 ? [selectVersion.get(toRead[0] as number)] : toRead.length > 1 ? selectVersions.all(JSON.stringify(toRead)) : [];
     const read = new Map<string, VersionRow>();
     for (const row of found) if (row !== undefined) read.set(row.id, row);
-    const group = keyTextsOfGroup([...read.values()]);
+    const texts = keyTextsOfRows([...read.values()]);
     const records: CatalogRecord[] = [];
     for (const id of ids) {
       const known = recordsThisTurn?.get(id);
       const row = known === undefined ? read.get(id) : undefined;
       if (known !== undefined) records.push(known);
-      else if (row !== undefined) records.push(versionOfRow(row, group));
+      else if (row !== undefined) records.push(versionOfRow(row, texts));
     }
     return records;
   };
@@ -271,7 +245,7 @@ export function currentReads(db: Database.Database): IndexReads {
         const version = dataVersion.get() ?? 0;
         for (const keyId of ids) large.membersOf(keyId, version);
       }
-      return pageOfWork(work.length <= GROUPED_ROWS ? versionsOfRows(work) : work.map((row) => versionOfRow(row)), query);
+      return pageOfWork(versionsOfRows(work), query);
     }
     if (ids.some(large.remembers)) return largeWork(ids, query);
     const bound = keyRowsByCount[ids.length];
@@ -295,11 +269,9 @@ export function currentReads(db: Database.Database): IndexReads {
     getRecord(id) {
       const row = selectRecord.get(id);
       if (row === undefined) return undefined;
-      const record = withLazyWorkKeys(recordFromRow(row, []), () => {
-        const keys = JSON.parse(keysOfIds.get(row.key_ids) ?? '[]') as string[];
-        keyIdsOfList.set(keys, row.key_ids);
-        return keys;
-      });
+      const keys = JSON.parse(keysOfIds.get(row.key_ids) ?? '[]') as string[];
+      keyIdsOfList.set(keys, row.key_ids);
+      const record = recordFromRow(row, keys);
       keyIdsOfRecord.set(record, row.key_ids);
       return rememberThisTurn(record);
     },
