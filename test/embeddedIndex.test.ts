@@ -144,6 +144,26 @@ test('load computes missing keys, keeps explicit ones, sets last_indexed from th
   t.deepEqual((await index.getRecord('b'))?.workKeys, ['MINE 1']);
 });
 
+test('records given out are whole plain values: kept past a reload and past close, they still carry their keys', async (t) => {
+  const index = openEmbeddedIndex({ path: ':memory:' });
+  await index.load([
+    { id: 'first', title: 'The Hobbit', author: 'Tolkien, J. R. R.' },
+    { id: 'second', title: 'The Hobbit', author: 'Tolkien, J. R. R.', publishDate: ['1966'] },
+  ]);
+  const record = await index.getRecord('first');
+  const asked = { order: 'relevance', offset: 0, limit: 10 } as const;
+  const page = await index.findVersionsOf!(record!, asked);
+  const sorted = await index.findVersions({ workKeys: record!.workKeys, order: 'year-asc', offset: 0, limit: 10, facets: true });
+  // The keys change under the records held: the second record is given other keys, then the index closes.
+  await index.load([{ id: 'second', title: 'Other', author: 'Someone', work_keys_str_mv: ['MINE 2'] }]);
+  await index.close();
+  const expected = ['AT tolkienjrr thehobbit', 'AT tolkienjrr hobbit'];
+  t.deepEqual(record!.workKeys, expected);
+  t.deepEqual(page.records.map((version) => [version.id, version.workKeys]), [['first', expected], ['second', expected]]);
+  t.deepEqual(sorted.records.map((version) => version.workKeys), [expected, expected]);
+  t.deepEqual(Object.getOwnPropertyDescriptor(record, 'workKeys')?.get, undefined, 'a data property, not a getter');
+});
+
 test('a document with an indexed id replaces it, keys included', async (t) => {
   const index = openEmbeddedIndex({ path: ':memory:' });
   await index.load([{ id: 'x', title: 'Old title', author: 'A' }, { id: 'y', title: 'Old title', author: 'A' }]);
