@@ -8,7 +8,7 @@ export type { VersionsPlugin, HostLabels, VersionsLink } from './http/createVers
 export { checkIndexHealth, watchIndexFile } from './http/indexHealth.js';
 export type { IndexHealth, IndexHealthStatus, IndexHealthOptions, WatchedIndexFile } from './http/indexHealth.js';
 export type { VersionsPluginOptions, PluginLogger } from './http/pluginOptions.js';
-export type { CatalogIndex, VersionsQuery, VersionsPage, VersionsOrder } from './ports.js';
+export type { CatalogIndex, VersionsQuery, RecordVersionsQuery, VersionsPage, VersionsOrder } from './ports.js';
 export type { CatalogRecord, RecordDocument } from './record/catalogRecord.js';
 export type { ServerTimeZone } from './feed/rfc822Date.js';
 export {

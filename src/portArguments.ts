@@ -8,34 +8,45 @@
  */
 import { InvalidArgumentError } from './errors.js';
 import type { VersionsQuery } from './ports.js';
+import type { CatalogRecord } from './record/catalogRecord.js';
 import { isRecordFieldOrder, RECORD_FIELD_ORDERS } from './record/recordOrder.js';
 import { FACET_FIELDS, isFacetField } from './record/recordFacets.js';
 
-export function checkVersionsQuery(query: unknown): asserts query is VersionsQuery {
+export function checkVersionsQuery(query: unknown, functionName = 'findVersions'): asserts query is VersionsQuery {
   if (typeof query !== 'object' || query === null) {
-    throw new InvalidArgumentError('findVersions', 'query', 'an object ({ workKeys, order, offset, limit })', query);
+    throw new InvalidArgumentError(functionName, 'query', 'an object ({ workKeys, order, offset, limit })', query);
   }
   const { workKeys, order, offset, limit } = query as Partial<Record<keyof VersionsQuery, unknown>>;
   if (!Array.isArray(workKeys) || !workKeys.every((key) => typeof key === 'string')) {
-    throw new InvalidArgumentError('findVersions', 'query.workKeys', 'a list of work keys (strings)', workKeys);
+    throw new InvalidArgumentError(functionName, 'query.workKeys', 'a list of work keys (strings)', workKeys);
   }
   if (order !== 'last-indexed' && order !== 'relevance' && !(typeof order === 'string' && isRecordFieldOrder(order))) {
-    throw new InvalidArgumentError('findVersions', 'query.order', `"last-indexed", "relevance" or one of ${RECORD_FIELD_ORDERS.map((name) => `"${name}"`).join(', ')}`, order);
+    throw new InvalidArgumentError(functionName, 'query.order', `"last-indexed", "relevance" or one of ${RECORD_FIELD_ORDERS.map((name) => `"${name}"`).join(', ')}`, order);
   }
   if (!Number.isSafeInteger(offset) || (offset as number) < 0) {
-    throw new InvalidArgumentError('findVersions', 'query.offset', 'a whole number >= 0', offset);
+    throw new InvalidArgumentError(functionName, 'query.offset', 'a whole number >= 0', offset);
   }
   if (!Number.isSafeInteger(limit) || (limit as number) < 0) {
-    throw new InvalidArgumentError('findVersions', 'query.limit', 'a whole number >= 0', limit);
+    throw new InvalidArgumentError(functionName, 'query.limit', 'a whole number >= 0', limit);
   }
   const { filters, facets } = query as { filters?: unknown; facets?: unknown };
   if (filters !== undefined && !(Array.isArray(filters) && filters.every((filter: unknown) => typeof filter === 'object' && filter !== null
     && typeof (filter as { field?: unknown }).field === 'string' && isFacetField((filter as { field: string }).field)
     && typeof (filter as { value?: unknown }).value === 'string'))) {
-    throw new InvalidArgumentError('findVersions', 'query.filters', `a list of { field, value } with field one of ${FACET_FIELDS.join(', ')}`, filters);
+    throw new InvalidArgumentError(functionName, 'query.filters', `a list of { field, value } with field one of ${FACET_FIELDS.join(', ')}`, filters);
   }
   if (facets !== undefined && typeof facets !== 'boolean') {
-    throw new InvalidArgumentError('findVersions', 'query.facets', 'true or false', facets);
+    throw new InvalidArgumentError(functionName, 'query.facets', 'true or false', facets);
+  }
+}
+
+/**
+ * A record as `findVersionsOf` takes it: an object with an id and work keys (one getRecord gave out). The
+ * keys are not read: an adapter may read them only when asked for.
+ */
+export function checkRecord(functionName: string, record: unknown): asserts record is CatalogRecord {
+  if (typeof record !== 'object' || record === null || typeof (record as { id?: unknown }).id !== 'string' || !('workKeys' in record)) {
+    throw new InvalidArgumentError(functionName, 'record', 'a record the index gave out (getRecord)', record);
   }
 }
 

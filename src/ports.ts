@@ -41,6 +41,9 @@ export interface VersionsQuery {
   readonly facets?: boolean;
 }
 
+/** A versions query of one record (`findVersionsOf`): the record's own work keys, the rest as in VersionsQuery. */
+export type RecordVersionsQuery = Omit<VersionsQuery, 'workKeys'>;
+
 export interface VersionsPage {
   /** How many records share a key and pass the filters, over all pages. */
   readonly total: number;
@@ -54,6 +57,14 @@ export interface VersionsPage {
 export interface CatalogIndex {
   getRecord(id: string): Promise<CatalogRecord | undefined>;
   findVersions(query: VersionsQuery): Promise<VersionsPage>;
+  /**
+   * Optional: the versions of a record this index gave out (getRecord), exactly as
+   * `findVersions({ workKeys: record.workKeys, ...query })` answers them (a record without work keys: itself
+   * alone), for an index that can go from the record to its page more directly than from its keys' texts
+   * (the embedded index: by the key ids stored with the record). listVersions asks it for the common
+   * request, the default order without filters; an index without it is asked findVersions.
+   */
+  findVersionsOf?(record: CatalogRecord, query: RecordVersionsQuery): Promise<VersionsPage>;
   /**
    * How many versions each of these records has (itself included; a record without work keys has 1), for
    * a whole result list at once: one round trip to the engine, not one query per record. Ids that name no
@@ -73,6 +84,14 @@ export interface CatalogIndex {
    */
   contentVersion?(): string | undefined;
   close(): Promise<void>;
+}
+
+/**
+ * The versions of a record without work keys: itself alone, on the first page (whatever the order, filters
+ * or facets: listVersions has always answered so, and findVersionsOf answers the same).
+ */
+export function versionsOfKeylessRecord(record: CatalogRecord, offset: number): VersionsPage {
+  return { total: 1, records: offset === 0 ? [record] : [] };
 }
 
 /** What a writer holds for a record: the fingerprint of its content and its `last_indexed`. */

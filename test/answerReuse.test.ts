@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { openEmbeddedIndex } from '../src/index.js';
 import type { CatalogIndex } from '../src/ports.js';
-import { fixture, hostFor, openLoadedIndex } from './support/testHost.js';
+import { fixture, hostFor, manyVersions, openLoadedIndex } from './support/testHost.js';
 
 const FEED = '/Search/Versions?id=usp%3Atese-2019-0412&search=versions&view=rss&lng=en';
 const PAGE = '/Search/Versions?id=usp%3Atese-2019-0412&search=versions&lng=en';
@@ -139,4 +139,25 @@ test('templates see their view model only, not the host\'s ctx.state, so a kept 
   }));
   const page = await request.get(PAGE).expect(200);
   t.true(page.text.includes('<p class="host-user">no host state</p>'));
+});
+
+test('feeds asked for at the same time while the seconds change are each sent with their own bytes', async (t) => {
+  // 120 versions: three pages of 50-item feeds in three languages, nine bodies of about 20 KB, more than
+  // one 128 KB buffer holds; the clock moves a second every few answers, as a busy server's does.
+  const documents = manyVersions(120);
+  const paths = ['en', 'es', 'pt-br'].flatMap((lng) => [1, 2, 3].map((page) => `/Search/Versions?id=many-001&view=rss&lng=${lng}&page=${page}`));
+  let ticks = 0;
+  const now = () => new Date(Date.UTC(2026, 4, 4, 17, 3, Math.floor(ticks++ / 5)));
+  const built = hostFor(await openLoadedIndex(documents), { answerCacheMegabytes: 0, now: () => new Date(Date.UTC(2026, 4, 4, 17, 3, 0)) });
+  const expected = new Map<string, string>();
+  for (const path of paths) expected.set(path, (await built.request.get(path).expect(200)).text);
+  const kept = hostFor(await openLoadedIndex(documents), { now });
+  const asked = [...paths, ...paths, ...paths, ...paths];
+  const answers = await Promise.all(asked.map((path) => kept.request.get(path).expect(200)));
+  answers.forEach((answer, i) => {
+    const path = asked[i]!;
+    // The pubDates carry the second the answer was sent in; everything else is the feed built alone.
+    t.is(answer.text.replace(/17:03:\d\d/g, '17:03:00').replace(/14:03:\d\d/g, '14:03:00'),
+      expected.get(path)!.replace(/14:03:\d\d/g, '14:03:00'), path);
+  });
 });

@@ -9,6 +9,7 @@ import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError }
 import type { CatalogIndex } from '../src/ports.js';
 import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
 import { firstKeyIdOf, workKeyHash } from '../src/adapters/sqlite/indexTables.js';
+import { pageOfWork } from '../src/record/recordFacets.js';
 import { indexBehaviourSuite, suiteDocuments } from './indexBehaviour/indexBehaviourSuite.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'versions-index-'));
@@ -141,6 +142,26 @@ test('load computes missing keys, keeps explicit ones, sets last_indexed from th
   t.deepEqual(a?.workKeys, ['AT tolkienjrr thehobbit', 'AT tolkienjrr hobbit']);
   t.is(a?.lastIndexed, '2024-02-03T04:05:06.000Z');
   t.deepEqual((await index.getRecord('b'))?.workKeys, ['MINE 1']);
+});
+
+test('records given out are whole plain values: kept past a reload and past close, they still carry their keys', async (t) => {
+  const index = openEmbeddedIndex({ path: ':memory:' });
+  await index.load([
+    { id: 'first', title: 'The Hobbit', author: 'Tolkien, J. R. R.' },
+    { id: 'second', title: 'The Hobbit', author: 'Tolkien, J. R. R.', publishDate: ['1966'] },
+  ]);
+  const record = await index.getRecord('first');
+  const asked = { order: 'relevance', offset: 0, limit: 10 } as const;
+  const page = await index.findVersionsOf!(record!, asked);
+  const sorted = await index.findVersions({ workKeys: record!.workKeys, order: 'year-asc', offset: 0, limit: 10, facets: true });
+  // The keys change under the records held: the second record is given other keys, then the index closes.
+  await index.load([{ id: 'second', title: 'Other', author: 'Someone', work_keys_str_mv: ['MINE 2'] }]);
+  await index.close();
+  const expected = ['AT tolkienjrr thehobbit', 'AT tolkienjrr hobbit'];
+  t.deepEqual(record!.workKeys, expected);
+  t.deepEqual(page.records.map((version) => [version.id, version.workKeys]), [['first', expected], ['second', expected]]);
+  t.deepEqual(sorted.records.map((version) => version.workKeys), [expected, expected]);
+  t.deepEqual(Object.getOwnPropertyDescriptor(record, 'workKeys')?.get, undefined, 'a data property, not a getter');
 });
 
 test('a document with an indexed id replaces it, keys included', async (t) => {
@@ -596,6 +617,41 @@ test('a large key\'s remembered records and what a record\'s small keys add make
   // A record of the work without the second author: the work alone.
   t.is((await index.findVersions({ workKeys: ['AT many big'], order: 'relevance', offset: 0, limit: 5 })).total, 300);
   await index.close();
+});
+
+test('a large work\'s page with its facets, cut from its remembered records, is the page and the facets of every record read whole', async (t) => {
+  const at = (minutes: number) => new Date(Date.UTC(2025, 0, 1) + minutes * 60_000).toISOString();
+  // 300 records of one work in a few formats, languages, places and years; every tenth also has a second
+  // author whose key names two records outside the work, in a format and a year no record of the work has.
+  const documents: Array<Record<string, unknown>> = Array.from({ length: 300 }, (_, i) => ({
+    id: `big-${String(i).padStart(3, '0')}`, title: 'Big', author: 'Many', format: i % 3 === 0 ? ['Book', 'eBook'] : 'Book',
+    language: ['English', 'Portuguese', 'Spanish'][i % 7 % 3], publishDate: String(1900 + (i % 45)), institution: `Library ${i % 35}`,
+    ...(i % 10 === 0 ? { author2: 'Other' } : {}), last_indexed: at(i % 40),
+  }));
+  documents.push({ id: 'outside-new', title: 'Big', author: 'Other', format: 'Map', publishDate: '1700', last_indexed: at(1000) });
+  documents.push({ id: 'big-0105x', title: 'Big', author: 'Other', format: 'Map', publishDate: '1701', last_indexed: at(5) });
+  const index = openEmbeddedIndex({ path: ':memory:', keyProfile: 'vufind' });
+  t.teardown(() => index.close());
+  await index.load(documents);
+  const all = await Promise.all(documents.map(async (d) => (await index.getRecord(d.id as string))!));
+  const work = all.filter((record) => record.workKeys.includes('AT many big'));
+  for (const [id, versions] of [['big-010', all], ['big-011', work]] as const) {
+    for (let round = 0; round < 3; round++) {
+      for (const order of ['last-indexed', 'relevance'] as const) {
+        for (const [offset, limit] of [[0, 20], [280, 50], [0, 0]] as const) {
+          const record = (await index.getRecord(id))!;
+          const query = { order, offset, limit, facets: true };
+          const expected = pageOfWork(versions, query);
+          const ofRecord = await index.findVersionsOf(record, query);
+          t.deepEqual({ ...ofRecord, records: ids(ofRecord) }, { ...expected, records: ids(expected) }, `${id} ${order} ${offset}/${limit}, round ${round}`);
+          t.deepEqual(ofRecord.facets, expected.facets);
+          const byKeys = await index.findVersions({ workKeys: record.workKeys, ...query });
+          t.deepEqual({ ...byKeys, records: ids(byKeys) }, { ...expected, records: ids(expected) }, `by keys: ${id} ${order} ${offset}/${limit}, round ${round}`);
+        }
+      }
+    }
+  }
+  t.true(all.length > 300);
 });
 
 test('a load that names no batch size writes in the batches its writer prefers: 1,000 into an empty index, 5,000 into a filled one', async (t) => {

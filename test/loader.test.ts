@@ -196,6 +196,8 @@ test('wrong command lines get one line naming the mistake and --help, and exit c
     [['load', file, '--db'], /--db/],
     [['load', file, '--db', 'x.sqlite', '--batch-size', '0'], /--batch-size needs a whole number of 1 or more, not "0"/],
     [['load', file, '--db', 'x.sqlite', '--batch-size', 'ten'], /--batch-size needs a whole number/],
+    [['load', file, '--db', 'x.sqlite', '--workers', 'two'], /--workers needs a whole number of 0 or more, not "two"/],
+    [['harvest', 'https://repo.example/oai', '--prefix', 'marc21', '--db', 'x.sqlite', '--workers', '1'], /--workers applies to load or convert only/],
     [['load', file, '--db', 'x.sqlite', '--timeout-ms', '100'], /--timeout-ms applies to --solr only/],
     [['load', file, '--solr', 'localhost:8983/solr/biblio'], /--solr needs an http\(s\) URL|--solr needs the URL of a core/],
     [['load', file, '--solr', 'not a url'], /--solr needs the URL of a core/],

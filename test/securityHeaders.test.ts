@@ -66,10 +66,16 @@ function assertPagePolicy(t: import('ava').ExecutionContext, response: supertest
   t.is(header(response, 'referrer-policy'), 'strict-origin-when-cross-origin', `${what}: Referrer-Policy`);
 }
 
-/** The page needs nothing its policy forbids. */
-function assertNeedsNothingForbidden(t: import('ava').ExecutionContext, response: supertest.Response, what: string): void {
+/**
+ * The page needs nothing its policy forbids. The one form allowed is the versions page's sort selector
+ * (docs/page.md): a GET of the page's own address (no `action`, so `form-action 'self'` holds), and only
+ * where `sortForms` says it belongs (1 on a versions page, 0 on an error page).
+ */
+function assertNeedsNothingForbidden(t: import('ava').ExecutionContext, response: supertest.Response, what: string, sortForms = 0): void {
   const $ = cheerio.load(response.text);
-  t.is($('script, style, base, iframe, object, embed, form').length, 0, `${what}: no script, style, base, frames or forms`);
+  t.is($('script, style, base, iframe, object, embed').length, 0, `${what}: no script, style, base or frames`);
+  const forms = $('form').toArray().map((form) => ({ class: $(form).attr('class'), method: $(form).attr('method'), action: $(form).attr('action') }));
+  t.deepEqual(forms, Array.from({ length: sortForms }, () => ({ class: 'sort-form', method: 'get', action: undefined })), `${what}: no form but the sort selector's GET of the page itself`);
   const inline = $('*').toArray().flatMap((element) => Object.keys((element as { attribs?: Record<string, string> }).attribs ?? {})
     .filter((name) => /^on|^style$/i.test(name)).map((name) => `${(element as { name?: string }).name}[${name}]`));
   t.deepEqual(inline, [], `${what}: no inline handlers or style attributes`);
@@ -89,7 +95,7 @@ test('the versions page: CSP without script, nosniff and Referrer-Policy, in eve
       const response = await request.get(`${PAGE}&lng=${lng}`).set('Cookie', `ui=${ui}`).expect(200);
       const what = `page ${lng} ${ui}`;
       assertPagePolicy(t, response, what);
-      assertNeedsNothingForbidden(t, response, what);
+      assertNeedsNothingForbidden(t, response, what, 1);
       t.true(cheerio.load(response.text)('link[rel="stylesheet"]').length >= (ui === 'mobile' ? 2 : 1), `${what}: the theme's stylesheets are linked`);
     }
   }

@@ -104,6 +104,9 @@ Options:
                        docs/work-keys.md#choosing-a-profile)
   --grouping FILE      load and harvest with --solr: apply the grouping decisions of FILE
                        (written by works export; docs/curation.md)
+  --workers N          load, convert: threads that map MARC ISO 2709 records beside the
+                       main one (default: 2 on 2 cores, else the cores but one; 0: none); files
+                       under 4 MB are mapped on the main thread
   --batch-size N       documents per write (default ${DEFAULT_BATCH_SIZE}; ${LOAD_BATCH_SIZES.intoFilledIndex} into an
                        embedded index that holds records)
   --timeout-ms N       Solr: deadline of each request in ms (default ${DEFAULT_SOLR_WRITE_TIMEOUT_MS})
@@ -144,8 +147,9 @@ interface Common {
 }
 /** The local mapping a command line names: a file, and flags over it. */
 interface MappingOptions { mappingFile: string | undefined; flags: MappingFlags }
-interface LoadCommand extends Common { kind: 'load'; files: string[]; format: RecordFileFormat | undefined; target: TargetSpec; mapping: MappingOptions }
-interface ConvertCommand { kind: 'convert'; files: string[]; format: RecordFileFormat | undefined; mapping: MappingOptions; keyProfile?: WorkKeyProfileName }
+/** `workers`: --workers, undefined for the loader's default. */
+interface LoadCommand extends Common { kind: 'load'; files: string[]; format: RecordFileFormat | undefined; target: TargetSpec; mapping: MappingOptions; workers?: number }
+interface ConvertCommand { kind: 'convert'; files: string[]; format: RecordFileFormat | undefined; mapping: MappingOptions; keyProfile?: WorkKeyProfileName; workers?: number }
 interface HarvestCommand extends Common {
   kind: 'harvest'; baseUrl: string; prefix: string; set?: string; from?: string; until?: string; target: TargetSpec; mapping: MappingOptions;
 }
@@ -179,6 +183,7 @@ function parseCommandLine(argv: readonly string[]): Parsed {
         grouping: { type: 'string' },
         'key-profile': { type: 'string' },
         'batch-size': { type: 'string' },
+        workers: { type: 'string' },
         'timeout-ms': { type: 'string' },
         'no-progress': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -203,10 +208,14 @@ function parseCommandLine(argv: readonly string[]): Parsed {
   const mapping: MappingOptions = { mappingFile: text('mapping'), flags: mappingFlagsOf(text) };
   const keyProfile = keyProfileOption(text('key-profile'));
   if (subcommand !== 'delete') onlyFor(['ids-file'], 'delete');
+  const workersText = text('workers');
+  if (workersText !== undefined && !/^\d+$/.test(workersText)) throw new UsageError(`--workers needs a whole number of 0 or more, not ${JSON.stringify(workersText)}`);
+  const workers = workersText === undefined ? {} : { workers: Number(workersText) };
+  if (subcommand !== 'load' && subcommand !== 'convert') onlyFor(['workers'], 'load or convert');
   if (subcommand === 'convert') {
     if (rest.length === 0) throw new UsageError('convert needs a file to read');
     onlyFor(['db', 'solr', 'prefix', 'set', 'from', 'until', 'state', 'batch-size', 'timeout-ms', 'grouping'], 'load or harvest');
-    return { kind: 'run', command: { kind: 'convert', files: rest, format, mapping, ...(keyProfile !== undefined ? { keyProfile } : {}) } };
+    return { kind: 'run', command: { kind: 'convert', files: rest, format, mapping, ...(keyProfile !== undefined ? { keyProfile } : {}), ...workers } };
   }
   if (subcommand !== 'load' && subcommand !== 'harvest' && subcommand !== 'delete') {
     throw new UsageError(`unknown command ${JSON.stringify(subcommand)} (the commands are "load", "convert", "harvest" and "delete")`);
@@ -224,7 +233,7 @@ function parseCommandLine(argv: readonly string[]): Parsed {
   if (subcommand === 'load') {
     if (rest.length === 0) throw new UsageError('load needs the JSON Lines file, MARC file or MARCXML file to read');
     onlyFor(['prefix', 'set', 'from', 'until', 'state'], 'harvest');
-    return { kind: 'run', command: { kind: 'load', files: rest, format, target: { ...targetOf(values), ...(keyProfile !== undefined ? { keyProfile } : {}) }, mapping, ...common } };
+    return { kind: 'run', command: { kind: 'load', files: rest, format, target: { ...targetOf(values), ...(keyProfile !== undefined ? { keyProfile } : {}) }, mapping, ...common, ...workers } };
   }
   if (format !== undefined) throw new UsageError('--format applies to load and convert only');
   if (rest.length !== 1) throw new UsageError('harvest needs exactly one OAI-PMH base URL');
@@ -342,7 +351,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (command.kind === 'harvest') return harvest(command, settings, io);
   const files = await recordFiles(command.files, command.format, io);
   if (files === undefined) return EXIT_FAILED;
-  return command.kind === 'load' ? load(command, files, settings, io) : convert(files, settings, command.keyProfile ?? CLI_KEY_PROFILE, io);
+  return command.kind === 'load' ? load(command, files, settings, io) : convert(files, settings, command.keyProfile ?? CLI_KEY_PROFILE, command.workers, io);
 }
 
 /** Checks every file and recognises its format, saying which; undefined (after a message) when one fails. */
@@ -423,6 +432,7 @@ async function load(command: LoadCommand, files: SizedRecordFile[], settings: Lo
     files,
     mapping: settings,
     writer: announcingClose(target.openWriter(), bar),
+    ...(command.workers !== undefined ? { workers: command.workers } : {}),
     ...(command.batchSize !== undefined ? { batchSize: command.batchSize } : {}),
     ...(bar !== undefined ? { onBytesRead: (bytes: number) => bar.advance(bytes) } : {}),
     onProgress: (progress) => bar?.update(progress.position?.line ?? progress.read, progress.read),
@@ -512,7 +522,7 @@ function writtenText(summary: IngestSummary): string | undefined {
 }
 
 /** `convert`: documents as load would write them (prepared: keys and last_indexed), to stdout. */
-async function convert(files: RecordFile[], settings: LocalMappingSettings, keyProfile: WorkKeyProfileName, io: CliIo): Promise<number> {
+async function convert(files: RecordFile[], settings: LocalMappingSettings, keyProfile: WorkKeyProfileName, workers: number | undefined, io: CliIo): Promise<number> {
   const printer: IngestWriter = {
     description: 'standard output',
     keyProfile,
@@ -530,6 +540,7 @@ async function convert(files: RecordFile[], settings: LocalMappingSettings, keyP
       files,
       mapping: settings,
       writer: { ...printer, delete: async (ids) => { deletions.push(...ids); } },
+      ...(workers !== undefined ? { workers } : {}),
       onRejected: (rejection) => io.stderr.write(rejectionLine(rejection)),
       onDuplicate: (duplicate) => io.stderr.write(duplicateLine(duplicate)),
     });

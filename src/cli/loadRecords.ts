@@ -17,7 +17,10 @@ import { stat } from 'node:fs/promises';
 import { openEmbeddedIndex, type EmbeddedIndex } from '../adapters/sqlite/embeddedIndex.js';
 import { createSolrWriter, solrIngestWriter, type SolrWriterOptions } from '../adapters/solr/solrWriter.js';
 import { harvestStateFile } from '../ingest/harvestState.js';
-import { runIngest, type IngestDuplicate, type IngestProgress, type IngestRejection, type IngestSummary } from '../ingest/pipeline.js';
+import { availableParallelism } from 'node:os';
+import { InvalidOptionError } from '../errors.js';
+import { startMappingWorkers } from '../ingest/mappingWorkers.js';
+import { runIngest, type RecordBatchMapping, type IngestDuplicate, type IngestProgress, type IngestRejection, type IngestSummary } from '../ingest/pipeline.js';
 import type { LocalMappingSettings } from '../ingest/localMapping.js';
 import type { HarvestState, IngestWriter } from '../ports.js';
 import type { RecordFileFormat } from '../ingest/recordFormats.js';
@@ -47,6 +50,25 @@ export interface LoadFilesOptions {
   readonly onBytesRead?: (bytes: number) => void;
   readonly onRejected?: (rejection: IngestRejection) => void;
   readonly onDuplicate?: (duplicate: IngestDuplicate) => void;
+  /**
+   * Worker threads mapping records beside this thread (default: defaultMappingWorkers()); 0 maps every
+   * record on this thread. Workers are used only when every file is of one format that
+   * can be mapped from its records' bytes (ISO 2709) and the files hold MAPPING_WORKERS_MIN_BYTES or more:
+   * below that, starting them costs more than they save (docs/benchmarks.md).
+   */
+  readonly workers?: number;
+}
+
+/** The smallest load (bytes of its files) mapped in worker threads. */
+export const MAPPING_WORKERS_MIN_BYTES = 4 << 20;
+
+/**
+ * The default number of mapping threads: as many as the cores on one or two (on 2 cores two workers were
+ * faster than one, docs/benchmarks.md: this thread maps only when it would wait), else the cores but one.
+ */
+export function defaultMappingWorkers(): number {
+  const cores = availableParallelism();
+  return cores <= 2 ? cores : cores - 1;
 }
 
 /**
@@ -55,24 +77,35 @@ export interface LoadFilesOptions {
  */
 export async function loadRecordFiles(options: LoadFilesOptions): Promise<IngestSummary> {
   // stat first: a missing file is reported before anything is written, and gives the clocks.
-  const clocks: Date[] = [];
+  // Positions name their file, so a record's clock is found by its file (the pipeline may read ahead of
+  // the record it stamps when the mapping runs in workers).
+  const clocks = new Map<string, Date>();
+  let bytes = 0;
   for (const file of options.files) {
     const info = await stat(file.path);
     if (!info.isFile()) throw new Error(`${file.path} is not a file`);
-    clocks.push(options.clock ?? info.mtime);
+    clocks.set(file.path, options.clock ?? info.mtime);
+    bytes += info.size;
   }
+  const workers = options.workers ?? defaultMappingWorkers();
+  if (!Number.isSafeInteger(workers) || workers < 0) throw new InvalidOptionError('workers', `give a whole number >= 0, not ${String(workers)}`);
+  const format = options.files[0]?.format;
+  const inWorkers = workers > 0 && bytes >= MAPPING_WORKERS_MIN_BYTES && format?.asBytes !== undefined && options.files.every((file) => file.format.name === format.name);
   let current = 0;
   async function* items(): AsyncGenerator<SourceItem<unknown>> {
     for (const [i, file] of options.files.entries()) {
       current = i;
-      yield* file.format.read(file.path, options.onBytesRead);
+      yield* inWorkers ? file.format.asBytes!.read(file.path, options.onBytesRead) : file.format.read(file.path, options.onBytesRead);
     }
   }
   return runIngest({
     items: items(),
-    toDocument: (record: unknown, position: RecordPosition, keyProfile) => options.files[current]!.format.toDocument(record, position, options.mapping, keyProfile),
+    toDocument: inWorkers
+      ? (record: unknown, position: RecordPosition, keyProfile) => format!.asBytes!.toDocument(record as Uint8Array, position, options.mapping, keyProfile)
+      : (record: unknown, position: RecordPosition, keyProfile) => options.files[current]!.format.toDocument(record, position, options.mapping, keyProfile),
+    ...(inWorkers ? { mapBatches: startMappingWorkers({ format: format!.name, workers, ...(options.mapping !== undefined ? { settings: options.mapping } : {}) }) as RecordBatchMapping<unknown> } : {}),
     writer: options.writer,
-    now: () => clocks[current]!,
+    now: (position) => clocks.get(position.source) ?? clocks.get(options.files[current]!.path)!,
     ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
     ...(options.onRejected !== undefined ? { onRejected: options.onRejected } : {}),

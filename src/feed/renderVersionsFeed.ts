@@ -172,11 +172,11 @@ export function encodeFeed(compiled: CompiledFeed): EncodedFeed {
 /**
  * One request's feed: the encoded pieces with the pubDate of each year put in place (`pubDateOf`, e.g.
  * rfc822Date.ts newYearPubDatesAt, as bytes). The pubDate texts are not escaped: they are RFC 822 dates,
- * letters, digits, spaces, ':', ',', '+' and '-'.
+ * letters, digits, spaces, ':', ',', '+' and '-'. `allocate` gives the body's buffer (default a new one).
  */
-export function feedBytes(feed: EncodedFeed, pubDateOf: (year: number) => Buffer): Buffer {
+export function feedBytes(feed: EncodedFeed, pubDateOf: (year: number) => Buffer, allocate: (length: number) => Buffer = Buffer.allocUnsafe): Buffer {
   const pubDates = feed.pubDateYears.map(pubDateOf);
-  const body = Buffer.allocUnsafe(pubDates.reduce((sum, pubDate) => sum + pubDate.length, feed.bytes.length));
+  const body = allocate(pubDates.reduce((sum, pubDate) => sum + pubDate.length, feed.bytes.length));
   let from = 0;
   let to = 0;
   pubDates.forEach((pubDate, i) => {

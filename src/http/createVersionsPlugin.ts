@@ -41,6 +41,24 @@ export const SESSION_COOKIE = 'VUFIND_SESSION';
 const COOKIE_ATTRIBUTES = { path: '/', httpOnly: true, sameSite: 'lax', signed: false, overwrite: true } as const;
 const SESSION_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
 
+// The request headers a versions answer depends on besides its URL (docs/caching-and-security.md).
+const PAGE_VARY = ['Accept-Language', 'Cookie'] as const;
+const FEED_ADDRESS_VARY = [...PAGE_VARY, 'Sec-Fetch-Mode', 'Sec-Fetch-Dest'] as const;
+const varyHeaderOf = new Map<readonly string[], string>([PAGE_VARY, FEED_ADDRESS_VARY].map((fields) => [fields, fields.join(', ')]));
+
+/**
+ * Adds `fields` to the response's Vary as ctx.vary does one by one: when the host has set no Vary, that
+ * is the fields joined, written at once; otherwise ctx.vary merges them into the host's.
+ */
+function varyOn(ctx: Context, fields: readonly string[]): void {
+  const joined = varyHeaderOf.get(fields);
+  if (joined !== undefined && ctx.res.getHeader('Vary') === undefined) {
+    ctx.set('Vary', joined);
+    return;
+  }
+  for (const field of fields) ctx.vary(field);
+}
+
 /** The first value of a query parameter that may be repeated (`?id=a&id=b` names record `a`). */
 function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -227,13 +245,8 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
       const filterValues = ctx.query['filter[]'] ?? ctx.query.filter;
       const filters = filtersFrom(filterValues === undefined ? [] : Array.isArray(filterValues) ? filterValues : [filterValues]);
       const answer = await answers.answerFor({ ...settings, id: firstValue(ctx.query.id), page, sort, filters });
-      ctx.vary('Accept-Language');
-      ctx.vary('Cookie');
       // The feed's address answers browsers and feed readers differently: caches must keep them apart.
-      if (settings.view === 'rss' || settings.feedPreview) {
-        ctx.vary('Sec-Fetch-Mode');
-        ctx.vary('Sec-Fetch-Dest');
-      }
+      varyOn(ctx, settings.view === 'rss' || settings.feedPreview ? FEED_ADDRESS_VARY : PAGE_VARY);
       ctx.status = 200;
       ctx.set('ETag', answer.etag);
       // The text ctx.lastModified would write, formatted once with the answer instead of on every request.
@@ -242,15 +255,18 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
       ctx.set('Cache-Control', settings.view === 'rss' ? 'public, max-age=300' : 'private, no-cache');
       if (settings.view === 'rss') setFeedSecurityHeaders(ctx, config.baseUrl);
       else setPageSecurityHeaders(ctx, config.baseUrl);
-      if (ctx.fresh) {
+      // Koa's ctx.fresh copies every response header first; a request without validators is never fresh.
+      const conditional = ctx.req.headers['if-none-match'] || ctx.req.headers['if-modified-since'];
+      if (conditional && ctx.fresh) {
         ctx.status = 304;
         return;
       }
+      // Content-Type as ctx.type would write it, without its lookup in the MIME table on every answer.
       if ('feed' in answer) {
-        ctx.type = 'text/xml; charset=utf-8';
+        ctx.set('Content-Type', 'text/xml; charset=utf-8');
         ctx.body = answers.feedBody(answer.feed);
       } else {
-        ctx.type = 'text/html; charset=utf-8';
+        ctx.set('Content-Type', 'text/html; charset=utf-8');
         ctx.body = answer.html;
       }
     } catch (error) {

@@ -21,9 +21,23 @@ function sources(configuredBaseUrl: string | undefined): string {
 // Worked out once per configured base URL (a plugin has one), not parsed again on every answer.
 const sourcesOf = new Map<string | undefined, string>();
 
+const pagePolicy = (self: string) => `default-src 'none'; style-src ${self}; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'`;
+const feedPolicy = (self: string) => `default-src 'none'; script-src ${self}; style-src ${self}; ${BROWSER_NOTICE_SOURCES}; img-src 'self' data:; base-uri 'none'; frame-ancestors 'self'`;
+
+// Each policy text made once per configured base URL, as the sources are.
+const pagePolicies = new Map<string | undefined, string>();
+const feedPolicies = new Map<string | undefined, string>();
+function policyOf(made: Map<string | undefined, string>, configuredBaseUrl: string | undefined, policy: (self: string) => string): string {
+  let text = made.get(configuredBaseUrl);
+  if (text === undefined) {
+    text = policy(sources(configuredBaseUrl));
+    made.set(configuredBaseUrl, text);
+  }
+  return text;
+}
+
 export function setPageSecurityHeaders(ctx: Context, configuredBaseUrl: string | undefined): void {
-  ctx.set('Content-Security-Policy',
-    `default-src 'none'; style-src ${sources(configuredBaseUrl)}; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'`);
+  ctx.set('Content-Security-Policy', policyOf(pagePolicies, configuredBaseUrl, pagePolicy));
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
 }
@@ -39,9 +53,7 @@ export function setPageSecurityHeaders(ctx: Context, configuredBaseUrl: string |
 const BROWSER_NOTICE_SOURCES = "script-src-attr 'unsafe-hashes' 'sha256-TXA+6usvAyONGFuiE99/kgV7JxYXAtQaottQ4sJDSIw='; style-src-attr 'unsafe-inline'";
 
 export function setFeedSecurityHeaders(ctx: Context, configuredBaseUrl: string | undefined): void {
-  const self = sources(configuredBaseUrl);
-  ctx.set('Content-Security-Policy',
-    `default-src 'none'; script-src ${self}; style-src ${self}; ${BROWSER_NOTICE_SOURCES}; img-src 'self' data:; base-uri 'none'; frame-ancestors 'self'`);
+  ctx.set('Content-Security-Policy', policyOf(feedPolicies, configuredBaseUrl, feedPolicy));
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
 }

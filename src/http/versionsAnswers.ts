@@ -21,6 +21,7 @@ import { versionsValidators, type Validators } from '../versions/versionsValidat
 import type { ThemeModel } from '../page/pageViewModels.js';
 import type { CatalogIndex } from '../ports.js';
 import { createAnswerCache } from './answerCache.js';
+import { bodySlabs } from './bodySlabs.js';
 import type { ThemeEngine } from './themeEngine.js';
 
 /** What shapes an answer: the record and page asked for, and the request's settings. */
@@ -73,6 +74,8 @@ export interface VersionsAnswersSettings {
   readonly timeZone: ServerTimeZone;
 }
 
+const FEED_BODY_SLAB_BYTES = 128 * 1024;
+
 // Memory for the feed bodies of one second: ~400 feeds of the mean size, beside the answer cache's budget.
 const FEED_BODIES_PER_SECOND_BYTES = 4 * 1024 * 1024;
 
@@ -122,6 +125,8 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
     bodyBytes: 0,
   });
   let thisSecond = newSecond(Number.NaN, new Date(Number.NaN));
+  // Feed bodies are cut from shared slabs (bodySlabs.ts): no ArrayBuffer of its own per response.
+  const bodyBuffer = bodySlabs(FEED_BODY_SLAB_BYTES);
 
   return {
     async answerFor(request) {
@@ -146,7 +151,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
       if (second !== thisSecond.second) thisSecond = newSecond(second, now);
       let body = thisSecond.bodies.get(feed);
       if (body === undefined) {
-        body = feedBytes(feed, thisSecond.pubDateOf);
+        body = feedBytes(feed, thisSecond.pubDateOf, bodyBuffer);
         // Only a kept answer can be asked for again.
         if (kept !== undefined && thisSecond.bodyBytes + body.length <= FEED_BODIES_PER_SECOND_BYTES) {
           thisSecond.bodies.set(feed, body);

@@ -9,7 +9,7 @@
 export { describePosition, describeRejection } from './sourceRecord.js';
 export type { RecordPosition, SourceItem } from './sourceRecord.js';
 export { runIngest, IngestStoppedError, DEFAULT_BATCH_SIZE } from './pipeline.js';
-export type { IngestOptions, IngestSummary, IngestCounts, IngestProgress, IngestRejection, IngestDuplicate } from './pipeline.js';
+export type { IngestOptions, IngestSummary, IngestCounts, IngestProgress, IngestRejection, IngestDuplicate, RecordBatchMapping, MappingOutcome } from './pipeline.js';
 export type { IngestWriter, StoredContent, WriteRefusal, HarvestState, PreparedRecordDocument } from '../ports.js';
 export { loadDocuments } from './loadDocuments.js';
 export type { LoadOptions, LoadSummary, RejectedDocument } from './loadDocuments.js';
@@ -31,7 +31,7 @@ export {
 export type { OaiHarvest, OaiHarvestOptions, OaiHarvestSummary, HarvestedRecord } from './oai/oaiHarvester.js';
 export { harvestedRecordToDocument } from './oai/harvestedRecords.js';
 export { detectRecordFormat, harvestFormatFor, RECORD_FORMATS, RECORD_FILE_FORMATS, HARVEST_FORMATS, HARVEST_PREFIXES } from './recordFormats.js';
-export type { RecordFormat, RecordFileFormat, HarvestFormat, HarvestMapping } from './recordFormats.js';
+export type { RecordFormat, RecordFileFormat, RecordBytesReading, HarvestFormat, HarvestMapping } from './recordFormats.js';
 export { writerWithDecisions } from '../work-keys/curation/writerWithDecisions.js';
 export { decisionsFromCurationFile, curationFileText } from '../work-keys/curation/curationFile.js';
 export type { CurationDecision } from '../work-keys/curation/curationDecisions.js';

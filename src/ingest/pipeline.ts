@@ -88,9 +88,15 @@ export interface IngestOptions<T> {
    * its work keys made under the writer's work-key profile when the mapping makes them.
    */
   readonly toDocument: (record: T, position: RecordPosition, keyProfile: WorkKeyProfileName) => unknown;
+  /**
+   * The same mapping step run on batches of records elsewhere (worker threads: mappingWorkers.ts),
+   * answering for each record what `toDocument` would. The pipeline then reads ahead, a few batches at a
+   * time, so that reading and writing here overlap the mapping there, and closes it at the end.
+   */
+  readonly mapBatches?: RecordBatchMapping<T>;
   readonly writer: IngestWriter;
-  /** The clock for documents without `last_indexed`. */
-  readonly now: () => Date;
+  /** The clock for documents without `last_indexed`; told the record's position (a load of several files stamps each with its own). */
+  readonly now: (position: RecordPosition) => Date;
   /** Documents per put (default: the writer's preferredBatchSize, else DEFAULT_BATCH_SIZE). */
   readonly batchSize?: number;
   /** Called for each record not written. If it throws, the load writes what came before and stops with that error. */
@@ -102,6 +108,31 @@ export interface IngestOptions<T> {
 }
 
 export const DEFAULT_BATCH_SIZE = 1000;
+
+/** What the mapping step answered for one record, carried back from where it ran. */
+export type MappingOutcome =
+  /** The mapping's value: a record document, or a deletion (recordDeletion.ts). */
+  | { readonly value: unknown }
+  /** It threw InvalidRecordDocumentError with this reason: the record is rejected. */
+  | { readonly rejected: string }
+  /** It threw anything else: the load stops with this error. */
+  | { readonly failed: Error };
+
+/** The mapping step run on batches (mappingWorkers.ts); answers each batch's outcomes in the records' order. */
+export interface RecordBatchMapping<T> {
+  map(records: readonly T[], positions: readonly RecordPosition[], keyProfile: WorkKeyProfileName): Promise<MappingOutcome[]>;
+  /**
+   * Maps one batch handed to `map` and not yet taken elsewhere on the calling thread, settling its promise;
+   * false when there is none. The pipeline calls it instead of waiting for a batch.
+   */
+  mapOneHere?(): boolean;
+  /** Ends it (also when the load stops early); the pipeline calls it once. */
+  close(): Promise<void>;
+}
+
+/** Source items per batch handed to a batch mapping, and batches in flight before the oldest is waited for. */
+const MAPPING_BATCH_ITEMS = 1000;
+const MAPPING_BATCHES_AHEAD = 6;
 
 /** A load that stopped on a fault of the source or the index; `summary` says how far it got. */
 export class IngestStoppedError extends VersionsError {
@@ -222,40 +253,59 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
     });
   };
 
+  /** A deletion, after the documents before it are written. */
+  const deleteInTurn = async (id: string) => {
+    await flushDocuments();
+    deletions.push(id);
+    if (deletions.length >= batchSize) await flushDeletions();
+  };
+  const keep = (prepared: ReturnType<typeof prepareRecordDocument>, at: RecordPosition): Promise<void> | undefined => {
+    const document = writer.curateWorkKeys?.(prepared.document) ?? prepared.document;
+    batch.push({ document, position: at, stamped: prepared.lastIndexedFromClock });
+    return batch.length >= batchSize ? flushDocuments() : undefined;
+  };
+  /**
+   * One source item, mapped here or (`outcome`) by the batch mapping. A promise only when something is
+   * written: most records are only prepared and kept, without a turn of the event loop.
+   */
+  const take = (item: SourceItem<T>, outcome: MappingOutcome | undefined): Promise<void> | undefined => {
+    read += 1;
+    position = item.position;
+    if (item.kind === 'problem') {
+      reject(item.position, item.reason);
+      return undefined;
+    }
+    if (item.kind === 'deleted') return deleteInTurn(item.id);
+    let prepared: ReturnType<typeof prepareRecordDocument>;
+    try {
+      const mapped = outcome === undefined ? toDocument(item.record, item.position, keyProfile) : valueOf(outcome);
+      // A withdrawn record: deleted by id, after the records before it are written.
+      if (isRecordDeletion(mapped)) return deleteInTurn(mapped.deletedRecordId);
+      prepared = prepareRecordDocument(mapped, now(item.position), keyProfile);
+    } catch (error) {
+      if (!(error instanceof InvalidRecordDocumentError)) throw error;
+      reject(item.position, error.reason);
+      return undefined;
+    }
+    return deletions.length > 0 ? flushDeletions().then(() => keep(prepared, item.position)) : keep(prepared, item.position);
+  };
+
   let failure: unknown;
   let stop: StopRequested | undefined;
   try {
     try {
-      for await (const item of options.items as AsyncIterable<SourceItem<T>>) {
-        read += 1;
-        position = item.position;
-        if (item.kind === 'problem') {
-          reject(item.position, item.reason);
-        } else if (item.kind === 'deleted') {
-          await flushDocuments();
-          deletions.push(item.id);
-          if (deletions.length >= batchSize) await flushDeletions();
-        } else {
-          let prepared: ReturnType<typeof prepareRecordDocument>;
-          try {
-            const mapped = toDocument(item.record, item.position, keyProfile);
-            if (isRecordDeletion(mapped)) {
-              // A withdrawn record: deleted by id, after the records before it are written.
-              await flushDocuments();
-              deletions.push(mapped.deletedRecordId);
-              if (deletions.length >= batchSize) await flushDeletions();
-              continue;
-            }
-            prepared = prepareRecordDocument(mapped, now(), keyProfile);
-          } catch (error) {
-            if (!(error instanceof InvalidRecordDocumentError)) throw error;
-            reject(item.position, error.reason);
-            continue;
+      if (options.mapBatches === undefined) {
+        for await (const item of options.items as AsyncIterable<SourceItem<T>>) {
+          const writing = take(item, undefined);
+          if (writing !== undefined) await writing;
+        }
+      } else {
+        for await (const { items, outcomes } of mappedAhead(options.items as IngestOptions<T>['items'], options.mapBatches as RecordBatchMapping<T>, keyProfile)) {
+          let next = 0;
+          for (const item of items) {
+            const writing = take(item, item.kind === 'record' ? outcomes[next++] : undefined);
+            if (writing !== undefined) await writing;
           }
-          await flushDeletions();
-          const document = writer.curateWorkKeys?.(prepared.document) ?? prepared.document;
-          batch.push({ document, position: item.position, stamped: prepared.lastIndexedFromClock });
-          if (batch.length >= batchSize) await flushDocuments();
         }
       }
     } catch (error) {
@@ -269,6 +319,11 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
     failure = error instanceof StopRequested ? error.reason : error;
   }
   try {
+    await options.mapBatches?.close();
+  } catch (error) {
+    failure ??= error;
+  }
+  try {
     await writer.close();
   } catch (error) {
     failure ??= error;
@@ -277,6 +332,60 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
   if (stop !== undefined) throw stop.reason;
   progress();
   return summary();
+}
+
+/** The value a mapping outcome stands for, or the error it stands for thrown. */
+function valueOf(outcome: MappingOutcome): unknown {
+  if ('value' in outcome) return outcome.value;
+  if ('rejected' in outcome) throw new InvalidRecordDocumentError(outcome.rejected);
+  throw outcome.failed;
+}
+
+interface MappedBatch<T> {
+  readonly items: SourceItem<T>[];
+  /** The outcomes of the batch's records, in order. */
+  readonly outcomes: MappingOutcome[];
+}
+
+/**
+ * The source items in batches, each with its records' mapping outcomes, read and handed to the batch
+ * mapping MAPPING_BATCHES_AHEAD batches ahead of the one given out, so that the mapping runs while this
+ * thread reads and writes. Batches come out in the source's order.
+ */
+async function* mappedAhead<T>(
+  source: AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>>, mapping: RecordBatchMapping<T>, keyProfile: WorkKeyProfileName,
+): AsyncGenerator<MappedBatch<T>> {
+  const inFlight: Array<{ readonly items: SourceItem<T>[]; readonly outcomes: Promise<MappingOutcome[]>; readonly settled: { done: boolean } }> = [];
+  let items: SourceItem<T>[] = [];
+  const send = () => {
+    const records: T[] = [];
+    const positions: RecordPosition[] = [];
+    for (const item of items) {
+      if (item.kind !== 'record') continue;
+      records.push(item.record);
+      positions.push(item.position);
+    }
+    const outcomes = records.length === 0 ? Promise.resolve([]) : mapping.map(records, positions, keyProfile);
+    // Waited for in order below; a failure of one not yet waited for is not "unhandled" meanwhile.
+    const settled = { done: false };
+    outcomes.then(() => { settled.done = true; }, () => { settled.done = true; });
+    inFlight.push({ items, outcomes, settled });
+    items = [];
+  };
+  const oldest = async (): Promise<MappedBatch<T>> => {
+    const { items: batchItems, outcomes, settled } = inFlight.shift()!;
+    // Rather than wait, this thread maps batches not yet taken elsewhere (newest first).
+    while (!settled.done && mapping.mapOneHere?.() === true) await Promise.resolve();
+    return { items: batchItems, outcomes: await outcomes };
+  };
+  for await (const item of source as AsyncIterable<SourceItem<T>>) {
+    items.push(item);
+    if (items.length < MAPPING_BATCH_ITEMS) continue;
+    send();
+    if (inFlight.length > MAPPING_BATCHES_AHEAD) yield await oldest();
+  }
+  if (items.length > 0) send();
+  while (inFlight.length > 0) yield await oldest();
 }
 
 /**
@@ -295,6 +404,10 @@ function checkIngestOptions(options: unknown): asserts options is IngestOptions<
   }
   for (const name of ['onRejected', 'onProgress'] as const) {
     if (given[name] !== undefined && typeof given[name] !== 'function') throw new InvalidOptionError(name, 'give a function');
+  }
+  const mapBatches = given.mapBatches as Partial<RecordBatchMapping<unknown>> | null | undefined;
+  if (mapBatches !== undefined && (typeof mapBatches !== 'object' || mapBatches === null || typeof mapBatches.map !== 'function' || typeof mapBatches.close !== 'function')) {
+    throw new InvalidOptionError('mapBatches', 'give a batch mapping ({ map, close, optionally mapOneHere }), as startMappingWorkers (src/ingest/mappingWorkers.ts) gives');
   }
   const missing = missingWriterMethods(given.writer);
   if (missing.length > 0) throw new InvalidOptionError('writer', `give an IngestWriter (src/ports.ts); it has no ${missing.join(', ')}`);

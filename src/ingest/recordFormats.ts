@@ -12,7 +12,7 @@ import { open } from 'node:fs/promises';
 import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { localMarcDocument, STOCK_MAPPING, withLocalSettings, type LocalMappingSettings } from './localMapping.js';
 import type { MarcRecord } from './marc/marcRecord.js';
-import { readIso2709Stream } from './marc/iso2709Reader.js';
+import { parseIso2709Record, readIso2709RecordBytes, readIso2709Stream } from './marc/iso2709Reader.js';
 import { readMarcXmlStream } from './marc/marcXmlReader.js';
 import { checkedFilePath, fileChunks } from './readers/fileChunks.js';
 import { readJsonLines } from './readers/jsonLinesReader.js';
@@ -65,6 +65,18 @@ export interface RecordFileFormat<T = unknown> {
    * given (default `vufind`); JSON Lines documents are taken as they are (the pipeline keys those without keys).
    */
   readonly toDocument: (record: T, position: RecordPosition, settings?: LocalMappingSettings, keyProfile?: WorkKeyProfileName) => unknown;
+  /**
+   * For a format whose records may be mapped in worker threads (mappingWorkers.ts): the same records read
+   * as their bytes (same positions, same problems), and the mapping step of those bytes, which parses them
+   * as `read` does and calls `toDocument`. Absent: records of the format are mapped on the main thread.
+   */
+  readonly asBytes?: RecordBytesReading;
+}
+
+/** A format's records read as bytes, which cross to worker threads cheaply, and mapped from them. */
+export interface RecordBytesReading {
+  readonly read: (path: string, onBytesRead?: (bytes: number) => void) => AsyncIterable<SourceItem<Uint8Array>>;
+  readonly toDocument: (bytes: Uint8Array, position: RecordPosition, settings?: LocalMappingSettings, keyProfile?: WorkKeyProfileName) => unknown;
 }
 
 const jsonLines: RecordFileFormat<unknown> = {
@@ -86,6 +98,10 @@ const iso2709: RecordFileFormat<MarcRecord> = {
   recognises: (head) => /^\d{5}[a-z ][a-z ][a-z ]/i.test(head),
   read: (path, onBytesRead) => readIso2709Stream(fileChunks(checkedFilePath('readIso2709', path), onBytesRead), path),
   toDocument: (record, _position, settings = STOCK_MAPPING, keyProfile) => localMarcDocument(record, settings, keyProfile === undefined ? {} : { keyProfile }),
+  asBytes: {
+    read: (path, onBytesRead) => readIso2709RecordBytes(fileChunks(checkedFilePath('readIso2709', path), onBytesRead), path),
+    toDocument: (bytes, position, settings, keyProfile) => iso2709.toDocument(parseIso2709Record(bytes), position, settings, keyProfile),
+  },
 };
 
 const marcXml: RecordFileFormat<MarcRecord> = {

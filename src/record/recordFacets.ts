@@ -49,18 +49,40 @@ export function matchesFilters(record: CatalogRecord, filters: readonly Versions
   return filters.every((filter) => facetValuesOf(record, filter.field).includes(filter.value));
 }
 
-/** The facet counts of these records. */
-export function facetCountsOf(records: readonly CatalogRecord[]): FacetCounts {
+/**
+ * How many records carry each value of each facet field, every value (not cut to the limit): what an
+ * adapter may keep for a set of records it reads often (the embedded index, for the records of its large
+ * work keys) and add a few records to (addToFacetTally) before the counts are cut (facetCountsOfTally).
+ */
+export type FacetTally = ReadonlyMap<FacetField, ReadonlyMap<string, number>>;
+
+/** The tally of these records, added to a copy of `base` when given. */
+export function addToFacetTally(records: readonly CatalogRecord[], base?: FacetTally): FacetTally {
+  const tallies = new Map<FacetField, Map<string, number>>();
+  for (const field of FACET_FIELDS) {
+    const tally = new Map(base?.get(field));
+    for (const record of records) for (const value of facetValuesOf(record, field)) tally.set(value, (tally.get(value) ?? 0) + 1);
+    tallies.set(field, tally);
+  }
+  return tallies;
+}
+
+/** The facet counts of a tally: a field no record carries is absent; at most FACET_VALUES_LIMIT values, most frequent first, then by value. */
+export function facetCountsOfTally(tallies: FacetTally): FacetCounts {
   const counts: Partial<Record<FacetField, FacetValue[]>> = {};
   for (const field of FACET_FIELDS) {
-    const tally = new Map<string, number>();
-    for (const record of records) for (const value of facetValuesOf(record, field)) tally.set(value, (tally.get(value) ?? 0) + 1);
-    if (tally.size === 0) continue;
+    const tally = tallies.get(field);
+    if (tally === undefined || tally.size === 0) continue;
     counts[field] = [...tally].map(([value, count]) => ({ value, count }))
       .sort((a, b) => b.count - a.count || compareByCodePoints(a.value, b.value))
       .slice(0, FACET_VALUES_LIMIT);
   }
   return counts;
+}
+
+/** The facet counts of these records. */
+export function facetCountsOf(records: readonly CatalogRecord[]): FacetCounts {
+  return facetCountsOfTally(addToFacetTally(records));
 }
 
 const newestIndexedFirst = (a: CatalogRecord, b: CatalogRecord): number =>
@@ -72,6 +94,14 @@ const byId = (a: CatalogRecord, b: CatalogRecord): number => compareByCodePoints
 export function compareInOrder(order: string): (a: CatalogRecord, b: CatalogRecord) => number {
   if (isRecordFieldOrder(order)) return recordFieldOrder(order);
   return order === 'last-indexed' ? newestIndexedFirst : byId;
+}
+
+/**
+ * Whether a query is answered from the whole work's records (an order on record fields, filters or
+ * facets) rather than paged by the engine: every adapter asks this one question.
+ */
+export function readsWholeWork(query: { readonly order: string; readonly filters?: readonly VersionsFilter[]; readonly facets?: boolean }): boolean {
+  return isRecordFieldOrder(query.order) || (query.filters?.length ?? 0) > 0 || query.facets === true;
 }
 
 export interface WorkPage {

@@ -68,6 +68,22 @@ export function englishLanguageNameOf(code: string): string | undefined {
  * is named there, with a capital first letter (Intl gives "português"); anything else stays as written.
  */
 export function languageNameIn(value: string, language: string): string {
+  const key = `${language}\u0000${value}`;
+  let name = namesGiven.get(key);
+  if (name === undefined) {
+    // Intl.DisplayNames.of asks ICU each time, which cost more than the rest of a page's facets: a page names
+    // the same few values again and again. The values come from the catalog, so the memory is bounded.
+    if (namesGiven.size >= NAMES_KEPT) namesGiven.clear();
+    name = nameIn(value, language);
+    namesGiven.set(key, name);
+  }
+  return name;
+}
+
+const NAMES_KEPT = 10_000;
+const namesGiven = new Map<string, string>();
+
+function nameIn(value: string, language: string): string {
   const trimmed = value.trim();
   const folded = trimmed.toLowerCase();
   const code = /^[a-z]{2,3}$/.test(folded) ? folded : codeOfName(trimmed);

@@ -6,7 +6,7 @@
 import type { CatalogRecord } from '../record/catalogRecord.js';
 import { MissingRecordIdError, RecordNotFoundError } from '../errors.js';
 import { FEED_ROWS, offsetOf, PAGE_ROWS } from './paging.js';
-import type { CatalogIndex, VersionsFilter, VersionsOrder, VersionsPage } from '../ports.js';
+import { versionsOfKeylessRecord, type CatalogIndex, type VersionsFilter, type VersionsOrder, type VersionsPage } from '../ports.js';
 
 export type VersionsView = 'rss' | 'html';
 
@@ -32,17 +32,24 @@ export async function listVersions(index: CatalogIndex, request: VersionsRequest
   if (record === undefined) throw new RecordNotFoundError(id);
   const rows = view === 'rss' ? FEED_ROWS : PAGE_ROWS;
   const offset = offsetOf(page, rows);
-  if (record.workKeys.length === 0) {
-    return { record, versions: { total: 1, records: offset === 0 ? [record] : [] } };
-  }
-  const versions = await index.findVersions({
-    workKeys: record.workKeys,
-    order: view === 'rss' ? 'last-indexed' : request.pageOrder ?? 'relevance',
+  const defaultOrder = view === 'rss' ? 'last-indexed' : 'relevance';
+  const order = view === 'rss' ? defaultOrder : request.pageOrder ?? defaultOrder;
+  const filtered = request.filters !== undefined && request.filters.length > 0;
+  const query = {
+    order,
     offset,
     limit: rows,
-    ...(request.filters !== undefined && request.filters.length > 0 ? { filters: request.filters } : {}),
+    ...(filtered ? { filters: request.filters } : {}),
     // The page shows the facets beside the list; the feed has no place for them.
     ...(view === 'html' ? { facets: true } : {}),
-  });
-  return { record, versions };
+  };
+  // The common request (the view's default order, no filters) goes the index's way from the record to its
+  // page when it has one; sorts and filters are asked by keys.
+  if (index.findVersionsOf !== undefined && order === defaultOrder && !filtered) {
+    return { record, versions: await index.findVersionsOf(record, query) };
+  }
+  if (record.workKeys.length === 0) {
+    return { record, versions: versionsOfKeylessRecord(record, offset) };
+  }
+  return { record, versions: await index.findVersions({ workKeys: record.workKeys, ...query }) };
 }

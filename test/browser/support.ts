@@ -50,6 +50,7 @@ export const XSLT_OFF = ['--disable-features=XSLT'];
 /** Works the browser tests use: one with three HTML pages (45 versions), one with two feed pages (60). */
 export const PAGED_WORK_ID = 'many-001';
 export const FEED_PAGED_WORK_ID = 'sixty-001';
+export const FEED_PAGED_WORK_SIZE = 60;
 export const THESIS_ID = 'usp:tese-2019-0412';
 export const HOSTILE_TITLE_ID = 'hostile-title';
 export const HOSTILE_TITLE = '<script>alert(1)</script> & "quoted" <b>bold</b>';
@@ -88,15 +89,25 @@ export function demoAndChromium(demoWithoutChromium = false, plugin: Partial<Ver
 }
 
 /** `plugin`: options of the plugin besides the demo's own (a host's themes, say). */
-export async function startDemo(plugin: Partial<VersionsPluginOptions> = {}): Promise<DemoServer> {
-  const index = await openLoadedIndex([
+/**
+ * The records the demo serves to the browser tests. The feed-paged work is its own work, "Quincas Borba":
+ * a second "Dom Casmurro" by the same author would be keyed alike (the `extended` profile's author-and-title
+ * key) and join the three records of versions-showing-every-entry-field, which the tests read as one
+ * work of three.
+ */
+export function demoDocuments(): Record<string, unknown>[] {
+  return [
     ...fixture('thesis-in-two-repositories'),
     ...fixture('title-with-ampersand'),
     ...fixture('versions-showing-every-entry-field'),
     ...manyVersions(45),
-    ...manyVersions(60, 'sixty').map((doc) => ({ ...doc, title: 'Dom Casmurro', author: 'Assis, Machado de' })),
+    ...manyVersions(FEED_PAGED_WORK_SIZE, 'sixty').map((doc) => ({ ...doc, title: 'Quincas Borba', author: 'Assis, Machado de' })),
     { id: HOSTILE_TITLE_ID, title: HOSTILE_TITLE, author: 'Tester, <i>Eve</i>', format: 'Book', publishDate: '2024' },
-  ]);
+  ];
+}
+
+export async function startDemo(plugin: Partial<VersionsPluginOptions> = {}): Promise<DemoServer> {
+  const index = await openLoadedIndex(demoDocuments());
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

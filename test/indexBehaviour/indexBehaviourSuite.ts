@@ -168,4 +168,48 @@ export function indexBehaviourSuite(test: TestFn, adapter: string, open: OpenInd
     const second = await listVersions(index, { id: 'no-keys', view: 'rss', page: 2 });
     t.deepEqual(second.versions, { total: 1, records: [] });
   });
+
+  test(`${adapter}: findVersionsOf, where offered, gives the pages findVersions gives for the record's keys`, async (t) => {
+    const findVersionsOf = index.findVersionsOf?.bind(index);
+    if (findVersionsOf === undefined) {
+      t.pass(`${adapter} offers no findVersionsOf: listVersions asks findVersions`);
+      return;
+    }
+    for (const document of suiteDocuments()) {
+      const record = await index.getRecord(document.id as string);
+      if (record === undefined) throw new Error(`no record ${String(document.id)}`);
+      for (const order of ['last-indexed', 'relevance'] as const) {
+        for (const [offset, limit] of [[0, 50], [0, 20], [20, 20], [40, 20], [0, 0], [60, 20]] as const) {
+          for (const facets of [undefined, true] as const) {
+            const query = { order, offset, limit, ...(facets === true ? { facets } : {}) };
+            const fast = await findVersionsOf(record, query);
+            const byKeys = record.workKeys.length === 0
+              ? { total: 1, records: offset === 0 ? [record] : [] }
+              : await index.findVersions({ workKeys: record.workKeys, ...query });
+            t.deepEqual({ ...fast, records: ids(fast.records) }, { ...byKeys, records: ids(byKeys.records) }, `${record.id} ${order} ${offset}/${limit} facets ${String(facets)}`);
+            t.deepEqual(fast.records, byKeys.records, `${record.id} ${order} ${offset}/${limit}: the records themselves`);
+          }
+        }
+      }
+    }
+  });
+
+  test(`${adapter}: through listVersions, the same answers whether the index offers findVersionsOf or not`, async (t) => {
+    const withoutFastPath: CatalogIndex = {
+      getRecord: (id) => index.getRecord(id),
+      findVersions: (query) => index.findVersions(query),
+      countVersions: (ids) => index.countVersions(ids),
+      close: async () => undefined,
+    };
+    for (const document of suiteDocuments()) {
+      for (const view of ['rss', 'html'] as const) {
+        for (const page of [1, 2, 3]) {
+          const request = { id: document.id as string, view, page };
+          const fast = await listVersions(index, request);
+          const slow = await listVersions(withoutFastPath, request);
+          t.deepEqual(fast.versions, slow.versions, `${request.id} ${view} page ${page}`);
+        }
+      }
+    }
+  });
 }

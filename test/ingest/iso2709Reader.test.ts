@@ -2,13 +2,15 @@
  * The ISO 2709 reader (src/ingest/marc/iso2709Reader.ts) on files written by tools/marc/writeIso2709.ts:
  * UTF-8 and MARC-8 records in one file; broken records between good ones (each a problem with a reason,
  * the good ones keeping their record numbers); the sloppy-but-unambiguous records the reader accepts; a
- * small file cut into chunks at every byte position; empty files and what may follow the last record.
+ * small file cut into chunks at every byte position; empty files and what may follow the last record. Each
+ * file is also read as records' bytes (readIso2709RecordBytes, parseIso2709Record), which must agree.
  */
 import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readIso2709, readIso2709Stream } from '../../src/ingest/marc/iso2709Reader.js';
+import { isDeepStrictEqual } from 'node:util';
+import { parseIso2709Record, readIso2709, readIso2709RecordBytes, readIso2709Stream } from '../../src/ingest/marc/iso2709Reader.js';
 import type { MarcDataField, MarcRecord } from '../../src/ingest/marc/marcRecord.js';
 import type { SourceItem } from '../../src/ingest/sourceRecord.js';
 import { chunksOf } from '../support/byteChunks.js';
@@ -20,9 +22,21 @@ const ESC = '\x1b';
 type Item = SourceItem<MarcRecord>;
 
 
+/**
+ * The items read from `bytes` cut at `cuts`. Every test also reads them as bytes (readIso2709RecordBytes,
+ * how records go to the mapping threads) and fails here unless that gives the same items: the same
+ * problems and positions, and bytes that parseIso2709Record makes into the same records.
+ */
 async function readAll(bytes: Uint8Array, cuts: readonly number[] = []): Promise<Item[]> {
   const items: Item[] = [];
   for await (const item of readIso2709Stream(chunksOf(bytes, cuts), SOURCE)) items.push(item);
+  const asBytes: Item[] = [];
+  for await (const item of readIso2709RecordBytes(chunksOf(bytes, cuts), SOURCE)) {
+    asBytes.push(item.kind === 'record' ? { ...item, record: parseIso2709Record(item.record) } : item);
+  }
+  if (!isDeepStrictEqual(asBytes, items)) {
+    throw new Error(`read as bytes, the file gives other items:\n${JSON.stringify(asBytes)}\nagainst\n${JSON.stringify(items)}`);
+  }
   return items;
 }
 

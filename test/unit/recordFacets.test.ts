@@ -1,6 +1,6 @@
 import test from 'ava';
 import { recordFromDocument } from '../../src/record/catalogRecord.js';
-import { facetCountsOf, facetValuesOf, pageOfWork } from '../../src/record/recordFacets.js';
+import { addToFacetTally, facetCountsOf, facetCountsOfTally, facetValuesOf, pageOfWork } from '../../src/record/recordFacets.js';
 
 const record = (id: string, fields: Record<string, unknown>) => recordFromDocument({ id, last_indexed: '2025-01-01T00:00:00.000Z', work_keys_str_mv: ['K'], ...fields });
 
@@ -22,4 +22,15 @@ test('publication dates count as years; a value repeated in one record counts on
 test('without filters or facets asked for, a page says nothing of them', (t) => {
   const page = pageOfWork([record('a', {}), record('b', {})], { order: 'relevance', offset: 1, limit: 5 });
   t.deepEqual({ ...page, records: page.records.map((r) => r.id) }, { total: 2, records: ['b'] });
+});
+
+test('a tally kept for some records, with a few more added, counts as the records together; the kept tally is not changed', (t) => {
+  const kept = Array.from({ length: 40 }, (_, i) => record(`k${i}`, { publishDate: [String(1900 + (i % 35))], format: i % 4 === 0 ? ['Map'] : ['Book'], language: ['English'] }));
+  const added = [record('a1', { publishDate: ['1934'], format: ['Map'], institution: ['Library A'] }), record('a2', { publishDate: ['1899'], format: ['Map'] })];
+  const tally = addToFacetTally(kept);
+  const before = facetCountsOfTally(tally);
+  t.deepEqual(facetCountsOfTally(addToFacetTally(added, tally)), facetCountsOf([...kept, ...added]));
+  t.deepEqual(facetCountsOfTally(tally), before);
+  t.deepEqual(before, facetCountsOf(kept));
+  t.is(before.institution, undefined, 'a field no record carries is absent');
 });

@@ -9,6 +9,7 @@
 import { rmSync } from 'node:fs';
 import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
 import { generateRecords, planCatalog } from './catalogGenerator.js';
+import { watchMachineShare, type MachineShare } from './machineShare.js';
 import { memoryOf, reportToParent } from './processStats.js';
 
 export interface BuildReport {
@@ -18,6 +19,8 @@ export interface BuildReport {
   readonly rejected: number;
   readonly seconds: number;
   readonly peakRssBytes: number;
+  /** This process's CPU seconds and the other processes' cores during the load (machineShare.ts). */
+  readonly share: MachineShare;
 }
 
 async function main(): Promise<void> {
@@ -30,6 +33,7 @@ async function main(): Promise<void> {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
 
   const started = process.hrtime.bigint();
+  const shareSoFar = watchMachineShare();
   // Planning is part of generating the documents, so it is inside the measured time.
   const plan = planCatalog(records, seed);
   const index = openEmbeddedIndex({ path });
@@ -54,6 +58,7 @@ async function main(): Promise<void> {
     rejected: summary.rejected,
     seconds,
     peakRssBytes: memoryOf().peakRss,
+    share: shareSoFar(),
   };
   await reportToParent(report);
 }

@@ -24,6 +24,7 @@ import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
 import { prepareRecordDocument } from '../../src/ingest/prepareRecordDocument.js';
 import { clusterOf, documentColumnOf, KEYS_PER_HASH, storedInstantOf, workKeyHash } from '../../src/adapters/sqlite/indexTables.js';
 import { generateRecords, planCatalog } from './catalogGenerator.js';
+import { watchMachineShare, type MachineShare } from './machineShare.js';
 import { memoryOf, reportToParent } from './processStats.js';
 
 export interface InsertCeilingReport {
@@ -34,6 +35,8 @@ export interface InsertCeilingReport {
   readonly seconds: number;
   readonly fileBytes: number;
   readonly peakRssBytes: number;
+  /** This process's CPU seconds and the other processes' cores during the timed part (machineShare.ts). */
+  readonly share: MachineShare;
 }
 
 /**
@@ -98,6 +101,7 @@ async function main(): Promise<void> {
   const keys = keyRows.length;
 
   const started = process.hrtime.bigint();
+  const shareSoFar = watchMachineShare();
   inBatches(db.transaction((batch: readonly (typeof recordRows)[number][]) => {
     for (const [row, id, lastIndexed, keyIdList, document] of batch) insertRecord.run(row, id, lastIndexed, keyIdList, document);
   }), recordRows);
@@ -110,6 +114,7 @@ async function main(): Promise<void> {
   }), keyRows);
   db.close();
   const timedNs = process.hrtime.bigint() - started;
+  const share = shareSoFar();
 
   const report: InsertCeilingReport = {
     type: 'insert-ceiling',
@@ -118,6 +123,7 @@ async function main(): Promise<void> {
     seconds: Number(timedNs) / 1e9,
     fileBytes: statSync(path).size,
     peakRssBytes: memoryOf().peakRss,
+    share,
   };
   await reportToParent(report);
 }

@@ -4,7 +4,7 @@
  *   write <iso 2709 path> <records> <marcxml path> <records> <seed> <MARC-8 share>
  *       writes the generated catalogs as MARC files (marcCatalog.ts); not a measured figure, so it runs in
  *       its own process and the loading process's peak memory holds nothing of it.
- *   load <format name> <record file> <index path> <records> <seed>
+ *   load <format name> <record file> <index path> <records> <seed> [mapping workers]
  *       loads the file into an empty embedded index through the real loader (loadRecordFiles with the
  *       format of src/ingest/recordFormats.ts, writer index.openWriter()), end to end: reading, MARC-8
  *       and UTF-8 decoding, VuFind mapping, work keys, the staged load and the close. It reports records
@@ -20,6 +20,7 @@ import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
 import { loadRecordFiles } from '../../src/cli/loadRecords.js';
 import { planCatalog, sampleCatalog } from './catalogGenerator.js';
 import { writeIso2709Catalog, writeMarcXmlCatalog, type MarcFileSummary } from './marcCatalog.js';
+import { watchMachineShare, type MachineShare } from './machineShare.js';
 import { memoryOf, reportToParent } from './processStats.js';
 
 export interface MarcWriteReport {
@@ -38,6 +39,8 @@ export interface MarcLoadReport {
   readonly rejectionExamples: readonly string[];
   readonly seconds: number;
   readonly peakRssBytes: number;
+  /** This process's CPU seconds and the other processes' cores during the load (machineShare.ts). */
+  readonly share: MachineShare;
   readonly fileBytes: number;
   readonly indexBytes: number;
   /** Sampled records whose version total differs from the planned work size (of `checked`). */
@@ -68,7 +71,7 @@ function write(args: readonly string[]): MarcWriteReport {
 }
 
 async function load(args: readonly string[]): Promise<MarcLoadReport> {
-  const [formatName, file, indexPath, recordsText, seedText] = args;
+  const [formatName, file, indexPath, recordsText, seedText, workersText] = args;
   if (formatName === undefined || file === undefined || indexPath === undefined || recordsText === undefined || seedText === undefined) {
     throw new Error('usage: marcLoad load <format> <record file> <index path> <records> <seed>');
   }
@@ -78,12 +81,15 @@ async function load(args: readonly string[]): Promise<MarcLoadReport> {
   if (format === undefined) throw new Error(`no record format named ${formatName}`);
 
   const started = process.hrtime.bigint();
+  const shareSoFar = watchMachineShare();
   const index = openEmbeddedIndex({ path: indexPath });
   const rejectionExamples: string[] = [];
   let lastReport = Date.now();
   const summary = await loadRecordFiles({
     files: [{ path: file, format }],
     writer: index.openWriter(`embedded index ${indexPath}`),
+    // Without the argument, the loader's default (src/cli/loadRecords.ts, defaultMappingWorkers).
+    ...(workersText !== undefined ? { workers: Number(workersText) } : {}),
     onRejected: ({ position, reason }) => {
       if (rejectionExamples.length < 5) rejectionExamples.push(`record ${position.recordNumber}${position.id !== undefined ? ` (${position.id})` : ''}: ${reason}`);
     },
@@ -96,6 +102,7 @@ async function load(args: readonly string[]): Promise<MarcLoadReport> {
   });
   await index.close();
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const share = shareSoFar();
   const peakRssBytes = memoryOf().peakRss;
 
   // Outside the measured part: do works have their versions, as planned?
@@ -129,6 +136,7 @@ async function load(args: readonly string[]): Promise<MarcLoadReport> {
     rejectionExamples,
     seconds,
     peakRssBytes,
+    share,
     fileBytes: statSync(file).size,
     indexBytes: statSync(indexPath).size,
     mismatches,

@@ -33,8 +33,7 @@ import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../ports.js';
 import { checkRecordId, checkRecordIds, checkVersionsQuery } from '../../portArguments.js';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
 import { RECORD_FIELDS, SINGLE_VALUED_FIELDS, type RecordFieldName } from '../../record/recordFields.js';
-import { isRecordFieldOrder } from '../../record/recordOrder.js';
-import { pageOfWork } from '../../record/recordFacets.js';
+import { pageOfWork, readsWholeWork } from '../../record/recordFacets.js';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
 import { solrResultList, type SolrResultList } from './solrAnswers.js';
 import { exchangeWithSolr, openSolrClient, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
@@ -308,7 +307,7 @@ class SolrIndex implements CatalogIndex {
     // An order on record fields, filters or facets: the whole work in one request (ids in order, so a work
     // larger than one request's rows is read in id order, a page at a time), cut here by the rules every
     // adapter shares (src/record/recordFacets.ts).
-    const byFields = isRecordFieldOrder(query.order) || (query.filters?.length ?? 0) > 0 || query.facets === true;
+    const byFields = readsWholeWork(query);
     const sort = query.order === 'last-indexed'
       ? `${fields.last_indexed} desc,${fields.id} asc`
       : `score desc,${fields.id} asc`;

@@ -13,8 +13,9 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { IndexUnavailableError, InvalidArgumentError, InvalidOptionError } from '../../errors.js';
-import type { CatalogIndex, HarvestState, IngestWriter, VersionsPage, VersionsQuery } from '../../ports.js';
-import { checkRecordId, checkRecordIds, checkVersionsQuery } from '../../portArguments.js';
+import { versionsOfKeylessRecord, type CatalogIndex, type HarvestState, type IngestWriter, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
+import type { CatalogRecord } from '../../record/catalogRecord.js';
+import { checkRecord, checkRecordId, checkRecordIds, checkVersionsQuery } from '../../portArguments.js';
 import { SCHEMA, SCHEMA_VERSION, schemaVersionOf } from './indexTables.js';
 import { harvestTableOf } from './harvestTable.js';
 import { legacyReads, migrateLegacyFile } from './legacyLayouts.js';
@@ -31,7 +32,11 @@ export type { RecordSearchResult } from './recordSearch.js';
 export interface EmbeddedIndexOptions {
   /** A file path, or `':memory:'` for an index that lives as long as the process. */
   readonly path: string;
-  /** Open an existing file for reading only (a server that never loads). */
+  /**
+   * Open an existing file for reading only: a server that never loads. Any number of processes may hold
+   * such opens of one file (one per core, docs/deployment.md) while one other process loads into it; each
+   * sees a committed load from its next event-loop turn on (contentVersion below).
+   */
   readonly readOnly?: boolean;
   /**
    * The work-key profile loads key records with (src/work-keys/workKeyProfiles.ts): `extended` or
@@ -42,6 +47,8 @@ export interface EmbeddedIndexOptions {
 }
 
 export interface EmbeddedIndex extends CatalogIndex {
+  /** The versions of a record this index gave out, from the key ids stored with it (the port's optional method, always offered here). */
+  findVersionsOf(record: CatalogRecord, query: RecordVersionsQuery): Promise<VersionsPage>;
   /**
    * A writer for the ingest pipeline (`runIngest`, `loadDocuments`). Writers take turns: one opened while
    * another is writing waits for it to close. Into an empty index the writer stages everything and builds
@@ -177,6 +184,18 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
       ensureOpen();
       try {
         return reads.findVersions(query);
+      } catch (cause) {
+        throw unavailable('versions query', cause);
+      }
+    },
+
+    async findVersionsOf(record: CatalogRecord, query: RecordVersionsQuery): Promise<VersionsPage> {
+      checkRecord('findVersionsOf', record);
+      checkVersionsQuery({ ...query, workKeys: [] }, 'findVersionsOf');
+      ensureOpen();
+      try {
+        if (reads.findVersionsOf !== undefined) return reads.findVersionsOf(record, query);
+        return record.workKeys.length === 0 ? versionsOfKeylessRecord(record, query.offset) : reads.findVersions({ ...query, workKeys: record.workKeys });
       } catch (cause) {
         throw unavailable('versions query', cause);
       }

@@ -14,7 +14,7 @@
  * record ids in all (~80 bytes each), the least recently used key given up first.
  */
 import type Database from 'better-sqlite3';
-import type { VersionsQuery } from '../../ports.js';
+import type { RecordVersionsQuery } from '../../ports.js';
 import { compareAsSqlite, versionOrder, type VersionEntry } from './versionOrder.js';
 
 /** Keys naming more records than this are remembered. */
@@ -121,7 +121,7 @@ export function largeKeys(db: Database.Database): LargeKeys {
  * A page of the union of one remembered list and records not in it (`extras`, by id): the page's ids and
  * rows and the total, in the order of the query, as the page statement would give them.
  */
-export function pageOfUnion(members: KeyMembers, extras: ReadonlyMap<string, VersionEntry>, query: VersionsQuery): { total: number; ids: string[]; rows: number[] } {
+export function pageOfUnion(members: KeyMembers, extras: ReadonlyMap<string, VersionEntry>, query: RecordVersionsQuery): { total: number; ids: string[]; rows: number[] } {
   const total = members.byId.length + extras.size;
   const offset = Math.max(0, query.offset);
   if (query.limit <= 0) return { total, ids: [], rows: [] };

@@ -14,9 +14,10 @@
  * (stagedLoadWorker.ts), writer turns and dropping kept answers (writerTurns.ts, embeddedIndex.ts).
  */
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { IndexUnavailableError } from '../../errors.js';
+import { startWorkerThread } from '../../workerThreadStart.js';
 import type { BulkLoad, StagedRows } from './bulkLoad.js';
 
 /** What the main thread posts the worker. */
@@ -49,27 +50,7 @@ const MAX_IN_FLIGHT = 3;
 /** The worker's young generation (V8's default is larger; see startWorker). */
 const WORKER_YOUNG_GENERATION_MB = 16;
 
-// Under tsx (the tests run the TypeScript sources) this module is a .ts file and so is the worker's; in
-// dist both are .js.
-const RUNNING_SOURCES = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(RUNNING_SOURCES ? './stagedLoadWorker.ts' : './stagedLoadWorker.js', import.meta.url);
-
 const require = createRequire(import.meta.url);
-
-/**
- * The process's Node options for the worker (under tsx they carry its loader), all but --input-type: it is
- * for the code of -e, -p or stdin, and a worker given it refuses to load its file
- * (ERR_INPUT_TYPE_NOT_ALLOWED), as it did in a test run through `node --import tsx --input-type=module -e`.
- */
-function workerExecArgv(): string[] {
-  const kept: string[] = [];
-  for (let i = 0; i < process.execArgv.length; i++) {
-    const arg = process.execArgv[i]!;
-    if (arg === '--input-type') i += 1;
-    else if (!arg.startsWith('--input-type=')) kept.push(arg);
-  }
-  return kept;
-}
 
 /** The error the caller would have got had the worker's statement run on this thread. */
 function errorOfFault(fault: WorkerFault): Error {
@@ -82,28 +63,12 @@ function errorOfFault(fault: WorkerFault): Error {
 }
 
 function startWorker(path: string): Worker {
-  const options = {
+  return startWorkerThread(import.meta.url, 'stagedLoadWorker', {
     workerData: { path } satisfies StagedLoadWorkerData,
-    execArgv: workerExecArgv(),
     // Its garbage is the batches it was posted, short-lived: with a young generation this size instead of
     // V8's default, its heap before the move of a large load is markedly smaller (docs/benchmarks.md).
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
-  };
-  if (!RUNNING_SOURCES) return new Worker(WORKER_URL, options);
-  // The worker inherits `--import tsx`, but on Node 20 tsx registers its hooks on the main thread only
-  // (the worker then refuses the .ts file: ERR_UNKNOWN_FILE_EXTENSION), so it registers them itself first.
-  // Only when running the sources, which tsx (a dev dependency) is there for; without tsx (a Node that
-  // strips types itself) the worker loads its file as the main thread did.
-  let tsx: string;
-  try {
-    tsx = import.meta.resolve('tsx/esm/api');
-  } catch {
-    return new Worker(WORKER_URL, options);
-  }
-  return new Worker(
-    `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL.href)}); });`,
-    { ...options, eval: true },
-  );
+  });
 }
 
 export function stagedLoadOffThread(path: string): BulkLoad {

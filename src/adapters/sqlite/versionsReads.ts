@@ -8,16 +8,18 @@
  */
 import type Database from 'better-sqlite3';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
-import type { VersionsPage, VersionsQuery } from '../../ports.js';
-import { firstKeyIdOf, KEYS_PER_HASH, RECORD_COLUMNS, recordFromRow, recordOfRow, workKeysOf, type RecordRow } from './indexTables.js';
+import { versionsOfKeylessRecord, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
+import { firstKeyIdOf, KEYS_PER_HASH, recordFromRow, workKeysOf, type RecordRow } from './indexTables.js';
 import { holds, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder, type VersionEntry } from './versionOrder.js';
 import { isRecordFieldOrder } from '../../record/recordOrder.js';
-import { pageOfWork } from '../../record/recordFacets.js';
+import { addToFacetTally, facetCountsOfTally, pageOfWork, readsWholeWork, type FacetCounts, type FacetTally } from '../../record/recordFacets.js';
 
 export interface IndexReads {
   getRecord(id: string): CatalogRecord | undefined;
   findVersions(query: VersionsQuery): VersionsPage;
+  /** The versions of a record getRecord gave out, by its stored key ids (the port's findVersionsOf). */
+  findVersionsOf?(record: CatalogRecord, query: RecordVersionsQuery): VersionsPage;
   countVersions(ids: readonly string[]): Array<{ id: string; versions: number }>;
   /** Forgets what was read this turn: called after every write of this connection. */
   forgetRecent?(): void;
@@ -39,14 +41,18 @@ const SMALL_WORK_KEY_ROWS = 256;
 const BOUND_KEYS = 8;
 
 export function currentReads(db: Database.Database): IndexReads {
-  const selectRecord = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records AS r WHERE r.id = ?`);
+  // A record's versions are found from the key ids stored with it (findVersionsOf), not from its keys' texts.
+  const selectRecord = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.id = ?`);
   // A page's records are read by row: a work's records are neighbours there (indexTables.ts).
   const selectVersion = db.prepare<[number], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row = ?`);
   const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row IN (SELECT value FROM json_each(?))`);
   const keysOfIds = db.prepare<[string], string>(`SELECT ${workKeysOf('?')}`).pluck();
+  const keyTextsOf = db.prepare<[string], [number, string]>('SELECT key_id, key FROM work_keys WHERE key_id IN (SELECT value FROM json_each(?))').raw();
 
-  // The key ids of the keys of records given out by getRecord, by the identity of their workKeys list:
-  // listVersions asks for the versions of exactly that list next, and its ids need no lookup then.
+  // The key ids of records given out by getRecord (a JSON array, as stored), by record and by the identity
+  // of their workKeys list once read: listVersions asks for the versions of that record or list next, and
+  // its ids need no lookup then.
+  const keyIdsOfRecord = new WeakMap<CatalogRecord, string>();
   const keyIdsOfList = new WeakMap<readonly string[], string>();
   // The records of this event-loop turn, by id: a record requested is most often the only one, or one,
   // of its own versions page, and is not read twice. Cleared every turn, so never older than the turn.
@@ -63,18 +69,27 @@ export function currentReads(db: Database.Database): IndexReads {
   };
 
   /**
-   * A version as a record whose work keys are read when first asked for: a page never shows them, and
-   * reading them took a quarter of a large work's page.
+   * Versions as records, their work keys' texts read in one statement for all of them (a page, or a whole
+   * work read for its sort or facets): the ids of one work's keys are mostly the same few. Records are
+   * plain values, complete when given out: a host may keep one after the index is closed.
    */
-  const versionOfRow = (row: VersionRow): CatalogRecord => {
-    const known = recordsThisTurn?.get(row.id);
-    if (known !== undefined) return known;
-    const record = recordFromRow(row, []);
-    let workKeys: readonly string[] | undefined;
-    return Object.defineProperty(record, 'workKeys', {
-      enumerable: true,
-      get: () => (workKeys ??= JSON.parse(keysOfIds.get(row.key_ids) ?? '[]') as string[]),
-    });
+  const versionsOfRows = (rows: readonly VersionRow[]): CatalogRecord[] => {
+    const texts = keyTextsOfRows(rows);
+    return rows.map((row) => recordsThisTurn?.get(row.id) ?? versionOfRow(row, texts));
+  };
+  const keyTextsOfRows = (rows: readonly VersionRow[]): ReadonlyMap<number, string> => {
+    if (rows.length === 0) return new Map();
+    const keyIds = new Set<number>();
+    for (const row of rows) for (const keyId of JSON.parse(row.key_ids) as number[]) keyIds.add(keyId);
+    return new Map(keyTextsOf.all(JSON.stringify([...keyIds])));
+  };
+  const versionOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): CatalogRecord => {
+    const keys: string[] = [];
+    for (const keyId of JSON.parse(row.key_ids) as number[]) {
+      const text = texts.get(keyId);
+      if (text !== undefined) keys.push(text);
+    }
+    return recordFromRow(row, keys);
   };
 
   /**
@@ -88,12 +103,13 @@ export function currentReads(db: Database.Database): IndexReads {
     const found = toRead.length === 1 ? [selectVersion.get(toRead[0] as number)] : toRead.length > 1 ? selectVersions.all(JSON.stringify(toRead)) : [];
     const read = new Map<string, VersionRow>();
     for (const row of found) if (row !== undefined) read.set(row.id, row);
+    const texts = keyTextsOfRows([...read.values()]);
     const records: CatalogRecord[] = [];
     for (const id of ids) {
       const known = recordsThisTurn?.get(id);
       const row = known === undefined ? read.get(id) : undefined;
       if (known !== undefined) records.push(known);
-      else if (row !== undefined) records.push(versionOfRow(row));
+      else if (row !== undefined) records.push(versionOfRow(row, texts));
     }
     return records;
   };
@@ -126,9 +142,9 @@ export function currentReads(db: Database.Database): IndexReads {
   const newestFirst = largePage('last_indexed DESC, record_id', 'record_id, MAX(last_indexed) AS last_indexed, MAX(record_row) AS record_row');
   const byId = largePage('record_id', 'record_id, MAX(record_row) AS record_row');
   const countOf = db.prepare<[string], number>(`SELECT COUNT(*) FROM (SELECT DISTINCT record_id ${KEYED})`).pluck();
-  const pageByStatement = (keyIds: string, query: VersionsQuery) => {
+  const pageByStatement = (keyIds: string, query: RecordVersionsQuery) => {
     const rows = query.limit > 0 ? (query.order === 'last-indexed' ? newestFirst : byId).all(keyIds, query.limit, query.offset) : [];
-    return { total: rows[0]?.total ?? countOf.get(keyIds) ?? 0, records: rows.map(versionOfRow) };
+    return { total: rows[0]?.total ?? countOf.get(keyIds) ?? 0, records: versionsOfRows(rows) };
   };
 
   // A large work: its large keys' records remembered (largeKeyMembers.ts), the page cut from them with
@@ -137,7 +153,12 @@ export function currentReads(db: Database.Database): IndexReads {
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   const large = largeKeys(db);
   const smallKeyRows = db.prepare<[number], VersionEntry>(`SELECT ${KEY_ROW_COLUMNS} FROM records_by_key WHERE key_id = ?`).raw();
-  const largeWork = (keyIds: readonly number[], query: VersionsQuery) => {
+  /**
+   * A large work as one remembered list and the records its small keys add (`extras`, by id); undefined
+   * when the statement must answer (no large key, several large keys naming different records, an id that
+   * does not survive the trip into JavaScript).
+   */
+  const largeUnion = (keyIds: readonly number[]): { members: KeyMembers; extras: Map<string, VersionEntry> } | undefined => {
     const version = dataVersion.get() ?? 0;
     let members: KeyMembers | undefined;
     const smallKeys: number[] = [];
@@ -145,18 +166,50 @@ export function currentReads(db: Database.Database): IndexReads {
       const found = large.membersOf(keyId, version);
       if (found === undefined) smallKeys.push(keyId);
       else if (members === undefined) members = found;
-      else if (found !== members) return pageByStatement(JSON.stringify(keyIds), query);
+      else if (found !== members) return undefined;
     }
-    if (members === undefined) return pageByStatement(JSON.stringify(keyIds), query);
+    if (members === undefined) return undefined;
     const extras = new Map<string, VersionEntry>();
     for (const keyId of smallKeys) {
       for (const entry of smallKeyRows.all(keyId)) {
-        if (entry[0].includes('\uFFFD')) return pageByStatement(JSON.stringify(keyIds), query);
+        if (entry[0].includes('\uFFFD')) return undefined;
         if (!holds(members, entry[0])) extras.set(entry[0], entry);
       }
     }
-    const { total, ids, rows } = pageOfUnion(members, extras, query);
+    return { members, extras };
+  };
+  const largeWork = (keyIds: readonly number[], query: RecordVersionsQuery) => {
+    const union = largeUnion(keyIds);
+    if (union === undefined) return pageByStatement(JSON.stringify(keyIds), query);
+    const { total, ids, rows } = pageOfUnion(union.members, union.extras, query);
     return { total, records: pageRecords(ids, rows) };
+  };
+
+  // The facet values of a remembered list's records, tallied once (read while the list is remembered), and
+  // its facet counts: the page of a large work is then cut from the list, not from every record read again.
+  const tallies = new WeakMap<KeyMembers, { tally: FacetTally; counts: FacetCounts }>();
+  const talliedMembers = (members: KeyMembers) => {
+    let tallied = tallies.get(members);
+    if (tallied === undefined) {
+      const tally = addToFacetTally(selectVersions.all(JSON.stringify(Array.from(members.byIdRows))).map((row) => recordFromRow(row, [])));
+      tallied = { tally, counts: facetCountsOfTally(tally) };
+      tallies.set(members, tallied);
+    }
+    return tallied;
+  };
+  /** A large work's page with its facets (no filters, the feed's or the page's default order), as pageOfWork would cut it from every record. */
+  const largeWorkWithFacets = (keyIds: readonly number[], query: RecordVersionsQuery): VersionsPage | undefined => {
+    const union = largeUnion(keyIds);
+    if (union === undefined) return undefined;
+    const { members, extras } = union;
+    const tallied = talliedMembers(members);
+    let facets = tallied.counts;
+    if (extras.size > 0) {
+      const added = [...extras.values()];
+      facets = facetCountsOfTally(addToFacetTally(pageRecords(added.map(([id]) => id), added.map(([, , row]) => row)), tallied.tally));
+    }
+    const { total, ids, rows } = pageOfUnion(members, extras, query);
+    return { total, records: pageRecords(ids, rows), unfilteredTotal: total, facets };
   };
 
   type KeyRows = Database.Statement<unknown[], VersionEntry>;
@@ -177,35 +230,60 @@ export function currentReads(db: Database.Database): IndexReads {
       FROM records AS r
      WHERE r.id IN (SELECT value FROM json_each(?))`);
 
+  /** The versions of the records holding any of these keys (by id), one page of them. */
+  const versionsOfKeyIds = (ids: readonly number[], query: RecordVersionsQuery): VersionsPage => {
+    if (ids.length === 0) return { total: 0, records: [] };
+    if (readsWholeWork(query)) {
+      const remembered = ids.some(large.remembers);
+      if (remembered && listsFacetsOnly(query)) {
+        const page = largeWorkWithFacets(ids, query);
+        if (page !== undefined) return page;
+      }
+      const work = workRecords.all(JSON.stringify(ids));
+      // A large work read whole for its facets: its large keys are remembered for the next request.
+      if (!remembered && work.length > SMALL_WORK_KEY_ROWS && listsFacetsOnly(query)) {
+        const version = dataVersion.get() ?? 0;
+        for (const keyId of ids) large.membersOf(keyId, version);
+      }
+      return pageOfWork(versionsOfRows(work), query);
+    }
+    if (ids.some(large.remembers)) return largeWork(ids, query);
+    const bound = keyRowsByCount[ids.length];
+    const rows = bound !== undefined ? bound.all(...ids, SMALL_WORK_KEY_ROWS + 1) : keyRowsByList.all(JSON.stringify(ids), SMALL_WORK_KEY_ROWS + 1);
+    // A larger work, or (rarely) an id stored with a lone surrogate, which comes back with U+FFFD in
+    // place of bytes that are not UTF-8 and then names no record: the statement, which never turns ids
+    // into JavaScript strings and back.
+    if (rows.length > SMALL_WORK_KEY_ROWS || rows.some(([id]) => id.includes('\uFFFD'))) return largeWork(ids, query);
+    // A record's key rows all carry its last_indexed and row: the distinct records are the distinct ids.
+    const latest = new Map<string, VersionEntry>();
+    for (const entry of rows) latest.set(entry[0], entry);
+    const versions = [...latest.values()];
+    versions.sort(versionOrder(query.order));
+    // As LIMIT and OFFSET: no rows for a limit of 0, a negative offset counts as 0.
+    const offset = Math.max(0, query.offset);
+    const page = query.limit > 0 ? versions.slice(offset, offset + query.limit) : [];
+    return { total: versions.length, records: pageRecords(page.map(([id]) => id), page.map(([, , row]) => row)) };
+  };
+
   return {
     getRecord(id) {
       const row = selectRecord.get(id);
       if (row === undefined) return undefined;
-      const record = recordOfRow(row);
-      keyIdsOfList.set(record.workKeys, row.key_ids);
+      const keys = JSON.parse(keysOfIds.get(row.key_ids) ?? '[]') as string[];
+      keyIdsOfList.set(keys, row.key_ids);
+      const record = recordFromRow(row, keys);
+      keyIdsOfRecord.set(record, row.key_ids);
       return rememberThisTurn(record);
     },
 
-    findVersions(query) {
-      const ids = keyIdsOf(query.workKeys);
-      if (ids.length === 0) return { total: 0, records: [] };
-      if (readsWholeWork(query)) return pageOfWork(workRecords.all(JSON.stringify(ids)).map(versionOfRow), query);
-      if (ids.some(large.remembers)) return largeWork(ids, query);
-      const bound = keyRowsByCount[ids.length];
-      const rows = bound !== undefined ? bound.all(...ids, SMALL_WORK_KEY_ROWS + 1) : keyRowsByList.all(JSON.stringify(ids), SMALL_WORK_KEY_ROWS + 1);
-      // A larger work, or (rarely) an id stored with a lone surrogate, which comes back with U+FFFD in
-      // place of bytes that are not UTF-8 and then names no record: the statement, which never turns ids
-      // into JavaScript strings and back.
-      if (rows.length > SMALL_WORK_KEY_ROWS || rows.some(([id]) => id.includes('\uFFFD'))) return largeWork(ids, query);
-      // A record's key rows all carry its last_indexed and row: the distinct records are the distinct ids.
-      const latest = new Map<string, VersionEntry>();
-      for (const entry of rows) latest.set(entry[0], entry);
-      const versions = [...latest.values()];
-      versions.sort(versionOrder(query.order));
-      // As LIMIT and OFFSET: no rows for a limit of 0, a negative offset counts as 0.
-      const offset = Math.max(0, query.offset);
-      const page = query.limit > 0 ? versions.slice(offset, offset + query.limit) : [];
-      return { total: versions.length, records: pageRecords(page.map(([id]) => id), page.map(([, , row]) => row)) };
+    findVersions: (query) => versionsOfKeyIds(keyIdsOf(query.workKeys), query),
+
+    findVersionsOf(record, query) {
+      const keyIds = keyIdsOfRecord.get(record);
+      // A record from elsewhere (not given out by getRecord): by its keys' texts.
+      if (keyIds === undefined) return record.workKeys.length === 0 ? versionsOfKeylessRecord(record, query.offset) : versionsOfKeyIds(keyIdsOf(record.workKeys), query);
+      const ids = JSON.parse(keyIds) as number[];
+      return ids.length === 0 ? versionsOfKeylessRecord(record, query.offset) : versionsOfKeyIds(ids, query);
     },
 
     countVersions: (ids) => versionCounts.all(JSON.stringify(ids)),
@@ -217,7 +295,10 @@ export function currentReads(db: Database.Database): IndexReads {
   };
 }
 
-/** Whether a query is answered from the whole work's records: an order on record fields, filters or facets. */
-export function readsWholeWork(query: VersionsQuery): boolean {
-  return isRecordFieldOrder(query.order) || (query.filters?.length ?? 0) > 0 || query.facets === true;
+/** Whether a query is answered from the whole work's records (the one rule, src/record/recordFacets.ts). */
+export { readsWholeWork };
+
+/** Whether a query asks for facets in the feed's or the page's default order, without filters: a large work's page is then cut from its remembered list. */
+function listsFacetsOnly(query: RecordVersionsQuery): boolean {
+  return query.facets === true && (query.filters?.length ?? 0) === 0 && !isRecordFieldOrder(query.order);
 }

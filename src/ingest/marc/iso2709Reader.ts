@@ -31,6 +31,7 @@
  * Left to others: what a record means (mapping), and the MARC-8 character sets themselves (marc8.ts).
  */
 import { isUtf8 } from 'node:buffer';
+import { InvalidArgumentError, MalformedMarcError } from '../../errors.js';
 import type { SourceItem } from '../sourceRecord.js';
 import { Marc8Decoder } from './marc8.js';
 import { checkedFilePath, fileChunks } from '../readers/fileChunks.js';
@@ -66,20 +67,48 @@ export async function* readIso2709Stream(chunks: AsyncIterable<Uint8Array>, sour
     const items = splitter.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     // The records of one chunk are parsed together and handed out one by one: fewer suspensions, and
     // memory stays at one chunk's worth of records.
-    for (const item of items) yield item;
+    for (const item of items) yield item as SourceItem<MarcRecord>;
   }
-  for (const item of splitter.finish()) yield item;
+  for (const item of splitter.finish()) yield item as SourceItem<MarcRecord>;
+}
+
+/**
+ * The same records as readIso2709Stream, each as its own bytes (leader to the byte before its record
+ * terminator) instead of parsed: the record is checked as that reader checks it (a record it would
+ * refuse is the same problem here, at the same position, with the same 001), but its fields are not
+ * decoded. parseIso2709Record turns the bytes into the very record readIso2709Stream gives. This is how
+ * records are handed to the mapping step in worker threads (src/ingest/mappingWorkers.ts): bytes cross
+ * threads for the price of a copy, a parsed record costs as much to clone as to read.
+ */
+export async function* readIso2709RecordBytes(chunks: AsyncIterable<Uint8Array>, source: string): AsyncGenerator<SourceItem<Uint8Array>> {
+  const splitter = new RecordSplitter(source, false);
+  for await (const chunk of chunks) {
+    const items = splitter.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    for (const item of items) yield item as SourceItem<Uint8Array>;
+  }
+  for (const item of splitter.finish()) yield item as SourceItem<Uint8Array>;
+}
+
+/** The record of bytes readIso2709RecordBytes gave, parsed as readIso2709Stream parses it. */
+export function parseIso2709Record(bytes: Uint8Array): MarcRecord {
+  if (!(bytes instanceof Uint8Array)) throw new InvalidArgumentError('parseIso2709Record', 'bytes', 'the bytes of one ISO 2709 record (a Uint8Array)', bytes);
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const outcome = recordParser.parse(buffer, 0, buffer.length, true);
+  if (outcome === NEED_MORE_BYTES || !outcome.ok) {
+    throw new MalformedMarcError(`not the bytes of one readable ISO 2709 record: ${outcome === NEED_MORE_BYTES ? 'it ends early' : outcome.reason}`);
+  }
+  return outcome.record as MarcRecord;
 }
 
 /** The records in one run of ISO 2709 bytes held whole (a Solr core's stored `fullrecord`), read at once. */
 export function parseIso2709(bytes: Buffer, source: string): SourceItem<MarcRecord>[] {
   const splitter = new RecordSplitter(source);
-  return [...splitter.push(bytes), ...splitter.finish()];
+  return [...splitter.push(bytes), ...splitter.finish()] as SourceItem<MarcRecord>[];
 }
 
 /** Cuts a byte stream into records and parses them, carrying a record split across chunks over. */
 class RecordSplitter {
-  private readonly parser = new RecordParser();
+  private readonly parser: RecordParser;
   private recordNumber = 0;
   /** Bytes after the last whole record, waiting for the rest of it. */
   private pending: Buffer | undefined;
@@ -89,10 +118,13 @@ class RecordSplitter {
    */
   private resynchronising = false;
 
-  constructor(private readonly source: string) {}
+  /** `parsed`: records come out parsed (MarcRecord); otherwise as their bytes, checked but not decoded. */
+  constructor(private readonly source: string, parsed = true) {
+    this.parser = new RecordParser(parsed);
+  }
 
-  push(chunk: Buffer): SourceItem<MarcRecord>[] {
-    const items: SourceItem<MarcRecord>[] = [];
+  push(chunk: Buffer): SourceItem<MarcRecord | Buffer>[] {
+    const items: SourceItem<MarcRecord | Buffer>[] = [];
     let buffer = chunk;
     if (this.pending !== undefined) {
       // Join the carried-over bytes with this chunk only up to its first terminator, not the whole chunk.
@@ -115,8 +147,8 @@ class RecordSplitter {
   }
 
   /** The end of the stream: a record whose 1D the leader length waited for, then what follows the last 1D. */
-  finish(): SourceItem<MarcRecord>[] {
-    const items: SourceItem<MarcRecord>[] = [];
+  finish(): SourceItem<MarcRecord | Buffer>[] {
+    const items: SourceItem<MarcRecord | Buffer>[] = [];
     const pending = this.pending;
     this.pending = undefined;
     if (pending === undefined) return items;
@@ -134,7 +166,7 @@ class RecordSplitter {
   }
 
   /** Parses the whole records in `buffer` into `items`; returns how many bytes they took. */
-  private readRecords(buffer: Buffer, atEnd: boolean, items: SourceItem<MarcRecord>[]): number {
+  private readRecords(buffer: Buffer, atEnd: boolean, items: SourceItem<MarcRecord | Buffer>[]): number {
     let position = 0;
     for (;;) {
       position = skipSeparators(buffer, position);
@@ -157,7 +189,7 @@ class RecordSplitter {
     }
   }
 
-  private giveUpIfTooLong(items: SourceItem<MarcRecord>[]): void {
+  private giveUpIfTooLong(items: SourceItem<MarcRecord | Buffer>[]): void {
     const pending = this.pending;
     if (pending === undefined || pending.length <= MAX_BYTES_WITHOUT_TERMINATOR) return;
     if (!this.resynchronising) {
@@ -182,16 +214,17 @@ function leaderEndingAt(buffer: Buffer, from: number, terminator: number): numbe
 }
 
 type ParseOutcome =
-  | { readonly ok: true; readonly record: MarcRecord; readonly id: string | undefined; readonly next: number }
+  | { readonly ok: true; readonly record: MarcRecord | Buffer; readonly id: string | undefined; readonly next: number }
   | { readonly ok: false; readonly reason: string; readonly id: string | undefined; readonly next: number; readonly runsPastEnd: boolean };
 
 const NEED_MORE_BYTES = Symbol('need more bytes');
+const NEEDS_DECODING = Symbol('needs decoding');
 
 function failure(next: number, reason: string, id?: string, runsPastEnd = false): ParseOutcome {
   return { ok: false, reason, id, next, runsPastEnd };
 }
 
-function itemOf(outcome: ParseOutcome, source: string, recordNumber: number): SourceItem<MarcRecord> {
+function itemOf(outcome: ParseOutcome, source: string, recordNumber: number): SourceItem<MarcRecord | Buffer> {
   const position = outcome.id === undefined ? { source, recordNumber } : { source, recordNumber, id: outcome.id };
   return outcome.ok ? { kind: 'record', position, record: outcome.record } : { kind: 'problem', position, reason: outcome.reason };
 }
@@ -247,6 +280,9 @@ class RecordParser {
   private fieldStarts = new Int32Array(256);
   private fieldEnds = new Int32Array(256);
   private readonly marc8 = new Marc8Decoder();
+
+  /** `parsed`: a good record is built (fields decoded); otherwise it is answered as its bytes, copied. */
+  constructor(private readonly parsed = true) {}
 
   /**
    * The record in buffer[start, terminator) (`terminator` is the 1D, or the end of the data at the end of
@@ -406,7 +442,18 @@ class RecordParser {
       }
     }
 
-    const record = this.buildRecord(buffer, start, base, Math.min(end, recordEnd), directoryStart, entryCount);
+    const recordBytesEnd = Math.min(end, recordEnd);
+    if (!this.parsed) {
+      const bytes = Buffer.from(buffer.subarray(start, recordBytesEnd));
+      const id = this.controlNumber(buffer, directoryStart, entryCount);
+      return { ok: true, record: bytes, id: id === NEEDS_DECODING ? this.idOf(this.buildRecord(buffer, start, base, recordBytesEnd, directoryStart, entryCount)) : id, next: recordEnd };
+    }
+    const record = this.buildRecord(buffer, start, base, recordBytesEnd, directoryStart, entryCount);
+    return { ok: true, record, id: this.idOf(record), next: recordEnd };
+  }
+
+  /** The record's id as positions carry it: its first 001, trimmed. */
+  private idOf(record: MarcRecord): string | undefined {
     let id: string | undefined;
     for (const field of record.fields) {
       if (field.tag === '001' && 'value' in field) {
@@ -414,7 +461,21 @@ class RecordParser {
         break;
       }
     }
-    return { ok: true, record, id, next: recordEnd };
+    return id;
+  }
+
+  /**
+   * The first 001 of a checked record read from its bytes, as idOf reads it from the built record; when
+   * its bytes hold an escape or a byte above ASCII (which decoding would change), NEEDS_DECODING.
+   */
+  private controlNumber(buffer: Buffer, directoryStart: number, entryCount: number): string | undefined | typeof NEEDS_DECODING {
+    for (let k = 0; k < entryCount; k += 1) {
+      const at = directoryStart + k * ENTRY_LENGTH;
+      if (buffer[at] !== 0x30 || buffer[at + 1] !== 0x30 || buffer[at + 2] !== 0x31) continue;
+      const text = buffer.toString('latin1', this.fieldStarts[k] as number, this.fieldEnds[k] as number);
+      return MARC8_SPECIAL.test(text) ? NEEDS_DECODING : text.trim() || undefined;
+    }
+    return undefined;
   }
 
   private buildRecord(buffer: Buffer, start: number, base: number, end: number, directoryStart: number, entryCount: number): MarcRecord {
@@ -512,6 +573,9 @@ class RecordParser {
     return undefined;
   }
 }
+
+/** The parser of parseIso2709Record (its scratch arrays and MARC-8 decoder reused from record to record). */
+const recordParser = new RecordParser();
 
 function isDigitCode(code: number): boolean {
   return code >= 0x30 && code <= 0x39;

@@ -2,7 +2,9 @@
  * The Solr adapter's answers from the work index beside the core (createSolrIndex's `workIndex` option,
  * docs/solr.md): versions pages and counts from the SQLite file (workIndexFile.ts), the page's records
  * from Solr in one request by id, and a record's keys (made again from its document by the profile, as
- * the sync made them) and order time filled in, since the core holds none. It only reads the core; syncing the file is workIndexSync.ts's.
+ * the sync made them) and order time filled in, since the core holds none. The page's sorts on record
+ * fields, filters and facets read the whole work's records in that same one request and cut the page by
+ * the rule every adapter shares. It only reads the core; syncing the file is workIndexSync.ts's.
  *
  * Left to others: the requests themselves and turning documents into records (solrIndex.ts).
  */
@@ -12,6 +14,7 @@ import type { CatalogRecord } from '../../../record/catalogRecord.js';
 import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 import type { SolrResultList } from '../solrAnswers.js';
 import { checkKeyProfile, checkStoredKeyFields, keysOf, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
+import { pageOfWork, readsWholeWork } from '../../../record/recordFacets.js';
 import { orderTimeOf } from './documentOrder.js';
 import { openWorkIndex, type WorkIndex } from './workIndexFile.js';
 
@@ -69,10 +72,21 @@ export class WorkIndexAnswers {
     }
   }
 
-  /** The file's generation: changes with every sync that changed it. */
+  /**
+   * The file's generation: changes with every sync that changed it. Read from the file once an event-loop
+   * turn, as the embedded index reads its own version: a kept answer asks for it on every request.
+   */
   version(): string {
-    return `w${this.index.changeCount()}`;
+    if (this.versionThisTurn === undefined) {
+      this.versionThisTurn = `w${this.index.changeCount()}`;
+      setImmediate(() => {
+        this.versionThisTurn = undefined;
+      });
+    }
+    return this.versionThisTurn;
   }
+
+  private versionThisTurn: string | undefined;
 
   /** A Solr document with the keys and order time the file holds for it (the core holds none). */
   completeDocument(doc: Record<string, unknown>): Record<string, unknown> {
@@ -85,15 +99,22 @@ export class WorkIndexAnswers {
     return out;
   }
 
-  /** One page: ids and total from the file, then the records from Solr in one request by id, in the file's order. */
+  /**
+   * One page: ids and total from the file, then the records from Solr in one request by id, in the file's
+   * order. An order on record fields, filters or facets (readsWholeWork) take every id of the work from the
+   * file and its records in that one request, and cut the page by the rule every adapter shares
+   * (src/record/recordFacets.ts pageOfWork), so the answer is the embedded index's: one Solr request either
+   * way, sent as a POST once the ids pass SOLR_POST_THRESHOLD_BYTES (docs/solr.md, "The work index beside the core").
+   */
   async findVersions(query: VersionsQuery, select: Select, toRecord: (doc: Record<string, unknown>, what: string) => CatalogRecord): Promise<VersionsPage> {
-    // The work index sorts by its own two orders only; the page's sorts on record fields and its filters and
-    // facets are not answered from it yet (docs/solr.md, "Work index"): such a query gets relevance order.
-    const order = query.order === 'last-indexed' ? 'last-indexed' : 'relevance';
-    const { total, ids } = this.index.findVersions({ workKeys: query.workKeys, order, offset: query.offset, limit: query.limit });
+    const whole = readsWholeWork(query);
+    // The file sorts by its own two orders; a whole work is read in id order (SQLite's LIMIT -1: no limit).
+    const { total, ids } = whole
+      ? this.index.findVersions({ workKeys: query.workKeys, order: 'relevance', offset: 0, limit: -1 })
+      : this.index.findVersions({ workKeys: query.workKeys, order: query.order === 'last-indexed' ? 'last-indexed' : 'relevance', offset: query.offset, limit: query.limit });
     if (ids.length === 0) return { total, records: [] };
     const separator = separatorFor(ids);
-    const what = `findVersions(work index, ${ids.length} id${ids.length === 1 ? '' : 's'})`;
+    const what = `findVersions(work index, ${ids.length} id${ids.length === 1 ? '' : 's'}${whole ? `, ${query.order}, whole work` : ''})`;
     const response = await select([
       ['q', `{!terms f=${this.idField} separator="${separator}"}${ids.join(separator)}`],
       ['rows', String(ids.length)],
@@ -103,12 +124,13 @@ export class WorkIndexAnswers {
       const id = doc[this.idField];
       if (typeof id === 'string') byId.set(id, doc);
     }
-    // A document deleted in the core since the last sync is left out of the page (the total is the file's).
+    // A document deleted in the core since the last sync is left out of the page (the total is the file's,
+    // except for a whole work, which counts the records Solr still has).
     const records = ids.flatMap((id) => {
       const doc = byId.get(id);
       return doc === undefined ? [] : [toRecord(doc, what)];
     });
-    return { total, records };
+    return whole ? pageOfWork(records, query) : { total, records };
   }
 
   countVersions(ids: readonly string[]): Map<string, number> {

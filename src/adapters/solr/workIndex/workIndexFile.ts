@@ -7,7 +7,7 @@
  * This module only stores and answers: walking the core, keeping the file in step and wiring it into the
  * Solr adapter are left to others (nothing here talks to Solr, and nothing here writes to the core).
  */
-import { hash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { InvalidOptionError } from '../../../errors.js';
@@ -53,7 +53,7 @@ export interface WorkIndex {
   compact(): void;
   /** Removes documents by id; how many were there. */
   remove(ids: readonly string[]): number;
-  /** The ids of one page of the documents sharing any of the keys, and how many there are in all. */
+  /** The ids of one page of the documents sharing any of the keys (a negative limit: all of them), and how many there are in all. */
   findVersions(query: { workKeys: readonly string[]; order: EngineOrder; offset: number; limit: number }): { total: number; ids: string[] };
   /** For each id stored: how many documents share any of its keys (itself included; 1 without keys). */
   countVersions(ids: readonly string[]): Map<string, number>;
@@ -95,9 +95,14 @@ const SCHEMA = `
 
 /** A key's id: the first 63 bits of its SHA-1 (n distinct keys share one with a chance of about n² / 2^64: 1 in 18 million at a million keys). */
 function keyIdOf(key: string): bigint {
-  // crypto.hash's one call with hex out costs less than a Hash object and a Buffer per key (docs/benchmarks.md).
-  return BigInt(`0x${hash('sha1', key, 'hex').slice(0, 16)}`) >> 1n;
+  return BigInt(`0x${sha1Hex(key).slice(0, 16)}`) >> 1n;
 }
+
+// crypto.hash's one call with hex out costs less than a Hash object and a Buffer per key
+// (docs/benchmarks.md); it came in Node 20.12, and the package runs on 20.8, where the Hash object is used.
+const sha1Hex: (text: string) => string = typeof crypto.hash === 'function'
+  ? (text) => crypto.hash('sha1', text, 'hex')
+  : (text) => crypto.createHash('sha1').update(text).digest('hex');
 
 /** A JSON array of key ids, exact (JSON.stringify cannot write a bigint). */
 function keyIdList(keys: Iterable<string>): string {

@@ -1,0 +1,130 @@
+/**
+ * The mapping step in worker threads (src/ingest/mappingWorkers.ts) against the same step on the main
+ * thread, through the one pipeline: an ISO 2709 file of UTF-8 and MARC-8 records, records the reader
+ * refuses, a record the mapping refuses (no id), a withdrawn record and a duplicate, long enough for
+ * several batches in flight, gives the same documents, deletions, rejections with their positions and
+ * counts either way.
+ */
+import test from 'ava';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runIngest, type IngestWriter, type RecordBatchMapping } from '../../src/ingest/pipeline.js';
+import { startMappingWorkers } from '../../src/ingest/mappingWorkers.js';
+import { recordFormatNamed } from '../../src/ingest/recordFormats.js';
+import { describeRejection, type SourceItem } from '../../src/ingest/sourceRecord.js';
+import { encodeIso2709, encodeIso2709Raw, rawControlField, rawDataField } from '../../tools/marc/writeIso2709.js';
+import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
+
+const ESC = '\x1b';
+
+function bookRecord(n: number): MarcRecord {
+  return {
+    leader: '00000nam a2200000 i 4500',
+    fields: [
+      { tag: '001', value: `book-${n}` },
+      { tag: '008', value: `${String(200101 + (n % 9))}s${1990 + (n % 30)}    bl            000 0 por d` },
+      { tag: '100', ind1: '1', ind2: ' ', subfields: [{ code: 'a', value: `Autor ${n % 37}, Ana,` }, { code: 'e', value: 'author.' }] },
+      { tag: '240', ind1: '1', ind2: '0', subfields: [{ code: 'a', value: `Obra ${n % 53}` }] },
+      { tag: '245', ind1: '1', ind2: '0', subfields: [{ code: 'a', value: `Cafe\u0301 número ${n} :` }, { code: 'b', value: 'São Paulo' }] },
+      { tag: '260', ind1: ' ', ind2: ' ', subfields: [{ code: 'b', value: 'Editora,' }, { code: 'c', value: String(1990 + (n % 30)) }] },
+    ],
+  };
+}
+
+function marc8Record(id: string): Buffer {
+  return encodeIso2709Raw('00000nam  2200000 a 4500', [
+    rawControlField('001', id),
+    rawDataField('100', '1', ' ', [['a', '\xA1\xE2od\xE2z, Jan']]),
+    rawDataField('245', '1', '0', [['a', 'Caf\xE2e cr\xE8eme :'], ['b', `${ESC}(NKNIGA${ESC}(B /`]]),
+  ]);
+}
+
+/** 2,600 source records: every 97th MARC-8, every 211th broken, one without 001, one withdrawn, one duplicate. */
+function catalogFile(): Buffer {
+  const parts: Buffer[] = [];
+  for (let n = 1; n <= 2600; n++) {
+    if (n % 211 === 0) {
+      const broken = encodeIso2709(bookRecord(n));
+      broken.write('x', 24 + 12 * 2 + 5, 'latin1');
+      parts.push(broken);
+    } else if (n % 97 === 0) {
+      parts.push(marc8Record(`marc8-${n}`));
+    } else if (n === 1500) {
+      parts.push(encodeIso2709({ ...bookRecord(n), fields: bookRecord(n).fields.filter((field) => field.tag !== '001') }));
+    } else if (n === 1700) {
+      parts.push(encodeIso2709({ ...bookRecord(12), leader: '00000dam a2200000 i 4500' }));
+    } else if (n === 2100) {
+      parts.push(encodeIso2709(bookRecord(7)));
+    } else {
+      parts.push(encodeIso2709(bookRecord(n)));
+    }
+  }
+  return Buffer.concat(parts);
+}
+
+function recordingWriter() {
+  const log: unknown[] = [];
+  const writer: IngestWriter = {
+    description: 'recording writer',
+    storedContentOf: async () => new Map(),
+    put: async (batch) => {
+      log.push(...batch);
+      return [];
+    },
+    delete: async (ids) => { log.push(`delete ${ids.join(' ')}`); },
+    close: async () => { log.push('close'); },
+  };
+  return { writer, log };
+}
+
+async function load(path: string, mapBatches: RecordBatchMapping<Uint8Array> | undefined) {
+  const format = recordFormatNamed('iso2709')!;
+  const { writer, log } = recordingWriter();
+  const rejections: string[] = [];
+  const now = new Date('2026-11-25T12:00:00Z');
+  const items = (mapBatches === undefined ? format.read(path) : format.asBytes!.read(path)) as AsyncIterable<SourceItem<unknown>>;
+  const summary = await runIngest<unknown>({
+    items,
+    toDocument: mapBatches === undefined
+      ? (record, position, keyProfile) => format.toDocument(record, position, undefined, keyProfile)
+      : (record, position, keyProfile) => format.asBytes!.toDocument(record as Uint8Array, position, undefined, keyProfile),
+    ...(mapBatches === undefined ? {} : { mapBatches: mapBatches as RecordBatchMapping<unknown> }),
+    writer,
+    now: () => now,
+    batchSize: 300,
+    onRejected: ({ position, reason }) => rejections.push(describeRejection(position, reason)),
+  });
+  const { seconds: _seconds, ...counts } = summary;
+  return { counts, log, rejections };
+}
+
+test('a load mapped in worker threads writes what the main thread\'s mapping writes, and rejects the same records at the same positions', async (t) => {
+  const directory = mkdtempSync(join(tmpdir(), 'mapping-workers-'));
+  t.teardown(() => rmSync(directory, { recursive: true, force: true }));
+  const path = join(directory, 'catalog.mrc');
+  writeFileSync(path, catalogFile());
+
+  const here = await load(path, undefined);
+  const inOneWorker = await load(path, startMappingWorkers({ format: 'iso2709', workers: 1 }));
+  const inWorkers = await load(path, startMappingWorkers({ format: 'iso2709', workers: 2 }));
+
+  t.is(here.counts.read, 2600);
+  t.is(here.counts.rejected, 13, '12 broken records and one without an id');
+  t.is(here.counts.duplicates, 1);
+  t.is(here.counts.deleted + here.counts.deletionsNotHeld, 1);
+  t.true(here.rejections.some((line) => line.startsWith(`${path}:record 211 (001 book-211): directory entry 3`)));
+  t.true(here.rejections.some((line) => line.startsWith(`${path}:record 1500: `)));
+  t.true(here.log.some((entry) => JSON.stringify(entry).includes('"id":"marc8-97"') && JSON.stringify(entry).includes('Café crëme')));
+  t.deepEqual(inWorkers.counts, here.counts);
+  t.deepEqual(inWorkers.rejections, here.rejections);
+  // The documents themselves, not their JSON: a property present but undefined on one side shows too.
+  t.deepEqual(inWorkers.log, here.log);
+  t.deepEqual(inOneWorker, here);
+});
+
+test('the mapping workers refuse a worker count that is not a whole number >= 1', (t) => {
+  for (const workers of [0, -1, 1.5, Number.NaN]) {
+    t.throws(() => startMappingWorkers({ format: 'iso2709', workers }), { message: /workers/ });
+  }
+});

@@ -1,0 +1,196 @@
+/**
+ * Side by side, in one run: the server's CPU per answer built afresh (records never asked before) for two
+ * builds of the plugin, each serving its own index file of the same catalog, alternated in blocks so that
+ * the machine's other tenants fall on both. Each block of never-asked records goes to both servers (each
+ * keeps its own answers, so a record is new to each), one build first in even blocks and the other first in
+ * odd ones; the server's CPU time comes from /proc, so the figure does not depend on how busy the machine is.
+ * Optionally checks that both servers answer every request with the same bytes, and can drop the index
+ * files' pages from the OS cache before each block (`--cold`: GNU dd's `iflag=nocache`), to measure answers
+ * built afresh when the file's pages are not in memory.
+ *
+ * Usage: node dist/tools/bench/freshAnswers.js --records N --a <package root>:<index> --b <package root>:<index>
+ *          [--requests N] [--block N] [--view rss|html|both] [--connections N] [--cold] [--compare] [--profile]
+ * A package root is a checkout with its dist/ built (the versions server is its dist/tools/bench/versionsServer.js).
+ */
+import { fork, execFileSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Agent, request } from 'node:http';
+import { DEFAULT_SEED, planCatalog, sampleCatalog, SeededRandom } from './catalogGenerator.js';
+import { percentile, sortedCopy } from './processStats.js';
+
+interface Side { name: string; root: string; index: string; child?: ChildProcess; port?: number }
+
+const HTML_HEADERS = { cookie: 'language=en; ui=standard; VUFIND_SESSION=3f9a0c1d2b4e5f60718293a4b5c6d7e8', 'accept-language': 'en' };
+const TICKS_PER_SECOND = 100;
+
+function option(name: string, fallback?: string): string {
+  const at = process.argv.indexOf(name);
+  const value = at >= 0 ? process.argv[at + 1] : fallback;
+  if (value === undefined) throw new Error(`missing ${name}`);
+  return value;
+}
+const flag = (name: string): boolean => process.argv.includes(name);
+
+function sideOf(name: string, text: string): Side {
+  const cut = text.lastIndexOf(':');
+  return { name, root: text.slice(0, cut), index: text.slice(cut + 1) };
+}
+
+/** utime + stime of a process, in seconds. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+function start(side: Side): Promise<void> {
+  const execArgv = flag('--profile') ? ['--cpu-prof', `--cpu-prof-dir=${join(side.root, '.bench/profiles')}`, `--cpu-prof-name=fresh-${side.name}-${Date.now()}.cpuprofile`] : [];
+  const child = fork(join(side.root, 'dist/tools/bench/versionsServer.js'), [side.index, 'https://catalog.example.org'], { stdio: ['ignore', 2, 2, 'ipc'], execArgv });
+  side.child = child;
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${side.name} exited ${code}`)));
+    child.on('message', (message: { type?: string; port?: number }) => {
+      if (message.type === 'listening') {
+        side.port = message.port;
+        resolve();
+      }
+    });
+  });
+}
+
+function versionsPath(id: string, view: 'rss' | 'html'): string {
+  const query = new URLSearchParams({ id, search: 'versions' });
+  if (view === 'rss') query.set('view', 'rss');
+  return `/Search/Versions?${query}`;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+function get(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: Buffer; ms: number }> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path, headers, agent }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks), ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+      response.on('error', reject);
+    }).on('error', reject).end();
+  });
+}
+
+/** The paths of a block sent with `connections` at a time; answers their bodies and latencies. */
+async function runBlock(port: number, paths: readonly string[], headers: Record<string, string>, connections: number) {
+  const bodies: Buffer[] = new Array(paths.length);
+  const latencies: number[] = [];
+  let next = 0;
+  let failures = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const at = next++;
+      const answer = await get(port, paths[at] as string, headers);
+      if (answer.status !== 200) failures += 1;
+      bodies[at] = answer.body;
+      latencies.push(answer.ms);
+    }
+  };
+  const started = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: connections }, worker));
+  return { bodies, latencies, seconds: Number(process.hrtime.bigint() - started) / 1e9, failures };
+}
+
+function dropFromCache(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      execFileSync('dd', [`if=${file}`, 'iflag=nocache', 'count=0'], { stdio: 'ignore' });
+    } catch {
+      // no such file
+    }
+  }
+}
+
+/** An answer without what depends on the second it was built in (the feed's dates of the current year are written with the time of day). */
+function withoutTimes(body: Buffer): string {
+  return body.toString().replace(/<(pubDate|lastBuildDate)>[^<]*</g, '<$1><');
+}
+
+async function main(): Promise<void> {
+  const records = Number(option('--records'));
+  const seed = Number(option('--seed', String(DEFAULT_SEED)));
+  const wanted = Number(option('--requests', '6000'));
+  const block = Number(option('--block', '500'));
+  const connections = Number(option('--connections', '8'));
+  const views = option('--view', 'both') === 'both' ? ['rss', 'html'] as const : [option('--view') as 'rss' | 'html'];
+  const cold = flag('--cold');
+  const compare = flag('--compare');
+  const sides = [sideOf('a', option('--a')), sideOf('b', option('--b'))];
+
+  // The bench's mix of never-asked records: uniform over the catalog, 5% from the largest works, shuffled.
+  const plan = planCatalog(records, seed);
+  const sample = sampleCatalog(plan, wanted, Math.max(20, Math.round(wanted / 19)));
+  const ids = sample.typical.map((s) => s.id);
+  const large = sample.large.map((s) => s.id);
+  for (let i = 0; i < Math.round(ids.length / 19) && large.length > 0; i++) ids.push(large[i % large.length] as string);
+  const random = new SeededRandom(seed ^ 0xf7e5);
+  for (let i = ids.length - 1; i > 0; i--) {
+    const j = random.below(i + 1);
+    [ids[i], ids[j]] = [ids[j] as string, ids[i] as string];
+  }
+
+  for (const side of sides) await start(side);
+  const totals = new Map<string, { cpu: number; answers: number; seconds: number; latencies: number[]; failures: number }>();
+  let differing = 0;
+  for (const view of views) {
+    const headers = view === 'html' ? HTML_HEADERS : {};
+    for (const side of sides) totals.set(`${side.name}-${view}`, { cpu: 0, answers: 0, seconds: 0, latencies: [], failures: 0 });
+    for (let from = 0, turn = 0; from < ids.length; from += block, turn++) {
+      const paths = ids.slice(from, from + block).map((id) => versionsPath(id, view));
+      const order = turn % 2 === 0 ? sides : [...sides].reverse();
+      const bodies = new Map<string, Buffer[]>();
+      for (const side of order) {
+        if (cold) dropFromCache(side.index);
+        const before = cpuSeconds(side.child!.pid!);
+        const result = await runBlock(side.port!, paths, headers, connections);
+        const total = totals.get(`${side.name}-${view}`)!;
+        total.cpu += cpuSeconds(side.child!.pid!) - before;
+        total.answers += paths.length;
+        total.seconds += result.seconds;
+        total.failures += result.failures;
+        total.latencies.push(...result.latencies);
+        bodies.set(side.name, result.bodies);
+      }
+      if (compare) {
+        const [a, b] = [bodies.get('a')!, bodies.get('b')!];
+        for (let i = 0; i < a.length; i++) {
+          if (!a[i]!.equals(b[i]!) && withoutTimes(a[i]!) !== withoutTimes(b[i]!)) {
+            if (differing++ === 0) process.stderr.write(`first difference, ${paths[i]}:\n${a[i]!.toString()}\n---\n${b[i]!.toString()}\n`);
+          }
+        }
+      }
+    }
+  }
+  await Promise.all(sides.map((side) => new Promise<void>((resolve) => {
+    side.child!.removeAllListeners('exit');
+    side.child!.once('exit', () => resolve());
+    side.child!.send({ type: 'stop' });
+  })));
+  const lines: string[] = [];
+  for (const view of views) {
+    const [a, b] = sides.map((side) => totals.get(`${side.name}-${view}`)!) as [NonNullable<ReturnType<typeof totals.get>>, NonNullable<ReturnType<typeof totals.get>>];
+    const describe = (name: string, t: typeof a) => {
+      const sorted = sortedCopy(t.latencies);
+      return `${name}: ${(t.cpu / t.answers * 1e6).toFixed(0)} µs server CPU/answer, ${(t.answers / t.seconds).toFixed(0)} answers/s, p50 ${percentile(sorted, 0.5).toFixed(2)} ms, p99 ${percentile(sorted, 0.99).toFixed(2)} ms, failures ${t.failures}`;
+    };
+    lines.push(`${view}${cold ? ' (index pages dropped from the OS cache before each block)' : ''}, ${a.answers} answers each, ${connections} at a time`);
+    lines.push(`  ${describe(`a ${sides[0]!.root}`, a)}`);
+    lines.push(`  ${describe(`b ${sides[1]!.root}`, b)}`);
+    lines.push(`  b/a CPU per answer: ${((b.cpu / b.answers) / (a.cpu / a.answers)).toFixed(3)}`);
+  }
+  if (compare) lines.push(`answers with different bytes: ${differing}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  agent.destroy();
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
