@@ -1,8 +1,8 @@
 /**
  * Driving a server on 127.0.0.1 with autocannon for the benchmark's HTTP cases, and reading the figures:
  * one timed run of a set of paths, its good answers' latencies kept per response so that rounds merge
- * exactly. runBench.ts (the plugin on the embedded index, the ceiling) and solrAdapterCost.ts (the plugin
- * on the Solr adapter) drive their cases through it.
+ * exactly. runBench.ts (the plugin on the embedded index, the ceiling) and solrPhaseDriving.ts (the plugin
+ * on a real Solr) drive their cases through it.
  */
 import autocannon from 'autocannon';
 import { percentile, sortedCopy } from './processStats.js';

@@ -12,7 +12,7 @@
  * phase also reports how much CPU the generator and the servers spent per answer (from process.cpuUsage
  * and /proc), which says where the cores went.
  *
- * Usage: measurePerCore(…) from runBench.ts, with its child-process helpers (solrAdapterCost.ts's
+ * Usage: measurePerCore(…) from runBench.ts, with its child-process helpers (solrPhaseDriving.ts's
  * BenchChildren) so that a failed run still stops these children.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -22,7 +22,7 @@ import { availableParallelism } from 'node:os';
 import { figuresOf, fmt, newCaseResult, runLoad, type CaseResult, type DrivenCase, type HttpFigures } from './loadDriver.js';
 import type { PerCoreListeningReport } from './perCoreServe.js';
 import { memoryOf, type ListeningReport } from './processStats.js';
-import type { BenchChildren } from './solrAdapterCost.js';
+import type { BenchChildren } from './solrPhaseDriving.js';
 
 export interface PerCoreSettings {
   readonly indexPath: string;

@@ -17,9 +17,7 @@
  *    the two views at 50 connections over records never asked for before (every answer built from the
  *    index), and a feed reader polling at 50 connections with the ETag each feed had (If-None-Match,
  *    answered 304); app and ceiling alternate in rounds so machine noise falls on both alike.
- * 3b. The plugin on the Solr adapter over a stand-in answering from memory in Solr's format, against the
- *    same ceiling (solrAdapterCost.ts): the plugin's own cost on Solr, not a measurement of Solr.
- * 3c. The plugin on a real Solr 9 on loopback, with a work index beside a VuFind core (solrServerCase.ts).
+ * 3b. The plugin on a real Solr 9 on loopback, with a work index beside a VuFind core (solrServerCase.ts).
  * 4. Fills the server's kept answers past their budget (more never-asked answers, in other languages),
  *    reads its resident memory, prints a table with each target as PASS or MISS (HTTP targets are ratios
  *    to the ceiling of the same run), and with --json ends its output with one line of JSON.
@@ -41,7 +39,6 @@ import { MARC_CATALOG_VERSION } from './marcCatalog.js';
 import type { MarcLoadReport, MarcWriteReport } from './marcLoad.js';
 import { figuresOf, fmt, newCaseResult, runLoad, type CaseResult, type DrivenCase, type HttpFigures } from './loadDriver.js';
 import { memoryOf, percentile, sortedCopy, type ListeningReport } from './processStats.js';
-import { measureSolrAdapterCost, solrAdapterCostJson, solrAdapterCostLines } from './solrAdapterCost.js';
 import { measureSolrServerCase, solrServerCaseJson, solrServerCaseLines, solrServerCaseTargets } from './solrServerCase.js';
 import { facetCostJson, facetCostLines, facetCostTarget, measureFacetCost } from './facetCost.js';
 import { measurePerCore, perCoreJson, perCoreLines, perCoreTargets } from './perCoreCases.js';
@@ -553,11 +550,6 @@ async function main(): Promise<void> {
   const keptAnswerBytes = await fillKeptAnswers(serverPort, [...coldIds, ...ids], keptSoFar, htmlHeaders);
   const serverMemory = memoryOf(server.pid ?? 0);
   await stopChild(server);
-  // The plugin on the Solr adapter over a stand-in answering from memory (not Solr), against the same ceiling.
-  const solrCost = await measureSolrAdapterCost({
-    indexPath, baseUrl, keptIds: ids, coldIds, htmlHeaders, duration: options.duration, ceilingPort,
-    children: { start: startChild, message: messageFrom, stop: stopChild },
-  });
   // The plugin on a real Solr 9 with a work index (solrServerCase.ts starts it; skipped without Java and Maven).
   const solr9 = await measureSolrServerCase({
     records: options.records, seed: options.seed, folder: BENCH_DIRECTORY, indexPath, baseUrl, keptIds: ids, coldIds, htmlHeaders, duration: options.duration, ceilingPort,
@@ -682,7 +674,6 @@ async function main(): Promise<void> {
   out.push(`  before the findVersions latencies and each never-asked-before case the index file was read through once (${readThroughSeconds.map((seconds) => `${seconds.toFixed(2)} s`).join(', ')}), so that its pages come from memory, as on a server with memory to spare`);
   out.push(`  server resident memory with ${keptAnswerBytes >= ANSWER_CACHE_BYTES ? 'full' : 'NOT full (too few records to fill them)'} kept answers (${fmt(keptAnswerBytes / MB)} MB of answers built against a ${fmt(ANSWER_CACHE_BYTES / MB)} MB budget): ${fmt(serverMemory.rss / MB)} MB (${fmt(serverMemory.anonymous / MB)} MB anonymous, ${fmt(serverMemory.files / MB)} MB mapped files; peak ${fmt(serverMemory.peakRss / MB)} MB)`);
   out.push('');
-  out.push(...solrAdapterCostLines(solrCost));
   out.push(...solrServerCaseLines(solr9));
   out.push(...facetCostLines(facetCost));
   out.push(...perCoreLines(perCore));
@@ -759,7 +750,6 @@ async function main(): Promise<void> {
       node: process.version,
       cpus: cpus().length,
       date: started.toISOString(),
-      ...solrAdapterCostJson(solrCost),
       ...solrServerCaseJson(solr9),
       ...facetCostJson(facetCost),
       ...perCoreJson(perCore),

@@ -32,7 +32,7 @@ import { solrCore, updateSolr } from '../../test/indexBehaviour/realSolr.js';
 import { generateRecords, planCatalog } from './catalogGenerator.js';
 import { figuresOf, fmt, newCaseResult, type CaseResult, type HttpFigures } from './loadDriver.js';
 import { reportToParent, serveForParent, type ListeningReport } from './processStats.js';
-import { caseJson, caseTable, confirmKeptAnswers, drive, fetchAll, fourCases, type SolrPhaseSettings } from './solrAdapterCost.js';
+import { caseJson, caseTable, confirmKeptAnswers, drive, fetchAll, fourCases, type SolrPhaseSettings } from './solrPhaseDriving.js';
 
 export interface SolrServerCaseSettings extends SolrPhaseSettings {
   /** The catalog (catalogGenerator.ts), as the embedded index was built from it. */
