@@ -39,6 +39,7 @@ import { solrResultList, type SolrResultList } from './solrAnswers.js';
 import { exchangeWithSolr, openSolrClient, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
 import { describeNetworkError, isObject } from './solrFaults.js';
 import { solrIndexVersionProbe, VersionWatch } from './solrVersionWatch.js';
+import { termsQuery, WORK_KEY_SEPARATOR } from './termsQuery.js';
 import { checkSolrWorkIndexOptions, WorkIndexAnswers, type CheckedSolrWorkIndexOptions, type SolrWorkIndexOptions } from './workIndex/workIndexAnswers.js';
 
 /** Versions read per request for an order sorted here (src/record/recordOrder.ts): one request for nearly every work. */
@@ -59,9 +60,7 @@ export const DEFAULT_SOLR_VERSION_CHECK_MS = 1000;
 /** Above this many bytes of form-encoded parameters the query goes as a POST body: Jetty's default
  * request-header limit is 8 KB, and proxies in front of Solr are often stricter. */
 export const SOLR_POST_THRESHOLD_BYTES = 4096;
-/** The separator of the `terms` query parser; work keys are normalised letters and digits, so they
- * never contain this control character (keys that do are dropped, see findVersions). */
-export const WORK_KEY_SEPARATOR = '\u001f';
+export { WORK_KEY_SEPARATOR } from './termsQuery.js';
 
 /** What the adapter writes to a log: one line per request at debug level, odd data at warn level. */
 export interface SolrIndexLogger {
@@ -367,9 +366,8 @@ class SolrIndex implements CatalogIndex {
     const keyField = fields.work_keys_str_mv;
     const what = `countVersions(${unique.length} id${unique.length === 1 ? '' : 's'})`;
 
-    const idSeparator = separatorFor(unique);
     const found = await this.select([
-      ['q', `{!terms f=${fields.id} separator="${idSeparator}"}${unique.join(idSeparator)}`],
+      ['q', termsQuery(fields.id, unique)],
       ['fl', `${fields.id},${keyField}`],
       ['rows', String(unique.length)],
     ], `${what} records`);
@@ -475,19 +473,6 @@ class SolrIndex implements CatalogIndex {
 
 function describeId(id: string): string {
   return JSON.stringify(id.length > 120 ? `${id.slice(0, 120)}…` : id);
-}
-
-/**
- * A separator for a terms query over these values: U+001F unless one of them contains it, then the next
- * control character down that none contains. (Ids are any non-blank text; 31 control characters all in
- * one result page's ids would be a catalog beyond help, and get U+001F, splitting those ids.)
- */
-function separatorFor(values: readonly string[]): string {
-  for (let code = WORK_KEY_SEPARATOR.charCodeAt(0); code > 0; code--) {
-    const candidate = String.fromCharCode(code);
-    if (!values.some((value) => value.includes(candidate))) return candidate;
-  }
-  return WORK_KEY_SEPARATOR;
 }
 
 /** The keys a versions query asks for: each once, in order, none containing the separator. */

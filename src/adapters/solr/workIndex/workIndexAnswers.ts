@@ -15,6 +15,7 @@ import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 import type { SolrResultList } from '../solrAnswers.js';
 import { checkKeyProfile, checkStoredKeyFields, keysOf, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
 import { pageOfWork, readsWholeWork } from '../../../record/recordFacets.js';
+import { termsQuery } from '../termsQuery.js';
 import { orderTimeOf } from './documentOrder.js';
 import { openWorkIndex, type WorkIndex } from './workIndexFile.js';
 
@@ -113,10 +114,9 @@ export class WorkIndexAnswers {
       ? this.index.findVersions({ workKeys: query.workKeys, order: 'relevance', offset: 0, limit: -1 })
       : this.index.findVersions({ workKeys: query.workKeys, order: query.order === 'last-indexed' ? 'last-indexed' : 'relevance', offset: query.offset, limit: query.limit });
     if (ids.length === 0) return { total, records: [] };
-    const separator = separatorFor(ids);
     const what = `findVersions(work index, ${ids.length} id${ids.length === 1 ? '' : 's'}${whole ? `, ${query.order}, whole work` : ''})`;
     const response = await select([
-      ['q', `{!terms f=${this.idField} separator="${separator}"}${ids.join(separator)}`],
+      ['q', termsQuery(this.idField, ids)],
       ['rows', String(ids.length)],
     ], what);
     const byId = new Map<string, Record<string, unknown>>();
@@ -140,13 +140,4 @@ export class WorkIndexAnswers {
   close(): void {
     this.index.close();
   }
-}
-
-/** U+001F unless an id holds it, then the next control character down that none holds. */
-function separatorFor(values: readonly string[]): string {
-  for (let code = 0x1f; code > 0; code--) {
-    const candidate = String.fromCharCode(code);
-    if (!values.some((value) => value.includes(candidate))) return candidate;
-  }
-  return '\u001f';
 }
