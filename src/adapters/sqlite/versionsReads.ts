@@ -49,10 +49,9 @@ export function currentReads(db: Database.Database): IndexReads {
   const keysOfIds = db.prepare<[string], string>(`SELECT ${workKeysOf('?')}`).pluck();
   const keyTextsOf = db.prepare<[string], [number, string]>('SELECT key_id, key FROM work_keys WHERE key_id IN (SELECT value FROM json_each(?))').raw();
 
-  // The key ids of records given out by getRecord (a JSON array, as stored), by record and by the identity
-  // of their workKeys list once read: listVersions asks for the versions of that record or list next, and
-  // its ids need no lookup then.
-  const keyIdsOfRecord = new WeakMap<CatalogRecord, string>();
+  // The key ids of records given out by getRecord (a JSON array, as stored), by the identity of their
+  // workKeys list: listVersions asks for the versions of that record's list next (findVersionsOf or
+  // findVersions), and its ids need no lookup then.
   const keyIdsOfList = new WeakMap<readonly string[], string>();
   // The records of this event-loop turn, by id: a record requested is most often the only one, or one,
   // of its own versions page, and is not read twice. Cleared every turn, so never older than the turn.
@@ -271,20 +270,13 @@ export function currentReads(db: Database.Database): IndexReads {
       if (row === undefined) return undefined;
       const keys = JSON.parse(keysOfIds.get(row.key_ids) ?? '[]') as string[];
       keyIdsOfList.set(keys, row.key_ids);
-      const record = recordFromRow(row, keys);
-      keyIdsOfRecord.set(record, row.key_ids);
-      return rememberThisTurn(record);
+      return rememberThisTurn(recordFromRow(row, keys));
     },
 
     findVersions: (query) => versionsOfKeyIds(keyIdsOf(query.workKeys), query),
 
-    findVersionsOf(record, query) {
-      const keyIds = keyIdsOfRecord.get(record);
-      // A record from elsewhere (not given out by getRecord): by its keys' texts.
-      if (keyIds === undefined) return record.workKeys.length === 0 ? versionsOfKeylessRecord(record, query.offset) : versionsOfKeyIds(keyIdsOf(record.workKeys), query);
-      const ids = JSON.parse(keyIds) as number[];
-      return ids.length === 0 ? versionsOfKeylessRecord(record, query.offset) : versionsOfKeyIds(ids, query);
-    },
+    // The key ids of a record getRecord gave out are known by its workKeys list (keyIdsOf).
+    findVersionsOf: (record, query) => record.workKeys.length === 0 ? versionsOfKeylessRecord(record, query.offset) : versionsOfKeyIds(keyIdsOf(record.workKeys), query),
 
     countVersions: (ids) => versionCounts.all(JSON.stringify(ids)),
 
