@@ -110,6 +110,24 @@ function sharedTests(target: SolrTarget, schema: SolrSchemaName): void {
     t.deepEqual(await answers(solr), await answers(embedded));
   });
 
+  test(`${label}: storedContentOf finds stored documents by id, an id holding the terms parser's usual separator too`, async (t) => {
+    const url = await core;
+    // Own ids ("stored:"), so this runs beside the other tests of this core.
+    const writer = createSolrWriter({ url, commitWithinMs: 0 });
+    t.teardown(() => writer.close());
+    const odd = 'stored:part\u001fone';
+    const added = await writer.add([
+      { id: odd, title: 'Separator in the id', last_indexed: '2024-01-01T00:00:00Z', work_keys_str_mv: ['AT separator id'] },
+      { id: 'stored:plain', title: 'Plain id', last_indexed: '2024-01-02T00:00:00Z', work_keys_str_mv: ['AT plain id'] },
+    ]);
+    t.is(added.rejected.length, 0);
+    await writer.commit();
+    const held = await writer.storedContentOf([odd, 'stored:plain', 'stored:absent', odd]);
+    t.deepEqual([...held.keys()].sort(), ['stored:part\u001fone', 'stored:plain'].sort());
+    t.is(Date.parse(held.get(odd)?.lastIndexed ?? ''), Date.parse('2024-01-01T00:00:00Z'));
+    t.not(held.get(odd)?.fingerprint, held.get('stored:plain')?.fingerprint);
+  });
+
   test(`${label}: contentVersion, read in the background, gives a value and a new one within the bound after a committed add and after a committed delete`, async (t) => {
     const url = await core;
     // Own ids ("ver:"), so this runs beside the tests above; their commits may change the value too, so

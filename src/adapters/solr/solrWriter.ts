@@ -27,10 +27,11 @@ import { SINGLE_VALUED_FIELDS } from '../../record/recordFields.js';
 import { checkRecordIds } from '../../portArguments.js';
 import { checkKeyProfile, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
 import {
-  checkSolrIndexOptions, encodeSolrParams, toRecordDocument, WORK_KEY_SEPARATOR,
+  checkSolrIndexOptions, encodeSolrParams, toRecordDocument,
   type SolrFieldMap, type SolrIndexLogger,
 } from './solrIndex.js';
 import { solrAnswerData, solrResultList } from './solrAnswers.js';
+import { termsQuery } from './termsQuery.js';
 import { exchangeWithSolr, openSolrClient, type SolrAnswer, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
 import { describeNetworkError, snippet, solrErrorOf } from './solrFaults.js';
 
@@ -178,11 +179,11 @@ class Writer implements SolrWriter {
   async storedContentOf(ids: readonly string[]): Promise<Map<string, StoredContent>> {
     checkRecordIds('storedContentOf', ids);
     const held = new Map<string, StoredContent>();
-    // The terms parser splits on the separator; an id containing it cannot be asked for (and is never kept).
-    const asked = [...new Set(ids)].filter((id) => !id.includes(WORK_KEY_SEPARATOR));
+    const asked = [...new Set(ids)];
     if (asked.length === 0) return held;
     const params = encodeSolrParams([
-      ['q', `{!terms f=${this.fields.id} separator="${WORK_KEY_SEPARATOR}"}${asked.join(WORK_KEY_SEPARATOR)}`],
+      // The separator is one that none of the ids contains (termsQuery.ts), so any id can be asked for.
+      ['q', termsQuery(this.fields.id, asked)],
       ['rows', String(asked.length)],
       ['fl', [...new Set(Object.values(this.fields))].join(',')],
     ]);
