@@ -1,5 +1,6 @@
 import test from 'ava';
-import { recordFromDocument, yearOf, mainAuthorOf, shortTitleOf, checkRecordDocument, normaliseInstant } from '../../src/record/catalogRecord.js';
+import fc from 'fast-check';
+import { recordFromDocument, yearOf, mainAuthorOf, shortTitleOf, checkRecordDocument, normaliseInstant, instantOfMillis } from '../../src/record/catalogRecord.js';
 import { InvalidRecordDocumentError } from '../../src/errors.js';
 
 test('year is the first run of four digits of the first publishDate', (t) => {
@@ -76,4 +77,14 @@ test('instants already in normal form, and every near miss of it, normalise as D
     if (expected === undefined) t.throws(() => normaliseInstant(value), { instanceOf: InvalidRecordDocumentError }, value);
     else t.is(normaliseInstant(value), expected, value);
   }
+});
+
+test('an instant in milliseconds is written as toISOString writes it: leap days, century years, the ends of the range, and outside it', (t) => {
+  const instants = [
+    0, 1, 999, 86_399_999, 86_400_000, Date.UTC(1972, 1, 29, 12), Date.UTC(1999, 11, 31, 23, 59, 59, 999), Date.UTC(2000, 1, 29),
+    Date.UTC(2000, 2, 1), Date.UTC(2100, 1, 28, 23, 59, 59, 5), Date.UTC(2100, 2, 1), Date.UTC(2400, 1, 29, 0, 0, 0, 50),
+    Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(10000, 0, 1), -1, Date.UTC(1969, 11, 31, 0, 0, 0, 1), 1.5,
+  ];
+  for (const ms of instants) t.is(instantOfMillis(ms), new Date(ms).toISOString(), String(ms));
+  fc.assert(fc.property(fc.integer({ min: 0, max: Date.UTC(10000, 0, 1) - 1 }), (ms) => instantOfMillis(ms) === new Date(ms).toISOString()), { numRuns: 20_000 });
 });

@@ -11,6 +11,7 @@
  * Usage: node dist/tools/bench/freshAnswers.js --records N --a <package root>:<index> --b <package root>:<index>
  *          [--requests N] [--block N] [--view rss|html|both] [--connections N] [--cold] [--compare] [--profile]
  * A package root is a checkout with its dist/ built (the versions server is its dist/tools/bench/versionsServer.js).
+ * With --profile, both servers write their CPU profiles to .bench/profiles of the folder it is run from, never into a package root (the code before may be a read-only checkout).
  */
 import { fork, execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -44,7 +45,7 @@ function cpuSeconds(pid: number): number {
 }
 
 function start(side: Side): Promise<void> {
-  const execArgv = flag('--profile') ? ['--cpu-prof', `--cpu-prof-dir=${join(side.root, '.bench/profiles')}`, `--cpu-prof-name=fresh-${side.name}-${Date.now()}.cpuprofile`] : [];
+  const execArgv = flag('--profile') ? ['--cpu-prof', `--cpu-prof-dir=${join(process.cwd(), '.bench/profiles')}`, `--cpu-prof-name=fresh-${side.name}-${Date.now()}.cpuprofile`] : [];
   const child = fork(join(side.root, 'dist/tools/bench/versionsServer.js'), [side.index, 'https://catalog.example.org'], { stdio: ['ignore', 2, 2, 'ipc'], execArgv });
   side.child = child;
   return new Promise((resolve, reject) => {

@@ -21,7 +21,7 @@
  * which would store every key a second time.
  */
 import type Database from 'better-sqlite3';
-import { recordOfCheckedFields, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
+import { instantOfMillis, recordOfCheckedFields, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
 import { DOCUMENT_COLUMN_FIELD_NAMES } from '../../record/recordFields.js';
 import type { PreparedRecordDocument } from '../../ports.js';
 import { InvalidOptionError } from '../../errors.js';
@@ -143,7 +143,7 @@ export const RECORD_COLUMNS = `r.id AS id, r.last_indexed AS last_indexed, ${wor
  * without checking every field again: the cost of that check was a tenth of an answer built afresh.
  */
 export function recordFromRow(row: Pick<RecordRow, 'id' | 'last_indexed' | 'document'>, workKeys: readonly string[]): CatalogRecord {
-  return recordOfCheckedFields(JSON.parse(row.document) as Record<string, unknown>, row.id, new Date(row.last_indexed).toISOString(), workKeys);
+  return recordOfCheckedFields(JSON.parse(row.document) as Record<string, unknown>, row.id, instantOfMillis(row.last_indexed), workKeys);
 }
 
 /** The record of a row selected with RECORD_COLUMNS, its work keys included. */

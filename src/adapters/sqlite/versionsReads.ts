@@ -9,7 +9,7 @@
 import type Database from 'better-sqlite3';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
 import { versionsOfKeylessRecord, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
-import { firstKeyIdOf, KEYS_PER_HASH, recordFromRow, workKeysOf, type RecordRow } from './indexTables.js';
+import { firstKeyIdOf, KEYS_PER_HASH, RECORD_COLUMNS, recordFromRow, type RecordRow } from './indexTables.js';
 import { holds, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder, type VersionEntry } from './versionOrder.js';
 import { isRecordFieldOrder } from '../../record/recordOrder.js';
@@ -39,14 +39,16 @@ const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
 const SMALL_WORK_KEY_ROWS = 256;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
 const BOUND_KEYS = 8;
+/** The work keys of a record decoded only for a filter, a facet or a sort, never given out as it is. */
+const NO_KEYS: readonly string[] = Object.freeze([]);
 
 export function currentReads(db: Database.Database): IndexReads {
   // A record's versions are found from the key ids stored with it (findVersionsOf), not from its keys' texts.
-  const selectRecord = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.id = ?`);
+  // The record, its key ids and its keys' texts in one statement.
+  const selectRecord = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records AS r WHERE r.id = ?`);
   // A page's records are read by row: a work's records are neighbours there (indexTables.ts).
   const selectVersion = db.prepare<[number], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row = ?`);
   const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row IN (SELECT value FROM json_each(?))`);
-  const keysOfIds = db.prepare<[string], string>(`SELECT ${workKeysOf('?')}`).pluck();
   const keyTextsOf = db.prepare<[string], [number, string]>('SELECT key_id, key FROM work_keys WHERE key_id IN (SELECT value FROM json_each(?))').raw();
 
   // The key ids of records given out by getRecord (a JSON array, as stored), by the identity of their
@@ -56,14 +58,21 @@ export function currentReads(db: Database.Database): IndexReads {
   // The records of this event-loop turn, by id: a record requested is most often the only one, or one,
   // of its own versions page, and is not read twice. Cleared every turn, so never older than the turn.
   let recordsThisTurn: Map<string, CatalogRecord> | undefined;
-  const rememberThisTurn = (record: CatalogRecord): CatalogRecord => {
-    if (recordsThisTurn === undefined) {
+  // The texts of the key ids read this turn: the versions of a record share most of its keys, whose texts
+  // getRecord has just read. Cleared with recordsThisTurn.
+  let keyTextsThisTurn: Map<number, string> | undefined;
+  const rememberThisTurn = (record: CatalogRecord, keyIds: readonly number[]): CatalogRecord => {
+    if (recordsThisTurn === undefined || keyTextsThisTurn === undefined) {
       recordsThisTurn = new Map();
+      keyTextsThisTurn = new Map();
       setImmediate(() => {
         recordsThisTurn = undefined;
+        keyTextsThisTurn = undefined;
       });
     }
     recordsThisTurn.set(record.id, record);
+    // The texts come in the order of the ids, unless an id names no stored key (then none is remembered).
+    if (keyIds.length === record.workKeys.length) for (let i = 0; i < keyIds.length; i++) keyTextsThisTurn.set(keyIds[i] as number, record.workKeys[i] as string);
     return record;
   };
 
@@ -73,22 +82,28 @@ export function currentReads(db: Database.Database): IndexReads {
    * plain values, complete when given out: a host may keep one after the index is closed.
    */
   const versionsOfRows = (rows: readonly VersionRow[]): CatalogRecord[] => {
-    const texts = keyTextsOfRows(rows);
+    const texts = keyTextsOfRows(rows.filter((row) => recordsThisTurn?.has(row.id) !== true));
     return rows.map((row) => recordsThisTurn?.get(row.id) ?? versionOfRow(row, texts));
   };
+  /** The texts of these rows' key ids: those read this turn, the others in one statement. */
   const keyTextsOfRows = (rows: readonly VersionRow[]): ReadonlyMap<number, string> => {
-    if (rows.length === 0) return new Map();
-    const keyIds = new Set<number>();
-    for (const row of rows) for (const keyId of JSON.parse(row.key_ids) as number[]) keyIds.add(keyId);
-    return new Map(keyTextsOf.all(JSON.stringify([...keyIds])));
+    const known = keyTextsThisTurn;
+    if (rows.length === 0) return known ?? new Map();
+    const unknown = new Set<number>();
+    for (const row of rows) for (const keyId of JSON.parse(row.key_ids) as number[]) if (known?.has(keyId) !== true) unknown.add(keyId);
+    if (unknown.size === 0) return known ?? new Map();
+    const texts = known ?? new Map<number, string>();
+    for (const [keyId, text] of keyTextsOf.all(JSON.stringify([...unknown]))) texts.set(keyId, text);
+    return texts;
   };
-  const versionOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): CatalogRecord => {
+  const versionOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): CatalogRecord => recordFromRow(row, keyTextsOfRow(row, texts));
+  const keyTextsOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): string[] => {
     const keys: string[] = [];
     for (const keyId of JSON.parse(row.key_ids) as number[]) {
       const text = texts.get(keyId);
       if (text !== undefined) keys.push(text);
     }
-    return recordFromRow(row, keys);
+    return keys;
   };
 
   /**
@@ -229,6 +244,49 @@ export function currentReads(db: Database.Database): IndexReads {
       FROM records AS r
      WHERE r.id IN (SELECT value FROM json_each(?))`);
 
+  /**
+   * The key rows of a work, one per record, when it has at most SMALL_WORK_KEY_ROWS of them; undefined for
+   * a larger work, or (rarely) an id stored with a lone surrogate, which comes back with U+FFFD in place of
+   * bytes that are not UTF-8 and then names no record: those go to the statements that never turn ids
+   * into JavaScript strings and back.
+   */
+  const smallWorkEntries = (ids: readonly number[]): VersionEntry[] | undefined => {
+    const bound = keyRowsByCount[ids.length];
+    const rows = bound !== undefined ? bound.all(...ids, SMALL_WORK_KEY_ROWS + 1) : keyRowsByList.all(JSON.stringify(ids), SMALL_WORK_KEY_ROWS + 1);
+    if (rows.length > SMALL_WORK_KEY_ROWS || rows.some(([id]) => id.includes('\uFFFD'))) return undefined;
+    // A record's key rows all carry its last_indexed and row: the distinct records are the distinct ids.
+    const latest = new Map<string, VersionEntry>();
+    for (const entry of rows) latest.set(entry[0], entry);
+    return [...latest.values()];
+  };
+
+  /**
+   * A page of a work read whole (for its facets, filters or a sort on record fields): its records decoded
+   * without their work keys, which no filter, facet or order reads (those of this turn reused); only the
+   * page's records are given theirs (records given out are complete).
+   */
+  const pageOfWholeWork = (rows: readonly VersionRow[], query: RecordVersionsQuery): VersionsPage => {
+    const work: CatalogRecord[] = [];
+    const rowOf = new Map<CatalogRecord, VersionRow>();
+    for (const row of rows) {
+      const known = recordsThisTurn?.get(row.id);
+      if (known !== undefined) {
+        work.push(known);
+        continue;
+      }
+      const record = recordFromRow(row, NO_KEYS);
+      rowOf.set(record, row);
+      work.push(record);
+    }
+    const page = pageOfWork(work, query);
+    if (rowOf.size === 0) return page;
+    const texts = keyTextsOfRows(page.records.flatMap((record) => rowOf.get(record) ?? []));
+    return { ...page, records: page.records.map((record) => {
+      const row = rowOf.get(record);
+      return row === undefined ? record : { ...record, workKeys: keyTextsOfRow(row, texts) };
+    }) };
+  };
+
   /** The versions of the records holding any of these keys (by id), one page of them. */
   const versionsOfKeyIds = (ids: readonly number[], query: RecordVersionsQuery): VersionsPage => {
     if (ids.length === 0) return { total: 0, records: [] };
@@ -244,19 +302,11 @@ export function currentReads(db: Database.Database): IndexReads {
         const version = dataVersion.get() ?? 0;
         for (const keyId of ids) large.membersOf(keyId, version);
       }
-      return pageOfWork(versionsOfRows(work), query);
+      return pageOfWholeWork(work, query);
     }
     if (ids.some(large.remembers)) return largeWork(ids, query);
-    const bound = keyRowsByCount[ids.length];
-    const rows = bound !== undefined ? bound.all(...ids, SMALL_WORK_KEY_ROWS + 1) : keyRowsByList.all(JSON.stringify(ids), SMALL_WORK_KEY_ROWS + 1);
-    // A larger work, or (rarely) an id stored with a lone surrogate, which comes back with U+FFFD in
-    // place of bytes that are not UTF-8 and then names no record: the statement, which never turns ids
-    // into JavaScript strings and back.
-    if (rows.length > SMALL_WORK_KEY_ROWS || rows.some(([id]) => id.includes('\uFFFD'))) return largeWork(ids, query);
-    // A record's key rows all carry its last_indexed and row: the distinct records are the distinct ids.
-    const latest = new Map<string, VersionEntry>();
-    for (const entry of rows) latest.set(entry[0], entry);
-    const versions = [...latest.values()];
+    const versions = smallWorkEntries(ids);
+    if (versions === undefined) return largeWork(ids, query);
     versions.sort(versionOrder(query.order));
     // As LIMIT and OFFSET: no rows for a limit of 0, a negative offset counts as 0.
     const offset = Math.max(0, query.offset);
@@ -268,9 +318,9 @@ export function currentReads(db: Database.Database): IndexReads {
     getRecord(id) {
       const row = selectRecord.get(id);
       if (row === undefined) return undefined;
-      const keys = JSON.parse(keysOfIds.get(row.key_ids) ?? '[]') as string[];
+      const keys = JSON.parse(row.keys) as string[];
       keyIdsOfList.set(keys, row.key_ids);
-      return rememberThisTurn(recordFromRow(row, keys));
+      return rememberThisTurn(recordFromRow(row, keys), JSON.parse(row.key_ids) as number[]);
     },
 
     findVersions: (query) => versionsOfKeyIds(keyIdsOf(query.workKeys), query),
@@ -282,6 +332,7 @@ export function currentReads(db: Database.Database): IndexReads {
 
     forgetRecent() {
       recordsThisTurn = undefined;
+      keyTextsThisTurn = undefined;
       large.forget();
     },
   };

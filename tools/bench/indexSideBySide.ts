@@ -1,0 +1,112 @@
+/**
+ * The embedded index's part of answers built afresh, for two builds side by side in one process: each
+ * build's index opened read-only on the same file, the bench's mix of records never asked before (as
+ * freshAnswers.ts draws it) asked of both in alternating blocks, getRecord then findVersionsOf as
+ * listVersions asks them for the feed or the page, and the CPU time of each answer (process.cpuUsage,
+ * one thread) summed by the size of the record's work. It also checks that both give the same record and
+ * page for every request. Without HTTP, Koa and the views, the index's share is measured more closely
+ * than the whole server's CPU per answer can show it on a shared machine.
+ *
+ * Usage: node dist/tools/bench/indexSideBySide.js --records N --index <file> --a <package root> --b <package root>
+ *          [--requests N] [--block N] [--view rss|html]
+ * A package root is a checkout with its dist/ built.
+ */
+import { join } from 'node:path';
+import { DEFAULT_SEED, planCatalog, sampleCatalog, SeededRandom } from './catalogGenerator.js';
+import type { EmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
+import type { RecordVersionsQuery } from '../../src/ports.js';
+
+function option(name: string, fallback?: string): string {
+  const at = process.argv.indexOf(name);
+  const value = at >= 0 ? process.argv[at + 1] : fallback;
+  if (value === undefined) throw new Error(`missing ${name}`);
+  return value;
+}
+
+const SIZE_CLASSES = [[1, '1'], [7, '2-7'], [20, '8-20'], [100, '21-100'], [256, '101-256'], [Number.POSITIVE_INFINITY, '> 256']] as const;
+const sizeClassOf = (size: number): string => SIZE_CLASSES.find(([upTo]) => size <= upTo)![1];
+
+async function openIndex(root: string, path: string): Promise<EmbeddedIndex> {
+  const module = await import(join(root, 'dist/src/adapters/sqlite/index.js')) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex };
+  return module.openEmbeddedIndex({ path, readOnly: true });
+}
+
+const cpuMicros = (): number => {
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
+};
+
+async function main(): Promise<void> {
+  const records = Number(option('--records'));
+  const wanted = Number(option('--requests', '12000'));
+  const block = Number(option('--block', '250'));
+  const view = option('--view', 'rss');
+  const path = option('--index');
+  const sides = [
+    { name: 'a', root: option('--a'), index: await openIndex(option('--a'), path) },
+    { name: 'b', root: option('--b'), index: await openIndex(option('--b'), path) },
+  ];
+  // What listVersions asks for the view's default order (src/versions/listVersions.ts, paging.ts).
+  const query: RecordVersionsQuery = view === 'rss' ? { order: 'last-indexed', offset: 0, limit: 50 } : { order: 'relevance', offset: 0, limit: 20, facets: true };
+
+  // The mix of freshAnswers.ts: uniform over the catalog, 5% from the largest works, shuffled.
+  const plan = planCatalog(records, DEFAULT_SEED);
+  const sample = sampleCatalog(plan, wanted, Math.max(20, Math.round(wanted / 19)));
+  const asked = [...sample.typical];
+  for (let i = 0; i < Math.round(asked.length / 19) && sample.large.length > 0; i++) asked.push(sample.large[i % sample.large.length]!);
+  const random = new SeededRandom(DEFAULT_SEED ^ 0xf7e5);
+  for (let i = asked.length - 1; i > 0; i--) {
+    const j = random.below(i + 1);
+    [asked[i], asked[j]] = [asked[j]!, asked[i]!];
+  }
+
+  const totals = new Map<string, { answers: number; micros: number }>();
+  const add = (key: string, micros: number) => {
+    const total = totals.get(key) ?? { answers: 0, micros: 0 };
+    total.answers += 1;
+    total.micros += micros;
+    totals.set(key, total);
+  };
+  let differing = 0;
+  for (let from = 0, turn = 0; from < asked.length; from += block, turn++) {
+    const part = asked.slice(from, from + block);
+    const answers = new Map<string, string[]>();
+    for (const side of turn % 2 === 0 ? sides : [...sides].reverse()) {
+      const texts: string[] = [];
+      for (const { id, workSize } of part) {
+        const started = cpuMicros();
+        const record = await side.index.getRecord(id);
+        if (record === undefined) throw new Error(`sample record ${id} is not in the index`);
+        const page = await side.index.findVersionsOf(record, query);
+        const micros = cpuMicros() - started;
+        // The first block warms both builds up and is not counted.
+        if (turn > 0) {
+          add(`${side.name} all`, micros);
+          add(`${side.name} ${sizeClassOf(workSize)}`, micros);
+        }
+        texts.push(JSON.stringify([record, page]));
+        // As between requests: what the index keeps for one event-loop turn is let go.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      answers.set(side.name, texts);
+    }
+    const [a, b] = [answers.get('a')!, answers.get('b')!];
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differing += 1;
+  }
+  await Promise.all(sides.map((side) => side.index.close()));
+
+  const lines = [`${view}, index CPU per answer (getRecord + findVersionsOf), a = ${sides[0]!.root}, b = ${sides[1]!.root}`];
+  for (const key of ['all', ...SIZE_CLASSES.map(([, name]) => name)]) {
+    const [a, b] = [totals.get(`a ${key}`), totals.get(`b ${key}`)];
+    if (a === undefined || b === undefined) continue;
+    const [perA, perB] = [a.micros / a.answers, b.micros / b.answers];
+    lines.push(`  work of ${key.padEnd(7)} ${String(a.answers).padStart(6)} answers: a ${perA.toFixed(0).padStart(5)} µs, b ${perB.toFixed(0).padStart(5)} µs, b/a ${(perB / perA).toFixed(3)}`);
+  }
+  lines.push(`answers with a different record or page: ${differing}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
