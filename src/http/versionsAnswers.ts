@@ -52,6 +52,8 @@ export type VersionsAnswer = Validators & { readonly lastModifiedHeader: string;
   & ({ readonly feed: EncodedFeed } | { readonly html: Buffer });
 
 export interface VersionsAnswers {
+  /** The answer kept from an earlier request with the same key, if any: no promise to wait for. */
+  keptAnswerFor(request: AnswerRequest): VersionsAnswer | undefined;
   /** The answer, kept from an earlier request with the same key or built now. */
   answerFor(request: AnswerRequest): Promise<VersionsAnswer>;
   /** The bytes of a feed answer at this moment: its pieces around the pubDates of the current second. */
@@ -78,6 +80,25 @@ const FEED_BODY_SLAB_BYTES = 128 * 1024;
 
 // Memory for the feed bodies of one second: ~400 feeds of the mean size, beside the answer cache's budget.
 const FEED_BODIES_PER_SECOND_BYTES = 4 * 1024 * 1024;
+
+/**
+ * What shapes an answer besides its record, in the order the ETag hashes it. The theme and an explicit
+ * lng shape only pages: a feed reader's ui cookie must not split its answers.
+ */
+function variantOf(request: AnswerRequest): string[] {
+  const pageOnly = request.view === 'rss' ? ['', '', ''] : [request.theme.name, request.explicitLanguage ?? '', request.sort];
+  return [request.view, request.language, ...pageOnly, String(request.page), request.baseUrl, request.feedPreview === true ? 'feed-preview' : '', ...request.filters.map(filterParameter)];
+}
+
+/** The kept answer's key: variantOf's values and the record id joined by NULs, written as one string (it is made for every request). */
+function keyOf(request: AnswerRequest, id: string): string {
+  let key = request.view === 'rss'
+    ? `rss\u0000${request.language}\u0000\u0000\u0000\u0000`
+    : `${request.view}\u0000${request.language}\u0000${request.theme.name}\u0000${request.explicitLanguage ?? ''}\u0000${request.sort}\u0000`;
+  key += `${request.page}\u0000${request.baseUrl}\u0000${request.feedPreview === true ? 'feed-preview' : ''}`;
+  for (const filter of request.filters) key += `\u0000${filterParameter(filter)}`;
+  return `${key}\u0000${id}`;
+}
 
 export function createVersionsAnswers(settings: VersionsAnswersSettings): VersionsAnswers {
   const { index, themes } = settings;
@@ -129,18 +150,21 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
   const bodyBuffer = bodySlabs(FEED_BODY_SLAB_BYTES);
 
   return {
+    keptAnswerFor(request) {
+      if (kept === undefined || request.id === undefined) return undefined;
+      const version = index.contentVersion?.();
+      return version === undefined ? undefined : kept.get(keyOf(request, request.id), version);
+    },
+
     async answerFor(request) {
       // Read before the index is queried: an answer built while the content changes is then kept under
       // the older version, which the next request no longer matches.
       const version = kept === undefined ? undefined : index.contentVersion?.();
-      // The theme and an explicit lng shape only pages: a feed reader's ui cookie must not split its answers.
-      const pageOnly = request.view === 'rss' ? ['', '', ''] : [request.theme.name, request.explicitLanguage ?? '', request.sort];
-      const variant = [request.view, request.language, ...pageOnly, String(request.page), request.baseUrl, request.feedPreview === true ? 'feed-preview' : '', ...request.filters.map(filterParameter)];
-      const key = request.id === undefined ? undefined : [...variant, request.id].join('\u0000');
-      if (kept === undefined || version === undefined || key === undefined) return buildAnswer(request, variant);
+      if (kept === undefined || version === undefined || request.id === undefined) return buildAnswer(request, variantOf(request));
+      const key = keyOf(request, request.id);
       const earlier = kept.get(key, version);
       if (earlier !== undefined) return earlier;
-      const answer = await buildAnswer(request, variant);
+      const answer = await buildAnswer(request, variantOf(request));
       kept.set(key, version, answer, answer.bytes);
       return answer;
     },
