@@ -275,7 +275,6 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
     const query = versionsQueryOf(ctx.querystring);
     const settings = settingsOf(ctx, query);
     rememberChoices(ctx, settings);
-    const failed = (error: unknown) => respondWithErrorPage(ctx, error, errorPageSettings(settings.language, settings.theme));
     let request: AnswerRequest;
     try {
       const page = pageNumberFrom(query.page);
@@ -293,9 +292,14 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
         return undefined;
       }
     } catch (error) {
-      return failed(error);
+      return routeFailed(ctx, settings, error);
     }
-    return answers.answerFor(request).then((answer) => sendAnswer(ctx, settings, answer)).catch(failed);
+    return answers.answerFor(request).then((answer) => sendAnswer(ctx, settings, answer)).catch((error: unknown) => routeFailed(ctx, settings, error));
+  }
+
+  /** The error page of a failure in the route, in the request's language and theme. */
+  function routeFailed(ctx: Context, settings: RequestSettings, error: unknown): Promise<void> {
+    return respondWithErrorPage(ctx, error, errorPageSettings(settings.language, settings.theme));
   }
 
   function sendAnswer(ctx: Context, settings: RequestSettings, answer: VersionsAnswer): void {
@@ -335,14 +339,17 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
 
   /** The versions route within its last line of defence: a failure outside the route's own handling still gets the error page. */
   function versionsWithinBoundary(ctx: Context): Promise<void> | undefined {
-    const failed = (error: unknown) => respondWithErrorPage(ctx, error, errorPageSettings(config.defaultLanguage, themeModelOf(config.defaultUi, config.baseUrl ?? requestBaseUrl(ctx))));
     let pending: Promise<void> | undefined;
     try {
       pending = versionsRoute(ctx);
     } catch (error) {
-      return failed(error);
+      return boundaryFailed(ctx, error);
     }
-    return pending?.catch(failed);
+    return pending?.catch((error: unknown) => boundaryFailed(ctx, error));
+  }
+
+  function boundaryFailed(ctx: Context, error: unknown): Promise<void> {
+    return respondWithErrorPage(ctx, error, errorPageSettings(config.defaultLanguage, themeModelOf(config.defaultUi, config.baseUrl ?? requestBaseUrl(ctx))));
   }
 
   // The health check (indexHealth.ts): 200 when the index answers, 503 with the reason when not; never kept.

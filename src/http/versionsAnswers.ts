@@ -130,14 +130,16 @@ export function slottedFeed(feed: EncodedFeed, pubDateOf: (year: number) => Buff
 /** A feed's body for one second into a buffer from `allocate`; a pubDate of another width than its gap moves the bytes after it. */
 export function slottedFeedBody(feed: SlottedFeed, pubDateOf: (year: number) => Buffer, allocate: (length: number) => Buffer): Buffer {
   const { bytes, gaps, widths, pubDateYears } = feed;
-  const pubDates = pubDateYears.map(pubDateOf);
-  if (pubDates.every((pubDate, i) => pubDate.length === widths[i])) {
+  let sameWidths = true;
+  for (let i = 0; i < pubDateYears.length && sameWidths; i++) sameWidths = pubDateOf(pubDateYears[i] as number).length === widths[i];
+  if (sameWidths) {
     const body = allocate(bytes.length);
     body.set(bytes);
-    for (let i = 0; i < pubDates.length; i++) body.set(pubDates[i] as Buffer, gaps[i]);
+    for (let i = 0; i < pubDateYears.length; i++) body.set(pubDateOf(pubDateYears[i] as number), gaps[i]);
     return body;
   }
   // Years beyond 9999 or before -999: the rare feed whose dates are longer or shorter than when built.
+  const pubDates = pubDateYears.map(pubDateOf);
   const body = allocate(pubDates.reduce((sum, pubDate, i) => sum + pubDate.length - (widths[i] as number), bytes.length));
   let from = 0;
   let to = 0;
