@@ -196,3 +196,14 @@ test('a host\'s middleware sees after `await next()` what the router marks and w
   for (const other of seen.slice(1)) t.deepEqual(other, seen[0]);
   index.close();
 });
+
+test('a host that changed ctx.query before the plugin gets the answer to its changed query, as before', async (t) => {
+  const index = await openLoadedIndex(fixture('thesis-in-two-repositories'));
+  const { request } = hostFor(index, {}, (host) => host.use(async (ctx, next) => {
+    if (ctx.query.lng === 'host-choice') ctx.query.lng = 'es';
+    await next();
+  }));
+  const feed = await request.get('/Search/Versions?id=usp%3Atese-2019-0412&search=versions&view=rss&lng=host-choice').expect(200);
+  t.regex(feed.text, /<title>Resultados para Versiones - usp:tese-2019-0412<\/title>/);
+  index.close();
+});

@@ -28,7 +28,7 @@ import { openLabelCatalogs } from '../i18n/labelCatalogs.js';
 import { createThemeEngine } from './themeEngine.js';
 import { buildFeedStylesheet } from '../page/feedStylesheet.js';
 import { createVersionsAnswers, type AnswerRequest, type VersionsAnswer } from './versionsAnswers.js';
-import { versionsQueryOf, type VersionsQuery } from './versionsQuery.js';
+import { firstValue, versionsQueryFromParsed, versionsQueryOf, type VersionsQuery } from './versionsQuery.js';
 import { checkIndexHealth, watchIndexFile } from './indexHealth.js';
 import { InvalidArgumentError } from '../errors.js';
 import { checkRecordIds } from '../portArguments.js';
@@ -61,11 +61,6 @@ function varyOn(ctx: Context, fields: readonly string[]): void {
     return;
   }
   for (const field of fields) ctx.vary(field);
-}
-
-/** The first value of a query parameter that may be repeated (`?id=a&id=b` names record `a`). */
-function firstValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /**
@@ -272,7 +267,8 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
    * middleware resumes after `await next()`.
    */
   function versionsRoute(ctx: Context): Promise<void> | undefined {
-    const query = versionsQueryOf(ctx.querystring);
+    // Koa keeps the object once someone has read ctx.query: a host may have changed it, so it is read then.
+    const query = (ctx.request as { _querycache?: unknown })._querycache === undefined ? versionsQueryOf(ctx.querystring) : versionsQueryFromParsed(ctx.query);
     const settings = settingsOf(ctx, query);
     rememberChoices(ctx, settings);
     let request: AnswerRequest;

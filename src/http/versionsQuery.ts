@@ -3,7 +3,8 @@
  * WHATWG form-urlencoded rules of URLSearchParams: `+` is a space, %-escapes decoded as UTF-8, a
  * repeated name a list), read in one pass over the query string without building the whole object that
  * `ctx.query` builds for every parameter. What the values mean is left to src/versions/ and
- * createVersionsPlugin.ts; a host reading `ctx.query` itself still gets Koa's object.
+ * createVersionsPlugin.ts; a host reading `ctx.query` itself still gets Koa's object, and once a host has
+ * read it (and may have changed it), the route reads that object instead (versionsQueryFromParsed).
  */
 
 export interface VersionsQuery {
@@ -63,4 +64,20 @@ export function versionsQueryOf(querystring: string): VersionsQuery {
     start = end + 1;
   }
   return { id, view, lng, page, sort, filters: bracketList ?? filterList ?? [] };
+}
+
+type ParsedQuery = Readonly<Record<string, string | string[] | undefined>>;
+
+/** The first value of a query parameter that may be repeated (`?id=a&id=b` names record `a`). */
+export function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The same parameters from Koa's parsed `ctx.query`. */
+export function versionsQueryFromParsed(query: ParsedQuery): VersionsQuery {
+  const filters = query['filter[]'] ?? query.filter;
+  return {
+    id: firstValue(query.id), view: firstValue(query.view), lng: firstValue(query.lng), page: firstValue(query.page), sort: firstValue(query.sort),
+    filters: filters === undefined ? [] : Array.isArray(filters) ? filters : [filters],
+  };
 }
