@@ -1,6 +1,7 @@
 /**
  * The plugin factory: parses the options once, loads labels and themes, and returns one Koa middleware
- * (the router's routes and allowed methods composed) that a host app mounts next to its record pages.
+ * (the router's routes and allowed methods composed, with the versions route's own path answered before
+ * the router, as it would answer it) that a host app mounts next to its record pages.
  * It reads the request (query, cookies, session), gets the answer from versionsAnswers.ts (built through
  * the core, kept while the index is unchanged) and writes the headers and body; the decisions live in
  * the pure modules (docs/architecture.md, "Core and edges"), the error statuses in errorResponses.ts.
