@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { openEmbeddedIndex } from '../src/index.js';
 import type { CatalogIndex } from '../src/ports.js';
+import supertest from 'supertest';
 import { fixture, hostFor, manyVersions, openLoadedIndex } from './support/testHost.js';
 
 const FEED = '/Search/Versions?id=usp%3Atese-2019-0412&search=versions&view=rss&lng=en';
@@ -160,4 +161,49 @@ test('feeds asked for at the same time while the seconds change are each sent wi
     t.is(answer.text.replace(/17:03:\d\d/g, '17:03:00').replace(/14:03:\d\d/g, '14:03:00'),
       expected.get(path)!.replace(/14:03:\d\d/g, '14:03:00'), path);
   });
+});
+
+test('a host\'s middleware sees after `await next()` what the router marks and what the answer sets, kept or built, at the exact path or another spelling', async (t) => {
+  const index = await openLoadedIndex(fixture('thesis-in-two-repositories'));
+  type Seen = Record<string, unknown>;
+  const seen: Seen[] = [];
+  const { app } = hostFor(index, {}, (host) => host.use(async (ctx, next) => {
+    await next();
+    const routed = ctx as typeof ctx & Record<string, unknown> & { matched?: Array<{ path: unknown; methods: string[] }>; router?: { stack: Array<{ path: unknown }> } };
+    seen.push({
+      keys: Object.keys(ctx),
+      matched: routed.matched?.map((layer) => [layer.path, layer.methods]),
+      router: routed.router?.stack.map((layer) => layer.path),
+      ...Object.fromEntries(['routeMatched', '_matchedRoute', '_matchedRouteName', 'captures', 'params', 'routerPath', 'routerName'].map((name) => [name, routed[name]])),
+      requestParams: (ctx.request as typeof ctx.request & { params?: unknown }).params,
+      status: ctx.status,
+      body: Buffer.isBuffer(ctx.body) ? ctx.body.toString() : ctx.body,
+      headers: { ...ctx.response.headers },
+    });
+  }));
+  const query = '?id=usp%3Atese-2019-0412&search=versions&view=rss&lng=en';
+  for (const path of ['/Search/Versions', '/search/versions', '/Search/Versions/']) {
+    for (const method of ['get', 'head'] as const) {
+      // A fresh client each time (no cookies kept), the second request answered from the kept answers.
+      await supertest(app.callback())[method](`${path}${query}`).expect(200);
+      await supertest(app.callback())[method](`${path}${query}`).expect(200);
+    }
+  }
+  t.is(seen.length, 12);
+  t.truthy(seen[0]!.body);
+  t.is(seen[0]!._matchedRoute, '/Search/Versions');
+  // The exact path is answered without the router; the other spellings through it: the host sees the same.
+  for (const other of seen.slice(1)) t.deepEqual(other, seen[0]);
+  index.close();
+});
+
+test('a host that changed ctx.query before the plugin gets the answer to its changed query, as before', async (t) => {
+  const index = await openLoadedIndex(fixture('thesis-in-two-repositories'));
+  const { request } = hostFor(index, {}, (host) => host.use(async (ctx, next) => {
+    if (ctx.query.lng === 'host-choice') ctx.query.lng = 'es';
+    await next();
+  }));
+  const feed = await request.get('/Search/Versions?id=usp%3Atese-2019-0412&search=versions&view=rss&lng=host-choice').expect(200);
+  t.regex(feed.text, /<title>Resultados para Versiones - usp:tese-2019-0412<\/title>/);
+  index.close();
 });

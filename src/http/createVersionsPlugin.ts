@@ -1,6 +1,7 @@
 /**
  * The plugin factory: parses the options once, loads labels and themes, and returns one Koa middleware
- * (the router's routes and allowed methods composed) that a host app mounts next to its record pages.
+ * (the router's routes and allowed methods composed, with the versions route's own path answered before
+ * the router, as it would answer it) that a host app mounts next to its record pages.
  * It reads the request (query, cookies, session), gets the answer from versionsAnswers.ts (built through
  * the core, kept while the index is unchanged) and writes the headers and body; the decisions live in
  * the pure modules (docs/architecture.md, "Core and edges"), the error statuses in errorResponses.ts.
@@ -8,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import Router from '@koa/router';
+import Router, { type Layer, type MatchResult, type RouterContext } from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
 import { parsePluginOptions, type VersionsPluginOptions } from './pluginOptions.js';
@@ -23,11 +24,12 @@ import { languageResolver, supportedLanguageCode } from '../i18n/resolveLanguage
 import type { ThemeModel } from '../page/pageViewModels.js';
 import { GENERATOR, LABELS_DIRECTORY, THEMES_DIRECTORY, VIEWS_DIRECTORY } from '../packageFiles.js';
 import { respondWithErrorPage } from './errorResponses.js';
-import { setFeedSecurityHeaders, setPageSecurityHeaders } from './securityHeaders.js';
+import { setFeedSecurityHeaders, setPageSecurityHeaders, setResponseHeader } from './securityHeaders.js';
 import { openLabelCatalogs } from '../i18n/labelCatalogs.js';
 import { createThemeEngine } from './themeEngine.js';
 import { buildFeedStylesheet } from '../page/feedStylesheet.js';
-import { createVersionsAnswers } from './versionsAnswers.js';
+import { createVersionsAnswers, type AnswerRequest, type VersionsAnswer } from './versionsAnswers.js';
+import { firstValue, versionsQueryFromParsed, versionsQueryOf, type VersionsQuery } from './versionsQuery.js';
 import { checkIndexHealth, watchIndexFile } from './indexHealth.js';
 import { InvalidArgumentError } from '../errors.js';
 import { checkRecordIds } from '../portArguments.js';
@@ -39,7 +41,10 @@ export const SESSION_COOKIE = 'VUFIND_SESSION';
 // Attributes of every cookie the plugin sets (docs/page.md, "Cookies"). `signed: false`, because
 // a host with app.keys would otherwise sign them and then refuse to read unsigned ones.
 const COOKIE_ATTRIBUTES = { path: '/', httpOnly: true, sameSite: 'lax', signed: false, overwrite: true } as const;
+const UNSIGNED = { signed: false } as const;
 const SESSION_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
+// Theme models remembered per (ui, base address) before starting afresh (Host headers can be anything).
+const THEME_MODELS_REMEMBERED = 64;
 
 // The request headers a versions answer depends on besides its URL (docs/caching-and-security.md).
 const PAGE_VARY = ['Accept-Language', 'Cookie'] as const;
@@ -53,15 +58,10 @@ const varyHeaderOf = new Map<readonly string[], string>([PAGE_VARY, FEED_ADDRESS
 function varyOn(ctx: Context, fields: readonly string[]): void {
   const joined = varyHeaderOf.get(fields);
   if (joined !== undefined && ctx.res.getHeader('Vary') === undefined) {
-    ctx.set('Vary', joined);
+    setResponseHeader(ctx, 'Vary', joined);
     return;
   }
   for (const field of fields) ctx.vary(field);
-}
-
-/** The first value of a query parameter that may be repeated (`?id=a&id=b` names record `a`). */
-function firstValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /**
@@ -112,7 +112,7 @@ function hostSessionOf(ctx: Context): HostSession {
  * XSLT (docs/feed.md, "In a browser").
  */
 function isBrowserNavigation(ctx: Context): boolean {
-  return ctx.get('Sec-Fetch-Mode') === 'navigate' && ctx.get('Sec-Fetch-Dest') === 'document';
+  return ctx.req.headers['sec-fetch-mode'] === 'navigate' && ctx.req.headers['sec-fetch-dest'] === 'document';
 }
 
 interface RequestSettings {
@@ -126,6 +126,9 @@ interface RequestSettings {
   readonly translate: Translate;
   readonly ui: string;
   readonly theme: ThemeModel;
+  /** The `language` and `ui` cookies as the request sent them (rememberChoices compares). */
+  readonly languageCookie: string | undefined;
+  readonly uiCookie: string | undefined;
 }
 
 export type { HostLabels };
@@ -188,22 +191,43 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
   }
 
   function requestLanguage(ctx: Context): string {
+    return languageFrom(ctx, firstValue(ctx.query.lng), ctx.cookies.get(LANGUAGE_COOKIE, UNSIGNED));
+  }
+
+  /** The language of a request whose `lng` and `language` cookie are already read. */
+  function languageFrom(ctx: Context, lng: string | undefined, languageCookie: string | undefined): string {
     const session = hostSessionOf(ctx);
     return chooseLanguage({
-      query: firstValue(ctx.query.lng),
+      query: lng,
       session: typeof session?.[config.sessionLanguageKey] === 'string' ? (session[config.sessionLanguageKey] as string) : undefined,
-      cookie: ctx.cookies.get(LANGUAGE_COOKIE, { signed: false }),
-      acceptLanguage: ctx.get('Accept-Language') || undefined,
+      cookie: languageCookie,
+      acceptLanguage: ctx.req.headers['accept-language'] || undefined,
     }).language;
   }
 
-  function settingsOf(ctx: Context): RequestSettings {
-    const feedAsked = firstValue(ctx.query.view) === 'rss';
+  // The theme model of each (ui, base address): the same for every request of a plugin with a baseUrl;
+  // without one the Host header chooses the address, so the models remembered are bounded.
+  const themeModels = new Map<string, ThemeModel>();
+  function themeModelOf(ui: string, baseUrl: string): ThemeModel {
+    const key = `${ui}\u0000${baseUrl}`;
+    let model = themeModels.get(key);
+    if (model === undefined) {
+      if (themeModels.size >= THEME_MODELS_REMEMBERED) themeModels.clear();
+      model = themes.themeModel(themes.themeForUi(ui), baseUrl);
+      themeModels.set(key, model);
+    }
+    return model;
+  }
+
+  function settingsOf(ctx: Context, query: VersionsQuery): RequestSettings {
+    const feedAsked = query.view === 'rss';
     const feedPreview = feedAsked && isBrowserNavigation(ctx);
     const view: VersionsView = feedAsked && !feedPreview ? 'rss' : 'html';
-    const lng = firstValue(ctx.query.lng);
-    const language = requestLanguage(ctx);
-    const uiCookie = ctx.cookies.get(UI_COOKIE, { signed: false });
+    // Feed readers send no cookies: the cookie jar is then not opened at all.
+    const withCookies = Boolean(ctx.req.headers.cookie);
+    const languageCookie = withCookies ? ctx.cookies.get(LANGUAGE_COOKIE, UNSIGNED) : undefined;
+    const uiCookie = withCookies ? ctx.cookies.get(UI_COOKIE, UNSIGNED) : undefined;
+    const language = languageFrom(ctx, query.lng, languageCookie);
     const ui = uiCookie !== undefined && Object.hasOwn(config.themes, uiCookie) ? uiCookie : config.defaultUi;
     const baseUrl = config.baseUrl ?? requestBaseUrl(ctx);
     return {
@@ -211,19 +235,21 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
       feedPreview,
       baseUrl,
       language,
-      explicitLanguage: supportedLanguageCode(lng, config.languages),
+      explicitLanguage: supportedLanguageCode(query.lng, config.languages),
       translate: labels.translatorFor(language),
       ui,
-      theme: themes.themeModel(themes.themeForUi(ui), baseUrl),
+      theme: themeModelOf(ui, baseUrl),
+      languageCookie,
+      uiCookie,
     };
   }
 
   /** HTML responses remember the language and ui, and give a session token (RSS responses set no cookies). */
   function rememberChoices(ctx: Context, settings: RequestSettings): void {
     if (settings.view === 'rss') return;
-    if (ctx.cookies.get(LANGUAGE_COOKIE, { signed: false }) !== settings.language) ctx.cookies.set(LANGUAGE_COOKIE, settings.language, COOKIE_ATTRIBUTES);
-    if (ctx.cookies.get(UI_COOKIE, { signed: false }) !== settings.ui) ctx.cookies.set(UI_COOKIE, settings.ui, COOKIE_ATTRIBUTES);
-    const token = ctx.cookies.get(SESSION_COOKIE, { signed: false });
+    if (settings.languageCookie !== settings.language) ctx.cookies.set(LANGUAGE_COOKIE, settings.language, COOKIE_ATTRIBUTES);
+    if (settings.uiCookie !== settings.ui) ctx.cookies.set(UI_COOKIE, settings.ui, COOKIE_ATTRIBUTES);
+    const token = ctx.cookies.get(SESSION_COOKIE, UNSIGNED);
     if (token === undefined || !SESSION_TOKEN.test(token)) ctx.cookies.set(SESSION_COOKIE, randomBytes(16).toString('hex'), COOKIE_ATTRIBUTES);
     const session = hostSessionOf(ctx);
     if (session && settings.explicitLanguage !== undefined && session[config.sessionLanguageKey] !== settings.explicitLanguage) {
@@ -236,41 +262,67 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
     catalogHomeUrl: config.catalogHomeUrl, generator: GENERATOR, languageNames, now: config.now, timeZone: config.timeZone,
   });
 
-  async function versionsRoute(ctx: Context): Promise<void> {
-    const settings = settingsOf(ctx);
+  /**
+   * The versions route. A kept answer is sent at once, without a promise to wait for; an answer built from
+   * the index is sent when ready. Either way the status, headers and body are on ctx when the host's
+   * middleware resumes after `await next()`.
+   */
+  function versionsRoute(ctx: Context): Promise<void> | undefined {
+    // Koa keeps the object once someone has read ctx.query: a host may have changed it, so it is read then.
+    const query = (ctx.request as { _querycache?: unknown })._querycache === undefined ? versionsQueryOf(ctx.querystring) : versionsQueryFromParsed(ctx.query);
+    const settings = settingsOf(ctx, query);
     rememberChoices(ctx, settings);
+    let request: AnswerRequest;
     try {
-      const page = pageNumberFrom(firstValue(ctx.query.page));
-      const sort = pageSortFrom(firstValue(ctx.query.sort));
-      const filterValues = ctx.query['filter[]'] ?? ctx.query.filter;
-      const filters = filtersFrom(filterValues === undefined ? [] : Array.isArray(filterValues) ? filterValues : [filterValues]);
-      const answer = await answers.answerFor({ ...settings, id: firstValue(ctx.query.id), page, sort, filters });
-      // The feed's address answers browsers and feed readers differently: caches must keep them apart.
-      varyOn(ctx, settings.view === 'rss' || settings.feedPreview ? FEED_ADDRESS_VARY : PAGE_VARY);
-      ctx.status = 200;
-      ctx.set('ETag', answer.etag);
-      // The text ctx.lastModified would write, formatted once with the answer instead of on every request.
-      ctx.set('Last-Modified', answer.lastModifiedHeader);
-      // Feeds: readers poll, shared caches may keep them a few minutes. Pages: revalidate every time (cookies).
-      ctx.set('Cache-Control', settings.view === 'rss' ? 'public, max-age=300' : 'private, no-cache');
-      if (settings.view === 'rss') setFeedSecurityHeaders(ctx, config.baseUrl);
-      else setPageSecurityHeaders(ctx, config.baseUrl);
-      // Koa's ctx.fresh copies every response header first; a request without validators is never fresh.
-      const conditional = ctx.req.headers['if-none-match'] || ctx.req.headers['if-modified-since'];
-      if (conditional && ctx.fresh) {
-        ctx.status = 304;
-        return;
-      }
-      // Content-Type as ctx.type would write it, without its lookup in the MIME table on every answer.
-      if ('feed' in answer) {
-        ctx.set('Content-Type', 'text/xml; charset=utf-8');
-        ctx.body = answers.feedBody(answer.feed);
-      } else {
-        ctx.set('Content-Type', 'text/html; charset=utf-8');
-        ctx.body = answer.html;
+      const page = pageNumberFrom(query.page);
+      const sort = pageSortFrom(query.sort);
+      const filters = filtersFrom(query.filters);
+      // Written out rather than spread from the settings: a spread of this many properties is the
+      // slowest step of sending a kept answer.
+      request = {
+        id: query.id, page, sort, filters, view: settings.view, language: settings.language, explicitLanguage: settings.explicitLanguage,
+        translate: settings.translate, theme: settings.theme, baseUrl: settings.baseUrl, feedPreview: settings.feedPreview,
+      };
+      const kept = answers.keptAnswerFor(request);
+      if (kept !== undefined) {
+        sendAnswer(ctx, settings, kept);
+        return undefined;
       }
     } catch (error) {
-      await respondWithErrorPage(ctx, error, errorPageSettings(settings.language, settings.theme));
+      return routeFailed(ctx, settings, error);
+    }
+    return answers.answerFor(request).then((answer) => sendAnswer(ctx, settings, answer)).catch((error: unknown) => routeFailed(ctx, settings, error));
+  }
+
+  /** The error page of a failure in the route, in the request's language and theme. */
+  function routeFailed(ctx: Context, settings: RequestSettings, error: unknown): Promise<void> {
+    return respondWithErrorPage(ctx, error, errorPageSettings(settings.language, settings.theme));
+  }
+
+  function sendAnswer(ctx: Context, settings: RequestSettings, answer: VersionsAnswer): void {
+    // The feed's address answers browsers and feed readers differently: caches must keep them apart.
+    varyOn(ctx, settings.view === 'rss' || settings.feedPreview ? FEED_ADDRESS_VARY : PAGE_VARY);
+    ctx.status = 200;
+    setResponseHeader(ctx, 'ETag', answer.etag);
+    // The text ctx.lastModified would write, formatted once with the answer instead of on every request.
+    setResponseHeader(ctx, 'Last-Modified', answer.lastModifiedHeader);
+    // Feeds: readers poll, shared caches may keep them a few minutes. Pages: revalidate every time (cookies).
+    setResponseHeader(ctx, 'Cache-Control', settings.view === 'rss' ? 'public, max-age=300' : 'private, no-cache');
+    if (settings.view === 'rss') setFeedSecurityHeaders(ctx, config.baseUrl);
+    else setPageSecurityHeaders(ctx, config.baseUrl);
+    // Koa's ctx.fresh copies every response header first; a request without validators is never fresh.
+    const conditional = ctx.req.headers['if-none-match'] || ctx.req.headers['if-modified-since'];
+    if (conditional && ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    // Content-Type as ctx.type would write it, without its lookup in the MIME table on every answer.
+    if ('feed' in answer) {
+      setResponseHeader(ctx, 'Content-Type', 'text/xml; charset=utf-8');
+      ctx.body = answers.feedBody(answer.feed);
+    } else {
+      setResponseHeader(ctx, 'Content-Type', 'text/html; charset=utf-8');
+      ctx.body = answer.html;
     }
   }
 
@@ -282,15 +334,20 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
     };
   }
 
-  /** Last line of defence: a failure outside the route's own handling still gets the error page. */
-  const errorBoundary: Middleware = async (ctx, next) => {
+  /** The versions route within its last line of defence: a failure outside the route's own handling still gets the error page. */
+  function versionsWithinBoundary(ctx: Context): Promise<void> | undefined {
+    let pending: Promise<void> | undefined;
     try {
-      await next();
+      pending = versionsRoute(ctx);
     } catch (error) {
-      const baseUrl = config.baseUrl ?? requestBaseUrl(ctx);
-      await respondWithErrorPage(ctx, error, errorPageSettings(config.defaultLanguage, themes.themeModel(themes.themeForUi(config.defaultUi), baseUrl)));
+      return boundaryFailed(ctx, error);
     }
-  };
+    return pending?.catch((error: unknown) => boundaryFailed(ctx, error));
+  }
+
+  function boundaryFailed(ctx: Context, error: unknown): Promise<void> {
+    return respondWithErrorPage(ctx, error, errorPageSettings(config.defaultLanguage, themeModelOf(config.defaultUi, config.baseUrl ?? requestBaseUrl(ctx))));
+  }
 
   // The health check (indexHealth.ts): 200 when the index answers, 503 with the reason when not; never kept.
   const watchedFile = config.indexFile !== undefined ? watchIndexFile(config.indexFile) : undefined;
@@ -305,7 +362,7 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
   }
 
   const router = new Router();
-  router.get('/Search/Versions', errorBoundary, versionsRoute);
+  router.get(VERSIONS_PATH, versionsWithinBoundary);
   router.get('/Search/Versions/health', healthRoute);
   router.get('/themes/root/assets/xsl/rss.xsl', (ctx) => {
     ctx.type = 'text/xsl; charset=utf-8';
@@ -344,8 +401,40 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
     return links;
   }
 
-  const middleware = compose([router.routes() as Middleware, router.allowedMethods() as Middleware]);
+  const routes = compose([router.routes() as Middleware, router.allowedMethods() as Middleware]);
+  // The versions route as the router matches it for GET and HEAD at its exact path: such requests (nearly
+  // all the plugin gets) go to the route directly, with ctx marked as the router marks it, so that a host's
+  // middleware sees the same ctx.matched, ctx._matchedRoute, ctx.params... after `await next()`. Any other
+  // path, method or spelling (the router ignores case and a trailing slash) goes through the router.
+  const versionsMatches = new Map(['GET', 'HEAD'].map((method) => [method, router.match(VERSIONS_PATH, method)]));
+  const middleware: Middleware = (ctx, next) => {
+    const matched = (ctx as RoutedContext).newRouterPath === undefined ? versionsMatches.get(ctx.method) : undefined;
+    const layer = matched?.pathAndMethod.at(-1);
+    if (matched === undefined || layer === undefined || ctx.path !== VERSIONS_PATH) return routes(ctx, next);
+    markRouted(ctx as RoutedContext, router, matched, layer);
+    return versionsWithinBoundary(ctx);
+  };
   return Object.assign(middleware, { languageOf, labelsFor, versionsLinks });
+}
+
+/** The versions page's and feed's path, under wherever the host mounts the plugin. */
+const VERSIONS_PATH = '/Search/Versions';
+
+type RoutedContext = Context & RouterContext & { newRouterPath?: string };
+
+/** What @koa/router (its routes() middleware and the route's layer) writes on ctx when a route matches `ctx.path`. */
+function markRouted(ctx: RoutedContext, router: Router, matched: MatchResult, layer: Layer): void {
+  if (ctx.matched) ctx.matched.push(...matched.path);
+  else ctx.matched = [...matched.path];
+  ctx.router = router;
+  ctx.routeMatched = matched.route;
+  ctx._matchedRoute = layer.path;
+  if (layer.name) ctx._matchedRouteName = layer.name;
+  ctx.captures = layer.captures(ctx.path);
+  ctx.request.params = layer.params(ctx.path, ctx.captures, ctx.params);
+  ctx.params = ctx.request.params;
+  ctx.routerPath = layer.path as string;
+  ctx.routerName = layer.name || undefined;
 }
 
 /**

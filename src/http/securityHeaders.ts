@@ -36,10 +36,19 @@ function policyOf(made: Map<string | undefined, string>, configuredBaseUrl: stri
   return text;
 }
 
+/**
+ * A header with a string value, as `ctx.set(name, value)` writes it: nothing once the headers are sent,
+ * else Node's setHeader. Koa 3's ctx.set makes two arrays on every call to handle objects and lists; a
+ * kept answer sets eight headers.
+ */
+export function setResponseHeader(ctx: Context, name: string, value: string): void {
+  if (!ctx.res.headersSent) ctx.res.setHeader(name, value);
+}
+
 export function setPageSecurityHeaders(ctx: Context, configuredBaseUrl: string | undefined): void {
-  ctx.set('Content-Security-Policy', policyOf(pagePolicies, configuredBaseUrl, pagePolicy));
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+  setResponseHeader(ctx, 'Content-Security-Policy', policyOf(pagePolicies, configuredBaseUrl, pagePolicy));
+  setResponseHeader(ctx, 'X-Content-Type-Options', 'nosniff');
+  setResponseHeader(ctx, 'Referrer-Policy', 'strict-origin-when-cross-origin');
 }
 
 /**
@@ -53,7 +62,7 @@ export function setPageSecurityHeaders(ctx: Context, configuredBaseUrl: string |
 const BROWSER_NOTICE_SOURCES = "script-src-attr 'unsafe-hashes' 'sha256-TXA+6usvAyONGFuiE99/kgV7JxYXAtQaottQ4sJDSIw='; style-src-attr 'unsafe-inline'";
 
 export function setFeedSecurityHeaders(ctx: Context, configuredBaseUrl: string | undefined): void {
-  ctx.set('Content-Security-Policy', policyOf(feedPolicies, configuredBaseUrl, feedPolicy));
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+  setResponseHeader(ctx, 'Content-Security-Policy', policyOf(feedPolicies, configuredBaseUrl, feedPolicy));
+  setResponseHeader(ctx, 'X-Content-Type-Options', 'nosniff');
+  setResponseHeader(ctx, 'Referrer-Policy', 'strict-origin-when-cross-origin');
 }

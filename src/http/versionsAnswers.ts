@@ -49,13 +49,29 @@ export interface AnswerRequest {
  * rather than for every request that sends it again.
  */
 export type VersionsAnswer = Validators & { readonly lastModifiedHeader: string; readonly bytes: number }
-  & ({ readonly feed: EncodedFeed } | { readonly html: Buffer });
+  & ({ readonly feed: SlottedFeed } | { readonly html: Buffer });
+
+/**
+ * A kept feed as it is sent: its UTF-8 bytes with a gap where each pubDate goes, as wide as that pubDate
+ * was when the feed was built. An RFC 822 date of a year 0–9999 always has the same length, so a body is
+ * one copy of these bytes with the pubDates of its second written into the gaps, instead of a copy of
+ * every piece between two pubDates (each of which costs Node a new view of the source).
+ */
+export interface SlottedFeed {
+  readonly bytes: Buffer;
+  readonly pubDateYears: readonly number[];
+  /** Where each gap starts in `bytes`, and how wide it is. */
+  readonly gaps: Uint32Array;
+  readonly widths: Uint16Array;
+}
 
 export interface VersionsAnswers {
+  /** The answer kept from an earlier request with the same key, if any: no promise to wait for. */
+  keptAnswerFor(request: AnswerRequest): VersionsAnswer | undefined;
   /** The answer, kept from an earlier request with the same key or built now. */
   answerFor(request: AnswerRequest): Promise<VersionsAnswer>;
   /** The bytes of a feed answer at this moment: its pieces around the pubDates of the current second. */
-  feedBody(feed: EncodedFeed): Buffer;
+  feedBody(feed: SlottedFeed): Buffer;
 }
 
 export interface VersionsAnswersSettings {
@@ -79,6 +95,63 @@ const FEED_BODY_SLAB_BYTES = 128 * 1024;
 // Memory for the feed bodies of one second: ~400 feeds of the mean size, beside the answer cache's budget.
 const FEED_BODIES_PER_SECOND_BYTES = 4 * 1024 * 1024;
 
+/**
+ * What shapes an answer besides its record, in the order the ETag hashes it. The theme and an explicit
+ * lng shape only pages: a feed reader's ui cookie must not split its answers.
+ */
+function variantOf(request: AnswerRequest): string[] {
+  const pageOnly = request.view === 'rss' ? ['', '', ''] : [request.theme.name, request.explicitLanguage ?? '', request.sort];
+  return [request.view, request.language, ...pageOnly, String(request.page), request.baseUrl, request.feedPreview === true ? 'feed-preview' : '', ...request.filters.map(filterParameter)];
+}
+
+/** The kept answer's key: variantOf's values and the record id joined by NULs, written as one string (it is made for every request). */
+function keyOf(request: AnswerRequest, id: string): string {
+  let key = request.view === 'rss'
+    ? `rss\u0000${request.language}\u0000\u0000\u0000\u0000`
+    : `${request.view}\u0000${request.language}\u0000${request.theme.name}\u0000${request.explicitLanguage ?? ''}\u0000${request.sort}\u0000`;
+  key += `${request.page}\u0000${request.baseUrl}\u0000${request.feedPreview === true ? 'feed-preview' : ''}`;
+  for (const filter of request.filters) key += `\u0000${filterParameter(filter)}`;
+  return `${key}\u0000${id}`;
+}
+
+/** The encoded feed with the pubDates of one second in place, and where they are (SlottedFeed). */
+export function slottedFeed(feed: EncodedFeed, pubDateOf: (year: number) => Buffer): SlottedFeed {
+  const gaps = new Uint32Array(feed.pubDateYears.length);
+  const widths = new Uint16Array(feed.pubDateYears.length);
+  let shift = 0;
+  feed.pubDateYears.forEach((year, i) => {
+    gaps[i] = (feed.cuts[i] as number) + shift;
+    widths[i] = pubDateOf(year).length;
+    shift += widths[i] as number;
+  });
+  return { bytes: feedBytes(feed, pubDateOf, Buffer.allocUnsafeSlow), pubDateYears: feed.pubDateYears, gaps, widths };
+}
+
+/** A feed's body for one second into a buffer from `allocate`; a pubDate of another width than its gap moves the bytes after it. */
+export function slottedFeedBody(feed: SlottedFeed, pubDateOf: (year: number) => Buffer, allocate: (length: number) => Buffer): Buffer {
+  const { bytes, gaps, widths, pubDateYears } = feed;
+  let sameWidths = true;
+  for (let i = 0; i < pubDateYears.length && sameWidths; i++) sameWidths = pubDateOf(pubDateYears[i] as number).length === widths[i];
+  if (sameWidths) {
+    const body = allocate(bytes.length);
+    body.set(bytes);
+    for (let i = 0; i < pubDateYears.length; i++) body.set(pubDateOf(pubDateYears[i] as number), gaps[i]);
+    return body;
+  }
+  // Years beyond 9999 or before -999: the rare feed whose dates are longer or shorter than when built.
+  const pubDates = pubDateYears.map(pubDateOf);
+  const body = allocate(pubDates.reduce((sum, pubDate, i) => sum + pubDate.length - (widths[i] as number), bytes.length));
+  let from = 0;
+  let to = 0;
+  pubDates.forEach((pubDate, i) => {
+    to += bytes.copy(body, to, from, gaps[i]);
+    to += pubDate.copy(body, to);
+    from = (gaps[i] as number) + (widths[i] as number);
+  });
+  bytes.copy(body, to, from);
+  return body;
+}
+
 export function createVersionsAnswers(settings: VersionsAnswersSettings): VersionsAnswers {
   const { index, themes } = settings;
   // Answers are kept only for an index that tells when its content changed.
@@ -95,8 +168,8 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
       const compiled = compileVersionsFeed(buildVersionsFeedModel({
         requestedId: record.id, versions, page, language, baseUrl, translate, generator: settings.generator,
       }));
-      const feed = encodeFeed(compiled);
-      return { ...answerValidators, feed, bytes: feed.bytes.length + feed.cuts.byteLength };
+      const feed = slottedFeed(encodeFeed(compiled), currentSecond().pubDateOf);
+      return { ...answerValidators, feed, bytes: feed.bytes.length + feed.gaps.byteLength + feed.widths.byteLength };
     }
     const model = buildVersionsPageModel({
       requestedRecord: record, versions, page, language,
@@ -121,37 +194,44 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
   const newSecond = (second: number, now: Date) => ({
     second,
     pubDateOf: newYearPubDatesAt(now, settings.timeZone, (text) => Buffer.from(text)),
-    bodies: new Map<EncodedFeed, Buffer>(),
+    bodies: new Map<SlottedFeed, Buffer>(),
     bodyBytes: 0,
   });
   let thisSecond = newSecond(Number.NaN, new Date(Number.NaN));
+  const currentSecond = () => {
+    const now = settings.now();
+    const second = Math.floor(now.getTime() / 1000);
+    if (second !== thisSecond.second) thisSecond = newSecond(second, now);
+    return thisSecond;
+  };
   // Feed bodies are cut from shared slabs (bodySlabs.ts): no ArrayBuffer of its own per response.
   const bodyBuffer = bodySlabs(FEED_BODY_SLAB_BYTES);
 
   return {
+    keptAnswerFor(request) {
+      if (kept === undefined || request.id === undefined) return undefined;
+      const version = index.contentVersion?.();
+      return version === undefined ? undefined : kept.get(keyOf(request, request.id), version);
+    },
+
     async answerFor(request) {
       // Read before the index is queried: an answer built while the content changes is then kept under
       // the older version, which the next request no longer matches.
       const version = kept === undefined ? undefined : index.contentVersion?.();
-      // The theme and an explicit lng shape only pages: a feed reader's ui cookie must not split its answers.
-      const pageOnly = request.view === 'rss' ? ['', '', ''] : [request.theme.name, request.explicitLanguage ?? '', request.sort];
-      const variant = [request.view, request.language, ...pageOnly, String(request.page), request.baseUrl, request.feedPreview === true ? 'feed-preview' : '', ...request.filters.map(filterParameter)];
-      const key = request.id === undefined ? undefined : [...variant, request.id].join('\u0000');
-      if (kept === undefined || version === undefined || key === undefined) return buildAnswer(request, variant);
+      if (kept === undefined || version === undefined || request.id === undefined) return buildAnswer(request, variantOf(request));
+      const key = keyOf(request, request.id);
       const earlier = kept.get(key, version);
       if (earlier !== undefined) return earlier;
-      const answer = await buildAnswer(request, variant);
+      const answer = await buildAnswer(request, variantOf(request));
       kept.set(key, version, answer, answer.bytes);
       return answer;
     },
 
     feedBody(feed) {
-      const now = settings.now();
-      const second = Math.floor(now.getTime() / 1000);
-      if (second !== thisSecond.second) thisSecond = newSecond(second, now);
+      currentSecond();
       let body = thisSecond.bodies.get(feed);
       if (body === undefined) {
-        body = feedBytes(feed, thisSecond.pubDateOf, bodyBuffer);
+        body = slottedFeedBody(feed, thisSecond.pubDateOf, bodyBuffer);
         // Only a kept answer can be asked for again.
         if (kept !== undefined && thisSecond.bodyBytes + body.length <= FEED_BODIES_PER_SECOND_BYTES) {
           thisSecond.bodies.set(feed, body);

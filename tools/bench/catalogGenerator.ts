@@ -420,3 +420,17 @@ export function sampleCatalog(plan: CatalogPlan, typicalCount: number, largeCoun
     overTwentyShare: overTwenty / sizes.length,
   };
 }
+
+/** Request ids as the benchmark asks for them: mostly records drawn uniformly from the catalog, plus 5% from the very large works, shuffled. */
+export function requestIds(sample: CatalogSample, seed: number): string[] {
+  const random = new SeededRandom(seed ^ 0x5eed);
+  const large = sample.large.map((s) => s.id);
+  const ids = sample.typical.map((s) => s.id);
+  const extra = Math.round(ids.length / 19);
+  for (let i = 0; i < extra && large.length > 0; i++) ids.push(large[i % large.length] as string);
+  for (let i = ids.length - 1; i > 0; i--) {
+    const j = random.below(i + 1);
+    [ids[i], ids[j]] = [ids[j] as string, ids[i] as string];
+  }
+  return ids;
+}

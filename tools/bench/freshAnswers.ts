@@ -14,16 +14,14 @@
  * With --profile, both servers write their CPU profiles to .bench/profiles of the folder it is run from, never into a package root (the code before may be a read-only checkout).
  */
 import { fork, execFileSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { DEFAULT_SEED, planCatalog, sampleCatalog, SeededRandom } from './catalogGenerator.js';
-import { percentile, sortedCopy } from './processStats.js';
+import { cpuSeconds, percentile, sortedCopy } from './processStats.js';
 
 interface Side { name: string; root: string; index: string; child?: ChildProcess; port?: number }
 
 const HTML_HEADERS = { cookie: 'language=en; ui=standard; VUFIND_SESSION=3f9a0c1d2b4e5f60718293a4b5c6d7e8', 'accept-language': 'en' };
-const TICKS_PER_SECOND = 100;
 
 function option(name: string, fallback?: string): string {
   const at = process.argv.indexOf(name);
@@ -36,12 +34,6 @@ const flag = (name: string): boolean => process.argv.includes(name);
 function sideOf(name: string, text: string): Side {
   const cut = text.lastIndexOf(':');
   return { name, root: text.slice(0, cut), index: text.slice(cut + 1) };
-}
-
-/** utime + stime of a process, in seconds. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
 function start(side: Side): Promise<void> {

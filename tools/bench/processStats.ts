@@ -33,6 +33,14 @@ export function memoryOf(pid: number | 'self' = 'self'): MemoryFigures {
   return { rss: process.memoryUsage.rss(), peakRss: process.resourceUsage().maxRSS * 1024, anonymous: Number.NaN, files: Number.NaN };
 }
 
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) a process has used so far, in seconds, from /proc (Linux). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
 /** The value below which `fraction` of the sorted values lie (nearest rank). */
 export function percentile(sorted: ArrayLike<number>, fraction: number): number {
   if (sorted.length === 0) return Number.NaN;

@@ -32,7 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../../src/packageFiles.js';
 import { SCHEMA_VERSION } from '../../src/adapters/sqlite/indexTables.js';
 import type { BuildReport } from './buildIndex.js';
-import { DEFAULT_SEED, GENERATOR_VERSION, planCatalog, sampleCatalog, SeededRandom, type CatalogSample } from './catalogGenerator.js';
+import { DEFAULT_SEED, GENERATOR_VERSION, planCatalog, requestIds, sampleCatalog, type CatalogSample } from './catalogGenerator.js';
 import type { InsertCeilingReport } from './insertCeiling.js';
 import type { LookupReport, LookupRequest } from './lookupLatency.js';
 import { MARC_CATALOG_VERSION } from './marcCatalog.js';
@@ -337,20 +337,6 @@ function versionsPath(id: string, view: 'rss' | 'html'): string {
   const query = new URLSearchParams({ id, search: 'versions' });
   if (view === 'rss') query.set('view', 'rss');
   return `/Search/Versions?${query}`;
-}
-
-/** Request ids: mostly records drawn uniformly from the catalog, plus 5% from the very large works. */
-function requestIds(sample: CatalogSample, seed: number): string[] {
-  const random = new SeededRandom(seed ^ 0x5eed);
-  const large = sample.large.map((s) => s.id);
-  const ids = sample.typical.map((s) => s.id);
-  const extra = Math.round(ids.length / 19);
-  for (let i = 0; i < extra && large.length > 0; i++) ids.push(large[i % large.length] as string);
-  for (let i = ids.length - 1; i > 0; i--) {
-    const j = random.below(i + 1);
-    [ids[i], ids[j]] = [ids[j] as string, ids[i] as string];
-  }
-  return ids;
 }
 
 async function fetchText(port: number, path: string, headers: Record<string, string> = {}): Promise<string> {
