@@ -114,7 +114,7 @@ async function digestMarc(m: Modules, path: string): Promise<string[]> {
 
 interface MarcShape {
   readonly leader: string;
-  readonly fields: readonly { readonly tag: string }[];
+  readonly fields: readonly { readonly tag: string; readonly value?: string }[];
 }
 
 /** The mapping refuses a record without a 001 (the Concerto file's ids are in 901); keys do not read it. */
