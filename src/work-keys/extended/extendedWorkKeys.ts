@@ -21,19 +21,24 @@
  * (normaliseForWorkKey in workKeys.ts), storing keys and finding versions (the indexes).
  */
 import { DistinctStrings, normaliseForWorkKey } from '../workKeys.js';
-import { isFormTitle, isGenericTitle, saysSelections, subtitleSaysCollection } from './genericTitles.js';
+import { isFormTitle, isGenericTitle, isGenericTitleKeyed, saysSelections, subtitleSaysCollection } from './genericTitles.js';
 import { canonicalIdentifier } from './manifestationIdentifiers.js';
 import {
   subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
   withoutAuthorName, withoutDescriptiveOpening, withoutLeadingArticle, withoutNonFilingCharacters,
 } from './titleForms.js';
-import { cleanedName, keyedNames, surnameOf } from './workNames.js';
+import { cleanedName, keyedNames, surnameOfCleaned } from './workNames.js';
 import type { StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
 
 /** The normalised names a record's `AT` keys pair titles with (main entries, else added entries). */
 export function authorKeysOf(statement: WorkStatement): string[] {
+  return authorKeysOfCleaned(keyedNames(statement).map(cleanedName));
+}
+
+/** authorKeysOf for the keyed names cleaned already (extendedWorkKeys cleans each name once). */
+function authorKeysOfCleaned(cleanedNames: readonly string[]): string[] {
   const keys = new DistinctStrings();
-  for (const name of keyedNames(statement)) keys.add(normaliseForWorkKey(cleanedName(name)));
+  for (const name of cleanedNames) keys.add(normaliseForWorkKey(name));
   return keys.values;
 }
 
@@ -56,8 +61,9 @@ export function languageForms(text: string, language: string | undefined): strin
   forms.add(text);
   const withoutArticle = withoutLeadingArticle(text, language);
   if (withoutArticle !== undefined) forms.add(withoutArticle);
-  for (const form of [...forms.values]) {
-    const read = withAmpersandRead(form, language);
+  // The forms so far, not those "&" read adds.
+  for (let i = 0, before = forms.values.length; i < before; i++) {
+    const read = withAmpersandRead(forms.values[i] as string, language);
     if (read !== undefined) forms.add(read);
   }
   return forms.values;
@@ -74,10 +80,15 @@ export function titleProperOf(title: StatedTitle): string | undefined {
   // A source that separates the title proper (MARC's 245 $a$n$p) is ISBD; one that does not may write "Title: subtitle".
   const proper = titleBeforeSeparator(base, title.titleProper === undefined) ?? base;
   const subtitle = title.subtitle ?? title.text.slice(proper.length);
-  for (const rest of [subtitle, base.slice(proper.length)]) {
-    if (subtitleNamesAPart(rest) || subtitleSaysCollection(rest) || subtitleSaysAnotherWork(rest)) return undefined;
-  }
+  const rest = base.slice(proper.length);
+  // Often the two are one text, or the second is empty: each is read once.
+  if (subtitleKeepsTitle(subtitle) || (rest !== subtitle && subtitleKeepsTitle(rest))) return undefined;
   return proper;
+}
+
+/** The subtitle names a part, says the book is a collection or another work; never so of an empty text. */
+export function subtitleKeepsTitle(subtitle: string): boolean {
+  return subtitle !== '' && (subtitleNamesAPart(subtitle) || subtitleSaysCollection(subtitle) || subtitleSaysAnotherWork(subtitle));
 }
 
 /**
@@ -86,7 +97,16 @@ export function titleProperOf(title: StatedTitle): string | undefined {
  * the main author's name; none that is generic ("Poems", "Selections"), empty, or only the author's name.
  */
 export function shortTitleForms(statement: WorkStatement): string[] {
-  const surnames = statement.mainNames.map(surnameOf).filter((surname): surname is string => surname !== undefined);
+  return shortTitles(statement, statement.mainNames.map(cleanedName)).forms;
+}
+
+/** The short title forms and their normalised texts, side by side, for the main names cleaned already. */
+function shortTitles(statement: WorkStatement, cleanedMainNames: readonly string[]): { forms: string[]; keys: string[] } {
+  const surnames: string[] = [];
+  statement.mainNames.forEach((name, i) => {
+    const surname = surnameOfCleaned(name, cleanedMainNames[i] as string);
+    if (surname !== undefined) surnames.push(surname);
+  });
   const forms = new DistinctStrings();
   for (const title of statement.titles) {
     const proper = titleProperOf(title);
@@ -94,12 +114,13 @@ export function shortTitleForms(statement: WorkStatement): string[] {
     const starts = [proper];
     const nonFiling = withoutNonFilingCharacters(proper, title.nonFiling);
     if (nonFiling !== undefined) starts.push(nonFiling);
-    for (const start of [...starts]) {
-      const withoutAlternative = withoutAlternativeTitle(start, statement.language);
+    // Each rule to the starts so far, not to those it adds.
+    for (let i = 0, before = starts.length; i < before; i++) {
+      const withoutAlternative = withoutAlternativeTitle(starts[i] as string, statement.language);
       if (withoutAlternative !== undefined) starts.push(withoutAlternative);
     }
-    for (const start of [...starts]) {
-      const name = withoutDescriptiveOpening(start, statement.language);
+    for (let i = 0, before = starts.length; i < before; i++) {
+      const name = withoutDescriptiveOpening(starts[i] as string, statement.language);
       if (name !== undefined) starts.push(name);
     }
     for (const start of starts) {
@@ -112,8 +133,16 @@ export function shortTitleForms(statement: WorkStatement): string[] {
       }
     }
   }
-  const names = nameForms(statement);
-  return forms.values.filter((form) => !isGenericTitle(form) && !names.has(normaliseForWorkKey(form)));
+  const kept: { forms: string[]; keys: string[] } = { forms: [], keys: [] };
+  if (forms.values.length === 0) return kept;
+  const names = nameForms(cleanedMainNames);
+  for (const form of forms.values) {
+    const key = normaliseForWorkKey(form);
+    if (isGenericTitleKeyed(form, key) || names.has(key)) continue;
+    kept.forms.push(form);
+    kept.keys.push(key);
+  }
+  return kept;
 }
 
 /**
@@ -121,10 +150,9 @@ export function shortTitleForms(statement: WorkStatement): string[] {
  * a title proper that is only its author's name ("Bill Evans : the second trio") leaves the subtitle to
  * tell the work, so it is no short form.
  */
-function nameForms(statement: WorkStatement): Set<string> {
+function nameForms(cleanedMainNames: readonly string[]): Set<string> {
   const forms = new Set<string>();
-  for (const name of statement.mainNames) {
-    const cleaned = cleanedName(name);
+  for (const cleaned of cleanedMainNames) {
     forms.add(normaliseForWorkKey(cleaned));
     const [surname, forenames] = cleaned.split(/,\s*/u);
     if (surname !== undefined) forms.add(normaliseForWorkKey(surname));
@@ -163,13 +191,15 @@ export function extendedWorkKeys(statement: WorkStatement): string[] {
   const uniformKeys = new DistinctStrings();
   const titleKeys = new DistinctStrings();
   const notedKeys: { key: string; note: 'UA' | 'TR' }[] = [];
-  const authors = authorKeysOf(statement);
+  // Each name is cleaned once: for its key, its surname and the forms a title would write it in.
+  const cleanedMainNames = statement.mainNames.map(cleanedName);
+  const authors = authorKeysOfCleaned(statement.mainNames.length > 0 ? cleanedMainNames : statement.addedNames.map(cleanedName));
   const mainAuthors = statement.mainNames.length > 0 ? authors : [];
 
-  const addTitleKeys = (forms: readonly string[], names: readonly string[]): string[] => {
+  /** `AT` keys of titles already normalised, with each name. */
+  const addTitleKeysOf = (titles: readonly string[], names: readonly string[]): string[] => {
     const made: string[] = [];
-    for (const form of forms) {
-      const title = normaliseForWorkKey(form);
+    for (const title of titles) {
       if (title === '') continue;
       for (const name of names) {
         const key = `AT ${name} ${title}`;
@@ -179,11 +209,12 @@ export function extendedWorkKeys(statement: WorkStatement): string[] {
     }
     return made;
   };
+  const addTitleKeys = (forms: readonly string[], names: readonly string[]): string[] => addTitleKeysOf(forms.map(normaliseForWorkKey), names);
   addTitleKeys(vufindTitleForms(statement.titles), authors);
   // Shorter forms only with main entries: a record without one (a film, a compilation) names many
   // contributors, and "The hobbit" with its director would join the films of a series.
-  addTitleKeys(shortTitleForms(statement), mainAuthors);
-  const fromTitles = new Set(titleKeys.values);
+  if (mainAuthors.length > 0) addTitleKeysOf(shortTitles(statement, cleanedMainNames).keys, mainAuthors);
+  const titleKeyCount = titleKeys.values.length;
 
   for (const uniformTitle of statement.uniformTitles.filter(isKeyedUniformTitle)) {
     if (mainAuthors.length > 0) {
@@ -207,7 +238,10 @@ export function extendedWorkKeys(statement: WorkStatement): string[] {
   for (const key of uniformKeys.values) keys.add(key);
   for (const key of titleKeys.values) keys.add(key);
   // A note only where the titles do not give the key themselves (workKeyKinds.ts reads it so).
-  for (const { key, note } of notedKeys) if (!fromTitles.has(key)) keys.add(`${note} ${key.slice(3)}`);
+  if (notedKeys.length > 0) {
+    const fromTitles = new Set(titleKeys.values.slice(0, titleKeyCount));
+    for (const { key, note } of notedKeys) if (!fromTitles.has(key)) keys.add(`${note} ${key.slice(3)}`);
+  }
   for (const identifier of statement.identifiers) {
     const canonical = canonicalIdentifier(identifier);
     if (canonical !== undefined) keys.add(`${identifier.scheme === 'doi' ? 'DOI' : 'HDL'} ${canonical}`);

@@ -59,8 +59,12 @@ export function keyedNames(statement: WorkStatement): readonly StatedName[] {
  * surname cannot be told from the words.
  */
 export function surnameOf(name: StatedName): string | undefined {
+  return surnameOfCleaned(name, cleanedName(name));
+}
+
+/** surnameOf for a name whose cleanedName the caller has already. */
+export function surnameOfCleaned(name: StatedName, cleaned: string): string | undefined {
   if (name.kind !== 'person' && name.kind !== 'unknown') return undefined;
-  const cleaned = cleanedName(name);
   const comma = cleaned.indexOf(',');
   if (comma > 0) return name.surnameFirst === false ? undefined : cleaned.slice(0, comma).trim();
   // One word: a forename-only name (Homer, Molière) or a surname standing alone.
