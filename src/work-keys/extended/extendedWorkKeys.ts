@@ -25,21 +25,27 @@ import { isFormTitle, isGenericTitle, isGenericTitleKeyed, saysSelections, subti
 import { canonicalIdentifier } from './manifestationIdentifiers.js';
 import {
   subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
-  withoutAuthorName, withoutDescriptiveOpening, withoutLeadingArticle, withoutNonFilingCharacters,
+  withoutDescriptiveOpening, withoutKeyedAuthorName, withoutLeadingArticle, withoutNonFilingCharacters,
 } from './titleForms.js';
 import { cleanedName, keyedNames, surnameOfCleaned } from './workNames.js';
 import type { StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
 
 /** The normalised names a record's `AT` keys pair titles with (main entries, else added entries). */
 export function authorKeysOf(statement: WorkStatement): string[] {
-  return authorKeysOfCleaned(keyedNames(statement).map(cleanedName));
+  return distinctKeys(keyedNames(statement).map((name) => normaliseForWorkKey(cleanedName(name))));
 }
 
-/** authorKeysOf for the keyed names cleaned already (extendedWorkKeys cleans each name once). */
-function authorKeysOfCleaned(cleanedNames: readonly string[]): string[] {
-  const keys = new DistinctStrings();
-  for (const name of cleanedNames) keys.add(normaliseForWorkKey(name));
-  return keys.values;
+/** The non-empty keys, each once, in order (extendedWorkKeys normalises each cleaned name once). */
+function distinctKeys(keys: readonly string[]): string[] {
+  const distinct = new DistinctStrings();
+  for (const key of keys) distinct.add(key);
+  return distinct.values;
+}
+
+/** A record's main names, each cleaned (workNames.ts) and normalised once for every rule that reads them. */
+interface MainNames {
+  readonly cleaned: readonly string[];
+  readonly keys: readonly string[];
 }
 
 /** VuFind's title forms: each title as catalogued, and the title statement without its non-filing characters. */
@@ -97,17 +103,26 @@ export function subtitleKeepsTitle(subtitle: string): boolean {
  * the main author's name; none that is generic ("Poems", "Selections"), empty, or only the author's name.
  */
 export function shortTitleForms(statement: WorkStatement): string[] {
-  return shortTitles(statement, statement.mainNames.map(cleanedName)).forms;
+  const cleaned = statement.mainNames.map(cleanedName);
+  return shortTitles(statement, { cleaned, keys: cleaned.map(normaliseForWorkKey) }).forms;
 }
 
-/** The short title forms and their normalised texts, side by side, for the main names cleaned already. */
-function shortTitles(statement: WorkStatement, cleanedMainNames: readonly string[]): { forms: string[]; keys: string[] } {
-  const surnames: string[] = [];
+/** The short title forms and their normalised texts, side by side. */
+function shortTitles(statement: WorkStatement, mainNames: MainNames): { forms: string[]; keys: string[] } {
+  const surnameKeys: string[] = [];
   statement.mainNames.forEach((name, i) => {
-    const surname = surnameOfCleaned(name, cleanedMainNames[i] as string);
-    if (surname !== undefined) surnames.push(surname);
+    const surname = surnameOfCleaned(name, mainNames.cleaned[i] as string);
+    const key = surname === undefined ? '' : normaliseForWorkKey(surname);
+    if (key !== '') surnameKeys.push(key);
   });
   const forms = new DistinctStrings();
+  // The key of each form in forms.values, where it was worked out already.
+  const formKeys: (string | undefined)[] = [];
+  const addForm = (form: string, key: string | undefined): void => {
+    const before = forms.values.length;
+    forms.add(form);
+    if (forms.values.length > before) formKeys.push(key);
+  };
   for (const title of statement.titles) {
     const proper = titleProperOf(title);
     if (proper === undefined) continue;
@@ -125,19 +140,21 @@ function shortTitles(statement: WorkStatement, cleanedMainNames: readonly string
     }
     for (const start of starts) {
       for (const form of languageForms(start, statement.language)) {
-        forms.add(form);
-        for (const surname of surnames) {
-          const withoutName = withoutAuthorName(form, surname);
-          if (withoutName !== undefined) for (const shorter of languageForms(withoutName, statement.language)) forms.add(shorter);
+        const formKey = surnameKeys.length > 0 ? normaliseForWorkKey(form) : undefined;
+        addForm(form, formKey);
+        for (const surnameKey of surnameKeys) {
+          const withoutName = withoutKeyedAuthorName(form, formKey, surnameKey);
+          if (withoutName !== undefined) for (const shorter of languageForms(withoutName, statement.language)) addForm(shorter, undefined);
         }
       }
     }
   }
   const kept: { forms: string[]; keys: string[] } = { forms: [], keys: [] };
   if (forms.values.length === 0) return kept;
-  const names = nameForms(cleanedMainNames);
-  for (const form of forms.values) {
-    const key = normaliseForWorkKey(form);
+  const names = nameForms(mainNames);
+  for (let i = 0; i < forms.values.length; i++) {
+    const form = forms.values[i] as string;
+    const key = formKeys[i] ?? normaliseForWorkKey(form);
     if (isGenericTitleKeyed(form, key) || names.has(key)) continue;
     kept.forms.push(form);
     kept.keys.push(key);
@@ -150,10 +167,9 @@ function shortTitles(statement: WorkStatement, cleanedMainNames: readonly string
  * a title proper that is only its author's name ("Bill Evans : the second trio") leaves the subtitle to
  * tell the work, so it is no short form.
  */
-function nameForms(cleanedMainNames: readonly string[]): Set<string> {
-  const forms = new Set<string>();
-  for (const cleaned of cleanedMainNames) {
-    forms.add(normaliseForWorkKey(cleaned));
+function nameForms(mainNames: MainNames): Set<string> {
+  const forms = new Set<string>(mainNames.keys);
+  for (const cleaned of mainNames.cleaned) {
     const [surname, forenames] = cleaned.split(/,\s*/u);
     if (surname !== undefined) forms.add(normaliseForWorkKey(surname));
     if (surname !== undefined && forenames !== undefined) forms.add(normaliseForWorkKey(`${forenames} ${surname}`));
@@ -193,7 +209,8 @@ export function extendedWorkKeys(statement: WorkStatement): string[] {
   const notedKeys: { key: string; note: 'UA' | 'TR' }[] = [];
   // Each name is cleaned once: for its key, its surname and the forms a title would write it in.
   const cleanedMainNames = statement.mainNames.map(cleanedName);
-  const authors = authorKeysOfCleaned(statement.mainNames.length > 0 ? cleanedMainNames : statement.addedNames.map(cleanedName));
+  const mainNames: MainNames = { cleaned: cleanedMainNames, keys: cleanedMainNames.map(normaliseForWorkKey) };
+  const authors = distinctKeys(statement.mainNames.length > 0 ? mainNames.keys : statement.addedNames.map((name) => normaliseForWorkKey(cleanedName(name))));
   const mainAuthors = statement.mainNames.length > 0 ? authors : [];
 
   /** `AT` keys of titles already normalised, with each name. */
@@ -213,7 +230,7 @@ export function extendedWorkKeys(statement: WorkStatement): string[] {
   addTitleKeys(vufindTitleForms(statement.titles), authors);
   // Shorter forms only with main entries: a record without one (a film, a compilation) names many
   // contributors, and "The hobbit" with its director would join the films of a series.
-  if (mainAuthors.length > 0) addTitleKeysOf(shortTitles(statement, cleanedMainNames).keys, mainAuthors);
+  if (mainAuthors.length > 0) addTitleKeysOf(shortTitles(statement, mainNames).keys, mainAuthors);
   const titleKeyCount = titleKeys.values.length;
 
   for (const uniformTitle of statement.uniformTitles.filter(isKeyedUniformTitle)) {

@@ -7,7 +7,7 @@
  * Left to others: which titles of a record these apply to and which forms become keys
  * (extendedWorkKeys.ts); languages' articles and conjunctions (titleLanguages.ts).
  */
-import { normaliseForWorkKey } from '../workKeys.js';
+import { isLatinBlocksText, MAX_KEY_PART_LENGTH, normaliseForWorkKey } from '../workKeys.js';
 import { TITLE_LANGUAGES, titleLanguageOf } from './titleLanguages.js';
 
 /**
@@ -137,7 +137,33 @@ const MAX_WORDS_BEFORE_SURNAME = 3;
 export function withoutAuthorName(text: string, surname: string | undefined): string | undefined {
   if (surname === undefined) return undefined;
   const surnameKey = normaliseForWorkKey(surname);
-  if (surnameKey === '') return undefined;
+  return surnameKey === '' ? undefined : withoutKeyedAuthorName(text, undefined, surnameKey);
+}
+
+/**
+ * withoutAuthorName for a surname's non-empty key, with the title's key (normaliseForWorkKey) when the
+ * caller has it. A possessive needs an apostrophe; a title that ends with the surname has a key that
+ * does, when the key can be read that way: most titles are ruled out here without reading their words.
+ */
+export function withoutKeyedAuthorName(text: string, textKey: string | undefined, surnameKey: string): string | undefined {
+  if (!text.includes("'") && !text.includes('’') && !mayEndWithKey(text, textKey, surnameKey)) return undefined;
+  return withoutAuthorNameByWords(text, surnameKey);
+}
+
+/**
+ * False only when the title's words cannot end with the surname: for text of the Latin blocks, whose key
+ * is its characters' keys end to end and whose characters between words (not letters, marks or digits)
+ * have empty keys, the last words' keys end the title's key. A capped key, or other scripts (whose
+ * transliteration reads characters together), say nothing.
+ */
+function mayEndWithKey(text: string, textKey: string | undefined, key: string): boolean {
+  if (!isLatinBlocksText(text)) return true;
+  const whole = textKey ?? normaliseForWorkKey(text);
+  return whole.length >= MAX_KEY_PART_LENGTH || whole.endsWith(key);
+}
+
+/** withoutAuthorName by reading the title's words, for a surname's non-empty key. */
+export function withoutAuthorNameByWords(text: string, surnameKey: string): string | undefined {
   const possessive = withoutPossessiveSurname(text, surnameKey);
   if (possessive !== undefined) return possessive;
   // Words with their positions; "d'" and "l'" are split off the word they are elided onto.
