@@ -104,11 +104,24 @@ export function subtitleKeepsTitle(subtitle: string): boolean {
  */
 export function shortTitleForms(statement: WorkStatement): string[] {
   const cleaned = statement.mainNames.map(cleanedName);
-  return shortTitles(statement, { cleaned, keys: cleaned.map(normaliseForWorkKey) }).forms;
+  return shortTitles(statement, { cleaned, keys: cleaned.map(normaliseForWorkKey) }, { forms: [], keys: [] }).forms;
 }
 
-/** The short title forms and their normalised texts, side by side. */
-function shortTitles(statement: WorkStatement, mainNames: MainNames): { forms: string[]; keys: string[] } {
+/** Title texts and their keys (normaliseForWorkKey), side by side. */
+interface TitleTexts {
+  readonly forms: string[];
+  readonly keys: string[];
+}
+
+/**
+ * The short title forms and their keys, side by side. `known` holds texts keyed already (VuFind's title
+ * forms): a title without a subtitle is its own title proper, whose key is not worked out again.
+ */
+function shortTitles(statement: WorkStatement, mainNames: MainNames, known: TitleTexts): TitleTexts {
+  const knownKey = (form: string): string | undefined => {
+    const at = known.forms.indexOf(form);
+    return at < 0 ? undefined : known.keys[at];
+  };
   const surnameKeys: string[] = [];
   statement.mainNames.forEach((name, i) => {
     const surname = surnameOfCleaned(name, mainNames.cleaned[i] as string);
@@ -140,7 +153,7 @@ function shortTitles(statement: WorkStatement, mainNames: MainNames): { forms: s
     }
     for (const start of starts) {
       for (const form of languageForms(start, statement.language)) {
-        const formKey = surnameKeys.length > 0 ? normaliseForWorkKey(form) : undefined;
+        const formKey = knownKey(form) ?? (surnameKeys.length > 0 ? normaliseForWorkKey(form) : undefined);
         addForm(form, formKey);
         for (const surnameKey of surnameKeys) {
           const withoutName = withoutKeyedAuthorName(form, formKey, surnameKey);
@@ -149,7 +162,7 @@ function shortTitles(statement: WorkStatement, mainNames: MainNames): { forms: s
       }
     }
   }
-  const kept: { forms: string[]; keys: string[] } = { forms: [], keys: [] };
+  const kept: TitleTexts = { forms: [], keys: [] };
   if (forms.values.length === 0) return kept;
   const names = nameForms(mainNames);
   for (let i = 0; i < forms.values.length; i++) {
@@ -179,18 +192,22 @@ function nameForms(mainNames: MainNames): Set<string> {
 
 /** A uniform title that may make a key: the record's own, not generic, not a selection. */
 export function isKeyedUniformTitle(uniformTitle: StatedUniformTitle): boolean {
-  return uniformTitle.role === 'own'
-    && !isGenericTitle(uniformTitle.text)
+  return uniformTitle.role === 'own' && isKeyedOwnUniformTitle(uniformTitle, normaliseForWorkKey(uniformTitle.text));
+}
+
+/** isKeyedUniformTitle for the record's own uniform title, whose text's key the caller has. */
+function isKeyedOwnUniformTitle(uniformTitle: StatedUniformTitle, textKey: string): boolean {
+  return !isGenericTitleKeyed(uniformTitle.text, textKey)
     && !saysSelections(uniformTitle.text)
     && !uniformTitle.formAndVersion.some(saysSelections);
 }
 
-/** A uniform title as catalogued and without its non-filing characters. */
-function uniformTitleForms(uniformTitle: StatedUniformTitle): string[] {
-  const forms = [uniformTitle.text];
+/** The keys of a uniform title as catalogued (its text's key, given) and without its non-filing characters. */
+function uniformTitleKeys(uniformTitle: StatedUniformTitle, textKey: string): string[] {
+  const keys = [textKey];
   const withoutNonFiling = withoutNonFilingCharacters(uniformTitle.text, uniformTitle.nonFiling);
-  if (withoutNonFiling !== undefined) forms.push(withoutNonFiling);
-  return forms;
+  if (withoutNonFiling !== undefined) keys.push(normaliseForWorkKey(withoutNonFiling));
+  return keys;
 }
 
 /** The forms of a translation's original title: as given, without its subtitle, in its own language's forms. */
@@ -227,21 +244,23 @@ export function extendedWorkKeys(statement: WorkStatement): string[] {
     return made;
   };
   const addTitleKeys = (forms: readonly string[], names: readonly string[]): string[] => addTitleKeysOf(forms.map(normaliseForWorkKey), names);
-  addTitleKeys(vufindTitleForms(statement.titles), authors);
+  const vufindForms = vufindTitleForms(statement.titles);
+  const titleForms: TitleTexts = { forms: vufindForms, keys: vufindForms.map(normaliseForWorkKey) };
+  addTitleKeysOf(titleForms.keys, authors);
   // Shorter forms only with main entries: a record without one (a film, a compilation) names many
   // contributors, and "The hobbit" with its director would join the films of a series.
-  if (mainAuthors.length > 0) addTitleKeysOf(shortTitles(statement, mainNames).keys, mainAuthors);
+  if (mainAuthors.length > 0) addTitleKeysOf(shortTitles(statement, mainNames, titleForms).keys, mainAuthors);
   const titleKeyCount = titleKeys.values.length;
 
-  for (const uniformTitle of statement.uniformTitles.filter(isKeyedUniformTitle)) {
+  for (const uniformTitle of statement.uniformTitles) {
+    if (uniformTitle.role !== 'own') continue;
+    const textKey = normaliseForWorkKey(uniformTitle.text);
+    if (!isKeyedOwnUniformTitle(uniformTitle, textKey)) continue;
     if (mainAuthors.length > 0) {
       const note = uniformTitle.language !== undefined ? 'TR' : 'UA';
-      for (const key of addTitleKeys(uniformTitleForms(uniformTitle), mainAuthors)) notedKeys.push({ key, note });
+      for (const key of addTitleKeysOf(uniformTitleKeys(uniformTitle, textKey), mainAuthors)) notedKeys.push({ key, note });
     } else if (!isFormTitle(uniformTitle.text)) {
-      for (const form of uniformTitleForms(uniformTitle)) {
-        const title = normaliseForWorkKey(form);
-        if (title !== '') uniformKeys.add(`UT ${title}`);
-      }
+      for (const title of uniformTitleKeys(uniformTitle, textKey)) if (title !== '') uniformKeys.add(`UT ${title}`);
     }
   }
   for (const original of statement.originals) {
