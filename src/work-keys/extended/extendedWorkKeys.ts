@@ -27,7 +27,7 @@ import {
   subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
   withoutDescriptiveOpening, withoutKeyedAuthorName, withoutLeadingArticle, withoutNonFilingCharacters,
 } from './titleForms.js';
-import { cleanedName, keyedNames, surnameOfCleaned } from './workNames.js';
+import { cleanedName, keyedNames, surnameOfCleaned, writtenNameKeys } from './workNames.js';
 import type { StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
 
 /** The normalised names a record's `AT` keys pair titles with (main entries, else added entries). */
@@ -182,11 +182,9 @@ function shortTitles(statement: WorkStatement, mainNames: MainNames, known: Titl
  */
 function nameForms(mainNames: MainNames): Set<string> {
   const forms = new Set<string>(mainNames.keys);
-  for (const cleaned of mainNames.cleaned) {
-    const [surname, forenames] = cleaned.split(/,\s*/u);
-    if (surname !== undefined) forms.add(normaliseForWorkKey(surname));
-    if (surname !== undefined && forenames !== undefined) forms.add(normaliseForWorkKey(`${forenames} ${surname}`));
-  }
+  mainNames.cleaned.forEach((cleaned, i) => {
+    for (const key of writtenNameKeys(cleaned, mainNames.keys[i] as string)) forms.add(key);
+  });
   return forms;
 }
 

@@ -1,8 +1,9 @@
 /**
  * The shortcuts the `extended` profile takes to make its keys cheaply give the keys of the rules read
  * plainly: a title ruled out for its author's name without reading its words (titleForms.ts), an empty
- * subtitle not searched, a title without a comma not searched for an alternative title, and records
- * whose names and titles are normalised once (extendedWorkKeys.ts).
+ * subtitle not searched, a title without a comma not searched for an alternative title, a name's other
+ * forms read off its key (workNames.ts), and records whose names and titles are normalised once
+ * (extendedWorkKeys.ts).
  */
 import test from 'ava';
 import { extendedWorkKeys, subtitleKeepsTitle } from '../../../src/work-keys/extended/extendedWorkKeys.js';
@@ -10,6 +11,7 @@ import { subtitleSaysCollection } from '../../../src/work-keys/extended/genericT
 import {
   subtitleNamesAPart, subtitleSaysAnotherWork, withoutAlternativeTitle, withoutAuthorName, withoutAuthorNameByWords,
 } from '../../../src/work-keys/extended/titleForms.js';
+import { writtenNameKeys, writtenNameKeysByParts } from '../../../src/work-keys/extended/workNames.js';
 import type { WorkStatement } from '../../../src/work-keys/extended/workStatement.js';
 import { EMPTY_WORK_STATEMENT } from '../../../src/work-keys/extended/workStatement.js';
 import { WORK_KEY_PROFILES } from '../../../src/work-keys/workKeyProfiles.js';
@@ -125,4 +127,32 @@ test('a record document keys as before under extended: title proper from title_s
   t.deepEqual(WORK_KEY_PROFILES.extended.keysOfDocument(document), [
     'AT cubasbras memoriaspostumasdebrascubasedicaocritica', 'AT cubasbras memoriaspostumasdebrascubas', 'AT cubasbras memoriaspostumas', 'DOI 10.1590/abc.2020.1',
   ]);
+});
+
+/** Names as catalogued, cleaned: [case, name]. */
+const writtenNames: [string, string][] = [
+  ['surname, forename', 'Evans, Bill'],
+  ['a particle after the forenames', 'La Fontaine, Jean de'],
+  ['diacritics', 'Müller-Lüdenscheidt, Jürgen'],
+  ['a letter that keys as two', 'Ĳssel, Jan'],
+  ['ß', 'Straße, Hans'],
+  ['a space before the comma', 'Gómez , Ana Clara'],
+  ['no space after the comma', 'Pereira,Ana'],
+  ['an apostrophe', "O'Brien, Flann"],
+  ['a comma first', ', Ana'],
+  ['two commas', 'King, Martin Luther, Jr'],
+  ['no comma', 'Sum 41'],
+  ['Cyrillic', 'Толстой, Лев'],
+  ['Japanese', '村上, 春樹'],
+  ['a key longer than the cap', `${'Almeida'.repeat(30)}, ${'Ana'.repeat(20)}`],
+];
+for (const [name, cleaned] of writtenNames) {
+  test(`writtenNameKeys read off the name's key equal the forms' own keys: ${name}`, (t) => {
+    t.deepEqual(writtenNameKeys(cleaned, normaliseForWorkKey(cleaned)), writtenNameKeysByParts(cleaned));
+  });
+}
+
+test('writtenNameKeys: the surname and the name written forename first', (t) => {
+  t.deepEqual(writtenNameKeys('Evans, Bill', 'evansbill'), ['evans', 'billevans']);
+  t.deepEqual(writtenNameKeys('Ĳssel, Jan', normaliseForWorkKey('Ĳssel, Jan')), ['ijssel', 'janijssel']);
 });
