@@ -30,12 +30,7 @@ import {
 import { cleanedName, keyedNames, surnameOfCleaned, writtenNameKeys } from './workNames.js';
 import type { StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
 
-/** The normalised names a record's `AT` keys pair titles with (main entries, else added entries). */
-export function authorKeysOf(statement: WorkStatement): string[] {
-  return distinctKeys(keyedNames(statement).map((name) => normaliseForWorkKey(cleanedName(name))));
-}
-
-/** The non-empty keys, each once, in order (extendedWorkKeys normalises each cleaned name once). */
+/** The non-empty keys, each once, in order (the names' keys a record's `AT` keys pair titles with). */
 function distinctKeys(keys: readonly string[]): string[] {
   const distinct = new DistinctStrings();
   for (const key of keys) distinct.add(key);
@@ -97,16 +92,6 @@ export function subtitleKeepsTitle(subtitle: string): boolean {
   return subtitle !== '' && (subtitleNamesAPart(subtitle) || subtitleSaysCollection(subtitle) || subtitleSaysAnotherWork(subtitle));
 }
 
-/**
- * The shorter forms of a record's title statements: the title proper, also without non-filing
- * characters, an alternative title, a descriptive opening or an article, with "&" read, and each without
- * the main author's name; none that is generic ("Poems", "Selections"), empty, or only the author's name.
- */
-export function shortTitleForms(statement: WorkStatement): string[] {
-  const cleaned = statement.mainNames.map(cleanedName);
-  return shortTitles(statement, { cleaned, keys: cleaned.map(normaliseForWorkKey) }, { forms: [], keys: [] }).forms;
-}
-
 /** Title texts and their keys (normaliseForWorkKey), side by side. */
 interface TitleTexts {
   readonly forms: string[];
@@ -114,8 +99,11 @@ interface TitleTexts {
 }
 
 /**
- * The short title forms and their keys, side by side. `known` holds texts keyed already (VuFind's title
- * forms): a title without a subtitle is its own title proper, whose key is not worked out again.
+ * The shorter forms of a record's title statements, with their keys side by side: the title proper, also
+ * without non-filing characters, an alternative title, a descriptive opening or an article, with "&"
+ * read, and each without the main author's name; none that is generic ("Poems", "Selections"), empty, or
+ * only the author's name. `known` holds texts keyed already (VuFind's title forms): a title without a
+ * subtitle is its own title proper, whose key is not worked out again.
  */
 function shortTitles(statement: WorkStatement, mainNames: MainNames, known: TitleTexts): TitleTexts {
   const knownKey = (form: string): string | undefined => {
@@ -188,12 +176,7 @@ function nameForms(mainNames: MainNames): Set<string> {
   return forms;
 }
 
-/** A uniform title that may make a key: the record's own, not generic, not a selection. */
-export function isKeyedUniformTitle(uniformTitle: StatedUniformTitle): boolean {
-  return uniformTitle.role === 'own' && isKeyedOwnUniformTitle(uniformTitle, normaliseForWorkKey(uniformTitle.text));
-}
-
-/** isKeyedUniformTitle for the record's own uniform title, whose text's key the caller has. */
+/** The record's own uniform title may make a key (its text's key given): not generic, not a selection. */
 function isKeyedOwnUniformTitle(uniformTitle: StatedUniformTitle, textKey: string): boolean {
   return !isGenericTitleKeyed(uniformTitle.text, textKey)
     && !saysSelections(uniformTitle.text)
@@ -225,7 +208,7 @@ export function extendedWorkKeys(statement: WorkStatement): string[] {
   // Each name is cleaned once: for its key, its surname and the forms a title would write it in.
   const cleanedMainNames = statement.mainNames.map(cleanedName);
   const mainNames: MainNames = { cleaned: cleanedMainNames, keys: cleanedMainNames.map(normaliseForWorkKey) };
-  const authors = distinctKeys(statement.mainNames.length > 0 ? mainNames.keys : statement.addedNames.map((name) => normaliseForWorkKey(cleanedName(name))));
+  const authors = distinctKeys(statement.mainNames.length > 0 ? mainNames.keys : keyedNames(statement).map((name) => normaliseForWorkKey(cleanedName(name))));
   const mainAuthors = statement.mainNames.length > 0 ? authors : [];
 
   /** `AT` keys of titles already normalised, with each name. */
