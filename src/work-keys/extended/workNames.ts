@@ -3,7 +3,7 @@
  * record has no main entry) and each name cleaned of what varies between catalogues for one person:
  * dates (`, 1923-1968`, `1936-`), parenthesised qualifiers (`(Philip Rista)`, `(Musical group)`) and
  * relator terms (`ed.`, `tr.`, `ill.`, `trad.`, `:著`). The cleaned name is then normalised by
- * normaliseForWorkKey (workKeys.ts).
+ * normaliseForWorkKey (workKeys.ts); writtenNameKeys gives the keys of the other forms a title writes it in.
  *
  * Left to others: reading names from a source (the adapters), pairing names with titles
  * (extendedWorkKeys.ts).
