@@ -15,7 +15,7 @@ import { KEYED_FIELDS, type KeyedField } from '../record/recordFields.js';
 import { transliterateToLatin } from './transliterateToLatin.js';
 
 /** Keys are stored in Solr string fields, where VuFind caps them at this many characters. */
-const MAX_KEY_PART_LENGTH = 255;
+export const MAX_KEY_PART_LENGTH = 255;
 
 const NOT_LETTER_OR_DIGIT = /[^\p{L}\p{N}]/gu;
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
@@ -46,6 +46,14 @@ export function normaliseForWorkKey(s: string): string {
     return key.length > MAX_KEY_PART_LENGTH ? key.slice(0, MAX_KEY_PART_LENGTH) : key;
   }
   return cappedKey(LATIN_BLOCKS_ONLY.test(s) ? latinBlocksKey(s) : byUnicodeSteps(s));
+}
+
+/**
+ * Text of ASCII and the Latin blocks only, whose key (before the cap) is the concatenation of its
+ * characters' keys (latinBlocksKey says why): the `extended` title rules read such text from its key.
+ */
+export function isLatinBlocksText(s: string): boolean {
+  return LATIN_BLOCKS_ONLY.test(s);
 }
 
 /** The definition, step by step. */

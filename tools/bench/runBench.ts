@@ -41,6 +41,7 @@ import { figuresOf, fmt, newCaseResult, runLoad, type CaseResult, type DrivenCas
 import { memoryOf, percentile, sortedCopy, type ListeningReport } from './processStats.js';
 import { measureSolrServerCase, solrServerCaseJson, solrServerCaseLines, solrServerCaseTargets } from './solrServerCase.js';
 import { facetCostJson, facetCostLines, facetCostTarget, measureFacetCost } from './facetCost.js';
+import { keyCostLine, measureKeyCost } from './keyCost.js';
 import { measurePerCore, perCoreJson, perCoreLines, perCoreTargets } from './perCoreCases.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -544,6 +545,7 @@ async function main(): Promise<void> {
   await stopChild(ceiling);
   progress('facets within a work, with and without, every answer built afresh');
   const facetCost = await measureFacetCost();
+  const keyCost = measureKeyCost();
   // One process and one per core side by side, each against a ceiling with as many (perCoreCases.ts).
   const perCore = await measurePerCore({ indexPath, baseUrl, keptPaths: rssPaths, coldIds, versionsPath, htmlHeaders, ceilingBodyFile: bodyFile, duration: options.duration, readIndexThrough: () => readIndexThrough(indexPath), progress, children: { start: startChild, message: messageFrom, stop: stopChild } });
 
@@ -662,6 +664,7 @@ async function main(): Promise<void> {
   out.push('');
   out.push(...solrServerCaseLines(solr9));
   out.push(...facetCostLines(facetCost));
+  out.push(keyCostLine(keyCost));
   out.push(...perCoreLines(perCore));
   out.push(table([['target', 'measured', 'goal', 'result'], ...targets.map((t) => [t.name, t.measured, t.goal, t.pass ? 'PASS' : 'MISS'])]));
   process.stdout.write(`${out.join('\n')}\n`);

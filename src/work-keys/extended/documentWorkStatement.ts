@@ -13,8 +13,8 @@ import type { StatedIdentifier, StatedTitle, WorkStatement } from './workStateme
 
 export function workStatementFromDocument(document: unknown): WorkStatement {
   const doc = typeof document === 'object' && document !== null ? (document as Record<string, unknown>) : {};
+  const short = stringsOf(doc.title_short)[0]?.trim();
   const titles: StatedTitle[] = stringsOf(doc.title).map((text) => {
-    const short = stringsOf(doc.title_short)[0]?.trim();
     const proper = short !== undefined && short !== '' && text.startsWith(short) && text.length > short.length ? short : undefined;
     return proper === undefined
       ? { text, nonFiling: 0, role: 'title-statement' }
@@ -39,6 +39,7 @@ export function workStatementFromDocument(document: unknown): WorkStatement {
 }
 
 function stringsOf(value: unknown): string[] {
-  const list: unknown[] = Array.isArray(value) ? value : [value];
-  return list.filter((item): item is string => typeof item === 'string' && item.trim() !== '');
+  // Most fields hold one string or none: no list is made to filter then.
+  if (typeof value === 'string') return value.trim() !== '' ? [value] : [];
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '') : [];
 }

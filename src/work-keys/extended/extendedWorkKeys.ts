@@ -21,20 +21,26 @@
  * (normaliseForWorkKey in workKeys.ts), storing keys and finding versions (the indexes).
  */
 import { DistinctStrings, normaliseForWorkKey } from '../workKeys.js';
-import { isFormTitle, isGenericTitle, saysSelections, subtitleSaysCollection } from './genericTitles.js';
+import { isFormTitle, isGenericTitle, isGenericTitleKeyed, saysSelections, subtitleSaysCollection } from './genericTitles.js';
 import { canonicalIdentifier } from './manifestationIdentifiers.js';
 import {
   subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
-  withoutAuthorName, withoutDescriptiveOpening, withoutLeadingArticle, withoutNonFilingCharacters,
+  withoutDescriptiveOpening, withoutKeyedAuthorName, withoutLeadingArticle, withoutNonFilingCharacters,
 } from './titleForms.js';
-import { cleanedName, keyedNames, surnameOf } from './workNames.js';
+import { cleanedName, keyedNames, surnameOfCleaned, writtenNameKeys } from './workNames.js';
 import type { StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
 
-/** The normalised names a record's `AT` keys pair titles with (main entries, else added entries). */
-export function authorKeysOf(statement: WorkStatement): string[] {
-  const keys = new DistinctStrings();
-  for (const name of keyedNames(statement)) keys.add(normaliseForWorkKey(cleanedName(name)));
-  return keys.values;
+/** The non-empty keys, each once, in order (the names' keys a record's `AT` keys pair titles with). */
+function distinctKeys(keys: readonly string[]): string[] {
+  const distinct = new DistinctStrings();
+  for (const key of keys) distinct.add(key);
+  return distinct.values;
+}
+
+/** A record's main names, each cleaned (workNames.ts) and normalised once for every rule that reads them. */
+interface MainNames {
+  readonly cleaned: readonly string[];
+  readonly keys: readonly string[];
 }
 
 /** VuFind's title forms: each title as catalogued, and the title statement without its non-filing characters. */
@@ -56,8 +62,9 @@ export function languageForms(text: string, language: string | undefined): strin
   forms.add(text);
   const withoutArticle = withoutLeadingArticle(text, language);
   if (withoutArticle !== undefined) forms.add(withoutArticle);
-  for (const form of [...forms.values]) {
-    const read = withAmpersandRead(form, language);
+  // The forms so far, not those "&" read adds.
+  for (let i = 0, before = forms.values.length; i < before; i++) {
+    const read = withAmpersandRead(forms.values[i] as string, language);
     if (read !== undefined) forms.add(read);
   }
   return forms.values;
@@ -74,46 +81,86 @@ export function titleProperOf(title: StatedTitle): string | undefined {
   // A source that separates the title proper (MARC's 245 $a$n$p) is ISBD; one that does not may write "Title: subtitle".
   const proper = titleBeforeSeparator(base, title.titleProper === undefined) ?? base;
   const subtitle = title.subtitle ?? title.text.slice(proper.length);
-  for (const rest of [subtitle, base.slice(proper.length)]) {
-    if (subtitleNamesAPart(rest) || subtitleSaysCollection(rest) || subtitleSaysAnotherWork(rest)) return undefined;
-  }
+  const rest = base.slice(proper.length);
+  // Often the two are one text, or the second is empty: each is read once.
+  if (subtitleKeepsTitle(subtitle) || (rest !== subtitle && subtitleKeepsTitle(rest))) return undefined;
   return proper;
 }
 
+/** The subtitle names a part, says the book is a collection or another work; never so of an empty text. */
+export function subtitleKeepsTitle(subtitle: string): boolean {
+  return subtitle !== '' && (subtitleNamesAPart(subtitle) || subtitleSaysCollection(subtitle) || subtitleSaysAnotherWork(subtitle));
+}
+
+/** Title texts and their keys (normaliseForWorkKey), side by side. */
+interface TitleTexts {
+  readonly forms: string[];
+  readonly keys: string[];
+}
+
 /**
- * The shorter forms of a record's title statements: the title proper, also without non-filing
- * characters, an alternative title, a descriptive opening or an article, with "&" read, and each without
- * the main author's name; none that is generic ("Poems", "Selections"), empty, or only the author's name.
+ * The shorter forms of a record's title statements, with their keys side by side: the title proper, also
+ * without non-filing characters, an alternative title, a descriptive opening or an article, with "&"
+ * read, and each without the main author's name; none that is generic ("Poems", "Selections"), empty, or
+ * only the author's name. `known` holds texts keyed already (VuFind's title forms): a title without a
+ * subtitle is its own title proper, whose key is not worked out again.
  */
-export function shortTitleForms(statement: WorkStatement): string[] {
-  const surnames = statement.mainNames.map(surnameOf).filter((surname): surname is string => surname !== undefined);
+function shortTitles(statement: WorkStatement, mainNames: MainNames, known: TitleTexts): TitleTexts {
+  const knownKey = (form: string): string | undefined => {
+    const at = known.forms.indexOf(form);
+    return at < 0 ? undefined : known.keys[at];
+  };
+  const surnameKeys: string[] = [];
+  statement.mainNames.forEach((name, i) => {
+    const surname = surnameOfCleaned(name, mainNames.cleaned[i] as string);
+    const key = surname === undefined ? '' : normaliseForWorkKey(surname);
+    if (key !== '') surnameKeys.push(key);
+  });
   const forms = new DistinctStrings();
+  // The key of each form in forms.values, where it was worked out already.
+  const formKeys: (string | undefined)[] = [];
+  const addForm = (form: string, key: string | undefined): void => {
+    const before = forms.values.length;
+    forms.add(form);
+    if (forms.values.length > before) formKeys.push(key);
+  };
   for (const title of statement.titles) {
     const proper = titleProperOf(title);
     if (proper === undefined) continue;
     const starts = [proper];
     const nonFiling = withoutNonFilingCharacters(proper, title.nonFiling);
     if (nonFiling !== undefined) starts.push(nonFiling);
-    for (const start of [...starts]) {
-      const withoutAlternative = withoutAlternativeTitle(start, statement.language);
+    // Each rule to the starts so far, not to those it adds.
+    for (let i = 0, before = starts.length; i < before; i++) {
+      const withoutAlternative = withoutAlternativeTitle(starts[i] as string, statement.language);
       if (withoutAlternative !== undefined) starts.push(withoutAlternative);
     }
-    for (const start of [...starts]) {
-      const name = withoutDescriptiveOpening(start, statement.language);
+    for (let i = 0, before = starts.length; i < before; i++) {
+      const name = withoutDescriptiveOpening(starts[i] as string, statement.language);
       if (name !== undefined) starts.push(name);
     }
     for (const start of starts) {
       for (const form of languageForms(start, statement.language)) {
-        forms.add(form);
-        for (const surname of surnames) {
-          const withoutName = withoutAuthorName(form, surname);
-          if (withoutName !== undefined) for (const shorter of languageForms(withoutName, statement.language)) forms.add(shorter);
+        const formKey = knownKey(form) ?? (surnameKeys.length > 0 ? normaliseForWorkKey(form) : undefined);
+        addForm(form, formKey);
+        for (const surnameKey of surnameKeys) {
+          const withoutName = withoutKeyedAuthorName(form, formKey, surnameKey);
+          if (withoutName !== undefined) for (const shorter of languageForms(withoutName, statement.language)) addForm(shorter, undefined);
         }
       }
     }
   }
-  const names = nameForms(statement);
-  return forms.values.filter((form) => !isGenericTitle(form) && !names.has(normaliseForWorkKey(form)));
+  const kept: TitleTexts = { forms: [], keys: [] };
+  if (forms.values.length === 0) return kept;
+  const names = nameForms(mainNames);
+  for (let i = 0; i < forms.values.length; i++) {
+    const form = forms.values[i] as string;
+    const key = formKeys[i] ?? normaliseForWorkKey(form);
+    if (isGenericTitleKeyed(form, key) || names.has(key)) continue;
+    kept.forms.push(form);
+    kept.keys.push(key);
+  }
+  return kept;
 }
 
 /**
@@ -121,32 +168,27 @@ export function shortTitleForms(statement: WorkStatement): string[] {
  * a title proper that is only its author's name ("Bill Evans : the second trio") leaves the subtitle to
  * tell the work, so it is no short form.
  */
-function nameForms(statement: WorkStatement): Set<string> {
-  const forms = new Set<string>();
-  for (const name of statement.mainNames) {
-    const cleaned = cleanedName(name);
-    forms.add(normaliseForWorkKey(cleaned));
-    const [surname, forenames] = cleaned.split(/,\s*/u);
-    if (surname !== undefined) forms.add(normaliseForWorkKey(surname));
-    if (surname !== undefined && forenames !== undefined) forms.add(normaliseForWorkKey(`${forenames} ${surname}`));
-  }
+function nameForms(mainNames: MainNames): Set<string> {
+  const forms = new Set<string>(mainNames.keys);
+  mainNames.cleaned.forEach((cleaned, i) => {
+    for (const key of writtenNameKeys(cleaned, mainNames.keys[i] as string)) forms.add(key);
+  });
   return forms;
 }
 
-/** A uniform title that may make a key: the record's own, not generic, not a selection. */
-export function isKeyedUniformTitle(uniformTitle: StatedUniformTitle): boolean {
-  return uniformTitle.role === 'own'
-    && !isGenericTitle(uniformTitle.text)
+/** The record's own uniform title may make a key (its text's key given): not generic, not a selection. */
+function isKeyedOwnUniformTitle(uniformTitle: StatedUniformTitle, textKey: string): boolean {
+  return !isGenericTitleKeyed(uniformTitle.text, textKey)
     && !saysSelections(uniformTitle.text)
     && !uniformTitle.formAndVersion.some(saysSelections);
 }
 
-/** A uniform title as catalogued and without its non-filing characters. */
-function uniformTitleForms(uniformTitle: StatedUniformTitle): string[] {
-  const forms = [uniformTitle.text];
+/** The keys of a uniform title as catalogued (its text's key, given) and without its non-filing characters. */
+function uniformTitleKeys(uniformTitle: StatedUniformTitle, textKey: string): string[] {
+  const keys = [textKey];
   const withoutNonFiling = withoutNonFilingCharacters(uniformTitle.text, uniformTitle.nonFiling);
-  if (withoutNonFiling !== undefined) forms.push(withoutNonFiling);
-  return forms;
+  if (withoutNonFiling !== undefined) keys.push(normaliseForWorkKey(withoutNonFiling));
+  return keys;
 }
 
 /** The forms of a translation's original title: as given, without its subtitle, in its own language's forms. */
@@ -163,13 +205,16 @@ export function extendedWorkKeys(statement: WorkStatement): string[] {
   const uniformKeys = new DistinctStrings();
   const titleKeys = new DistinctStrings();
   const notedKeys: { key: string; note: 'UA' | 'TR' }[] = [];
-  const authors = authorKeysOf(statement);
+  // Each name is cleaned once: for its key, its surname and the forms a title would write it in.
+  const cleanedMainNames = statement.mainNames.map(cleanedName);
+  const mainNames: MainNames = { cleaned: cleanedMainNames, keys: cleanedMainNames.map(normaliseForWorkKey) };
+  const authors = distinctKeys(statement.mainNames.length > 0 ? mainNames.keys : keyedNames(statement).map((name) => normaliseForWorkKey(cleanedName(name))));
   const mainAuthors = statement.mainNames.length > 0 ? authors : [];
 
-  const addTitleKeys = (forms: readonly string[], names: readonly string[]): string[] => {
+  /** `AT` keys of titles already normalised, with each name. */
+  const addTitleKeysOf = (titles: readonly string[], names: readonly string[]): string[] => {
     const made: string[] = [];
-    for (const form of forms) {
-      const title = normaliseForWorkKey(form);
+    for (const title of titles) {
       if (title === '') continue;
       for (const name of names) {
         const key = `AT ${name} ${title}`;
@@ -179,21 +224,24 @@ export function extendedWorkKeys(statement: WorkStatement): string[] {
     }
     return made;
   };
-  addTitleKeys(vufindTitleForms(statement.titles), authors);
+  const addTitleKeys = (forms: readonly string[], names: readonly string[]): string[] => addTitleKeysOf(forms.map(normaliseForWorkKey), names);
+  const vufindForms = vufindTitleForms(statement.titles);
+  const titleForms: TitleTexts = { forms: vufindForms, keys: vufindForms.map(normaliseForWorkKey) };
+  addTitleKeysOf(titleForms.keys, authors);
   // Shorter forms only with main entries: a record without one (a film, a compilation) names many
   // contributors, and "The hobbit" with its director would join the films of a series.
-  addTitleKeys(shortTitleForms(statement), mainAuthors);
-  const fromTitles = new Set(titleKeys.values);
+  if (mainAuthors.length > 0) addTitleKeysOf(shortTitles(statement, mainNames, titleForms).keys, mainAuthors);
+  const titleKeyCount = titleKeys.values.length;
 
-  for (const uniformTitle of statement.uniformTitles.filter(isKeyedUniformTitle)) {
+  for (const uniformTitle of statement.uniformTitles) {
+    if (uniformTitle.role !== 'own') continue;
+    const textKey = normaliseForWorkKey(uniformTitle.text);
+    if (!isKeyedOwnUniformTitle(uniformTitle, textKey)) continue;
     if (mainAuthors.length > 0) {
       const note = uniformTitle.language !== undefined ? 'TR' : 'UA';
-      for (const key of addTitleKeys(uniformTitleForms(uniformTitle), mainAuthors)) notedKeys.push({ key, note });
+      for (const key of addTitleKeysOf(uniformTitleKeys(uniformTitle, textKey), mainAuthors)) notedKeys.push({ key, note });
     } else if (!isFormTitle(uniformTitle.text)) {
-      for (const form of uniformTitleForms(uniformTitle)) {
-        const title = normaliseForWorkKey(form);
-        if (title !== '') uniformKeys.add(`UT ${title}`);
-      }
+      for (const title of uniformTitleKeys(uniformTitle, textKey)) if (title !== '') uniformKeys.add(`UT ${title}`);
     }
   }
   for (const original of statement.originals) {
@@ -207,7 +255,10 @@ export function extendedWorkKeys(statement: WorkStatement): string[] {
   for (const key of uniformKeys.values) keys.add(key);
   for (const key of titleKeys.values) keys.add(key);
   // A note only where the titles do not give the key themselves (workKeyKinds.ts reads it so).
-  for (const { key, note } of notedKeys) if (!fromTitles.has(key)) keys.add(`${note} ${key.slice(3)}`);
+  if (notedKeys.length > 0) {
+    const fromTitles = new Set(titleKeys.values.slice(0, titleKeyCount));
+    for (const { key, note } of notedKeys) if (!fromTitles.has(key)) keys.add(`${note} ${key.slice(3)}`);
+  }
   for (const identifier of statement.identifiers) {
     const canonical = canonicalIdentifier(identifier);
     if (canonical !== undefined) keys.add(`${identifier.scheme === 'doi' ? 'DOI' : 'HDL'} ${canonical}`);

@@ -90,8 +90,11 @@ const IDENTIFYING_PART = /\d|\b(?:op|no|nr|bwv|k|kv|hob|d|rv|hwv|wq)\b\.?|\b(?:m
 
 /** The first element of a uniform or collective title: up to the first comma or full stop. */
 function firstElement(text: string): string {
-  return text.split(/[.,;:]\s|[.,;:]$|\(/u)[0] ?? text;
+  // The text before the first end of an element (what split(FIRST_ELEMENT_END)[0] gives, without the list).
+  const end = text.search(FIRST_ELEMENT_END);
+  return end < 0 ? text : text.slice(0, end);
 }
+const FIRST_ELEMENT_END = /[.,;:]\s|[.,;:]$|\(/u;
 
 /** A subtitle that says the book collects works ("the complete novels and stories", "selected tales"). */
 const COLLECTING = /\b(?:complete|collected|selected|selections?|omnibus)\b/iu;
@@ -114,10 +117,16 @@ export function saysSelections(text: string): boolean {
  * music, 4 hands`, `Big band music`), or a music form with at most a medium (`Concertos, piano`).
  */
 export function isGenericTitle(text: string): boolean {
+  return isGenericTitleKeyed(text, normaliseForWorkKey(text));
+}
+
+/** isGenericTitle for a title whose normalised text (normaliseForWorkKey) the caller has already. */
+export function isGenericTitleKeyed(text: string, textKey: string): boolean {
   const first = firstElement(text.trim());
-  const key = normaliseForWorkKey(first);
+  // A title of one element (most are) is its own first element, whose key the caller gave.
+  const key = first === text ? textKey : normaliseForWorkKey(first);
   if (key === '' || COLLECTIVE.has(key) || MEDIUM_MUSIC.has(key)) return true;
-  if (COLLECTIVE.has(normaliseForWorkKey(text))) return true;
+  if (COLLECTIVE.has(textKey)) return true;
   return MUSIC_FORMS.has(key) && !IDENTIFYING_PART.test(text.slice(first.length));
 }
 

@@ -7,7 +7,7 @@
  * Left to others: which titles of a record these apply to and which forms become keys
  * (extendedWorkKeys.ts); languages' articles and conjunctions (titleLanguages.ts).
  */
-import { normaliseForWorkKey } from '../workKeys.js';
+import { isLatinBlocksText, MAX_KEY_PART_LENGTH, normaliseForWorkKey } from '../workKeys.js';
 import { TITLE_LANGUAGES, titleLanguageOf } from './titleLanguages.js';
 
 /**
@@ -76,12 +76,24 @@ export function withAmpersandRead(text: string, language: string | undefined): s
  */
 export function withoutAlternativeTitle(text: string, language: string | undefined): string | undefined {
   const or = language === undefined ? 'or' : titleLanguageOf(language)?.or;
-  if (or === undefined) return undefined;
-  const match = new RegExp(`\\s*[,;]\\s*${or},?\\s+(?=\\p{L})`, 'iu').exec(text);
+  // The "or" stands after a comma or a semicolon: a title without either has no alternative title.
+  if (or === undefined || (!text.includes(',') && !text.includes(';'))) return undefined;
+  const match = alternativeTitleMark(or).exec(text);
   if (match === null || match.index === 0) return undefined;
   const before = text.slice(0, match.index).trim();
   return normaliseForWorkKey(before) === '' ? undefined : before;
 }
+
+/** ", or, " in a language, made once per word (a pattern without the g flag keeps no state between texts). */
+function alternativeTitleMark(or: string): RegExp {
+  let mark = ALTERNATIVE_TITLE_MARKS.get(or);
+  if (mark === undefined) {
+    mark = new RegExp(`\\s*[,;]\\s*${or},?\\s+(?=\\p{L})`, 'iu');
+    ALTERNATIVE_TITLE_MARKS.set(or, mark);
+  }
+  return mark;
+}
+const ALTERNATIVE_TITLE_MARKS = new Map<string, RegExp>();
 
 /**
  * Title pages of classics call the work by a description ("The tragedy of Hamlet, Prince of Denmark",
@@ -125,22 +137,50 @@ const MAX_WORDS_BEFORE_SURNAME = 3;
 export function withoutAuthorName(text: string, surname: string | undefined): string | undefined {
   if (surname === undefined) return undefined;
   const surnameKey = normaliseForWorkKey(surname);
-  if (surnameKey === '') return undefined;
+  return surnameKey === '' ? undefined : withoutKeyedAuthorName(text, undefined, surnameKey);
+}
+
+/**
+ * withoutAuthorName for a surname's non-empty key, with the title's key (normaliseForWorkKey) when the
+ * caller has it. A possessive needs an apostrophe; a title that ends with the surname has a key that
+ * does, when the key can be read that way: most titles are ruled out here without reading their words.
+ */
+export function withoutKeyedAuthorName(text: string, textKey: string | undefined, surnameKey: string): string | undefined {
+  if (!text.includes("'") && !text.includes('’') && !mayEndWithKey(text, textKey, surnameKey)) return undefined;
+  return withoutAuthorNameByWords(text, surnameKey);
+}
+
+/**
+ * False only when the title's words cannot end with the surname: for text of the Latin blocks, whose key
+ * is its characters' keys end to end and whose characters between words (not letters, marks or digits)
+ * have empty keys, the last words' keys end the title's key. A capped key, or other scripts (whose
+ * transliteration reads characters together), say nothing.
+ */
+function mayEndWithKey(text: string, textKey: string | undefined, key: string): boolean {
+  if (!isLatinBlocksText(text)) return true;
+  const whole = textKey ?? normaliseForWorkKey(text);
+  return whole.length >= MAX_KEY_PART_LENGTH || whole.endsWith(key);
+}
+
+/** withoutAuthorName by reading the title's words, for a surname's non-empty key. */
+export function withoutAuthorNameByWords(text: string, surnameKey: string): string | undefined {
   const possessive = withoutPossessiveSurname(text, surnameKey);
   if (possessive !== undefined) return possessive;
   // Words with their positions; "d'" and "l'" are split off the word they are elided onto.
   const words = [...text.matchAll(/[dDlL]['’](?=\p{L})|[\p{L}\p{M}\p{N}]+/gu)];
-  const keys = words.map((word) => normaliseForWorkKey(word[0]));
+  // Words are normalised as the rule reaches them: most titles are ruled out by their last word or two.
+  const keys: (string | undefined)[] = [];
+  const keyAt = (i: number): string => (keys[i] ??= normaliseForWorkKey((words[i] as RegExpExecArray)[0]));
   // The surname is the title's last words (a two-word surname is two words: "La Fontaine").
   let joined = '';
-  let start = keys.length;
-  while (start > 0 && joined.length < surnameKey.length) joined = keys[--start] + joined;
+  let start = words.length;
+  while (start > 0 && joined.length < surnameKey.length) joined = keyAt(--start) + joined;
   if (joined !== surnameKey) return undefined;
   // The earliest connector within reach whose words up to the surname are forenames or particles
   // ("de Jean de La Fontaine"), not title words ("Poèmes de la nuit de Hugo" keeps "de la nuit").
   for (let connector = Math.max(1, start - 1 - MAX_WORDS_BEFORE_SURNAME); connector < start; connector++) {
     const word = words[connector]?.[0] ?? '';
-    if (!NAME_CONNECTORS.has(keys[connector] ?? '') && !/^d['’]$/iu.test(word)) continue;
+    if (!NAME_CONNECTORS.has(keyAt(connector)) && !/^d['’]$/iu.test(word)) continue;
     const between = words.slice(connector + 1, start).map((match) => match[0]);
     if (!between.every((w) => /^\p{Lu}/u.test(w) || NAME_PARTICLES.has(w.toLowerCase()))) continue;
     const before = text.slice(0, words[connector]?.index ?? 0).replace(/[\s,:;/.-]+$/u, '');

@@ -3,11 +3,12 @@
  * record has no main entry) and each name cleaned of what varies between catalogues for one person:
  * dates (`, 1923-1968`, `1936-`), parenthesised qualifiers (`(Philip Rista)`, `(Musical group)`) and
  * relator terms (`ed.`, `tr.`, `ill.`, `trad.`, `:著`). The cleaned name is then normalised by
- * normaliseForWorkKey (workKeys.ts).
+ * normaliseForWorkKey (workKeys.ts); writtenNameKeys gives the keys of the other forms a title writes it in.
  *
  * Left to others: reading names from a source (the adapters), pairing names with titles
  * (extendedWorkKeys.ts).
  */
+import { isLatinBlocksText, MAX_KEY_PART_LENGTH, normaliseForWorkKey } from '../workKeys.js';
 import type { StatedName, WorkStatement } from './workStatement.js';
 
 /** Relator terms catalogues write after a name (English, French, Spanish, Portuguese, German abbreviations). */
@@ -59,10 +60,39 @@ export function keyedNames(statement: WorkStatement): readonly StatedName[] {
  * surname cannot be told from the words.
  */
 export function surnameOf(name: StatedName): string | undefined {
+  return surnameOfCleaned(name, cleanedName(name));
+}
+
+/** surnameOf for a name whose cleanedName the caller has already. */
+export function surnameOfCleaned(name: StatedName, cleaned: string): string | undefined {
   if (name.kind !== 'person' && name.kind !== 'unknown') return undefined;
-  const cleaned = cleanedName(name);
   const comma = cleaned.indexOf(',');
   if (comma > 0) return name.surnameFirst === false ? undefined : cleaned.slice(0, comma).trim();
   // One word: a forename-only name (Homer, Molière) or a surname standing alone.
   return /^\p{L}[\p{L}\p{M}'’-]*$/u.test(cleaned) ? cleaned : undefined;
+}
+
+/**
+ * The keys of the other forms a title writes a cleaned name in (`Evans, Bill` → `evans`, `billevans`):
+ * its part before the first comma, and the part after it followed by that part. `cleanedKey` is the
+ * name's own key (normaliseForWorkKey). A Latin-script name with one comma and an uncapped key keys as
+ * its parts' keys end to end (the comma and spaces key as nothing), so the second form is read off the
+ * name's key rather than worked out again.
+ */
+export function writtenNameKeys(cleaned: string, cleanedKey: string): string[] {
+  const comma = cleaned.indexOf(',');
+  if (comma >= 0 && cleaned.indexOf(',', comma + 1) < 0 && cleanedKey.length < MAX_KEY_PART_LENGTH && isLatinBlocksText(cleaned)) {
+    const surnameKey = normaliseForWorkKey(cleaned.slice(0, comma));
+    return [surnameKey, cleanedKey.slice(surnameKey.length) + surnameKey];
+  }
+  return writtenNameKeysByParts(cleaned);
+}
+
+/** writtenNameKeys by normalising each form. */
+export function writtenNameKeysByParts(cleaned: string): string[] {
+  const [surname, forenames] = cleaned.split(/,\s*/u);
+  const keys: string[] = [];
+  if (surname !== undefined) keys.push(normaliseForWorkKey(surname));
+  if (surname !== undefined && forenames !== undefined) keys.push(normaliseForWorkKey(`${forenames} ${surname}`));
+  return keys;
 }
