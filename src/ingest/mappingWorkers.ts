@@ -79,6 +79,9 @@ export interface MappingWorkersOptions {
   readonly workers: number;
 }
 
+/** The workers' young generation (V8's default is larger). */
+const WORKER_YOUNG_GENERATION_MB = 16;
+
 /** Batches a worker holds at once (one it maps, one waiting in its port), so that it never waits for this thread. */
 const BATCHES_PER_WORKER = 2;
 
@@ -127,7 +130,9 @@ export function startMappingWorkers(options: MappingWorkersOptions): RecordBatch
   // Started at the first batch: a load that stops before it (refused options, an empty file) starts none.
   const start = () => {
     for (let i = 0; i < options.workers; i++) {
-      const worker = startWorkerThread(import.meta.url, 'mappingWorker', { workerData });
+      // Its garbage is short-lived (a batch's records and documents): a small young generation, as the
+      // staged load's worker has (src/adapters/sqlite/stagedLoadOffThread.ts), keeps its heap small.
+      const worker = startWorkerThread(import.meta.url, 'mappingWorker', { workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
       held.set(worker, 0);
       worker.on('message', (message: FromMappingWorker) => {
         const batch = posted.get(message.batch);

@@ -147,7 +147,7 @@ export interface RecordBatchMapping<T> {
 
 /** Source items per batch handed to a batch mapping, and batches in flight before the oldest is waited for. */
 const MAPPING_BATCH_ITEMS = 1000;
-const MAPPING_BATCHES_AHEAD = 6;
+const MAPPING_BATCHES_AHEAD = 3;
 
 /** A load that stopped on a fault of the source or the index; `summary` says how far it got. */
 export class IngestStoppedError extends VersionsError {
