@@ -106,7 +106,8 @@ function threadCpuOf(pid: number, seen: Map<string, ThreadCpu>): void {
       const fields = stat.slice(close + 2).split(' ');
       // utime and stime are fields 14 and 15 of the line (11 and 12 after the name and state), in USER_HZ.
       const cpu = (Number(fields[11]) + Number(fields[12])) / 100;
-      seen.set(tid, { name, cpu });
+      // The main thread's id is the process's; worker threads are all named after the program.
+      seen.set(tid, { name: tid === String(pid) ? 'main' : `${name}/${tid}`, cpu });
     } catch {
       // the thread ended between the listing and the read
     }
