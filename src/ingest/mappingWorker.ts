@@ -1,29 +1,41 @@
 /**
  * A worker thread of the mapping step (started by mappingWorkers.ts): maps each batch of records it is
  * posted, as bytes, with its format's mapping of bytes (recordFormats.ts, `asBytes.toDocument`) and the
- * load's local mapping settings, and answers the outcomes in the records' order as one JSON text
- * (mappingWorkers.ts, FromMappingWorker, says how they are written).
+ * load's local mapping settings, prepares each document (checked, keyed, stamped with the clock posted
+ * with it: mappingWorkers.ts, outcomeOf), and answers the outcomes in the records' order, each as a short
+ * text (mappingWorkers.ts, FromMappingWorker and outcomeText, say how they are written).
  *
  * Left to others: batching, ordering and turning outcomes back into documents and errors (mappingWorkers.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { bytesMappingOf, outcomeOf, type FromMappingWorker, type MappingWorkerData, type ToMappingWorker } from './mappingWorkers.js';
+import { bytesMappingOf, outcomeOf, outcomeText, OutcomeTexts, type FromMappingWorker, type MappingWorkerData, type ToMappingWorker } from './mappingWorkers.js';
 
 const port = parentPort!;
 const { format, settings } = workerData as MappingWorkerData;
 const mapping = bytesMappingOf(format);
 
-port.on('message', ({ batch, bytes, ends, positions, keyProfile }: ToMappingWorker) => {
+const texts = new OutcomeTexts();
+
+// The clock of the records before: a batch's records mostly share one.
+let clockText = '';
+let clock = new Date(0);
+
+port.on('message', ({ batch, bytes, ends, positions, keyProfile, clocks }: ToMappingWorker) => {
   const all = new Uint8Array(bytes);
-  const flat: unknown[] = [];
+  const kinds = new Uint8Array(ends.length);
+  const textEnds = new Int32Array(ends.length);
   let start = 0;
   for (let i = 0; i < ends.length; i++) {
     const end = ends[i]!;
-    const outcome = outcomeOf(mapping, all.subarray(start, end), positions[i]!, settings, keyProfile);
-    if ('value' in outcome) flat.push(0, outcome.value);
-    else if ('rejected' in outcome) flat.push(1, outcome.rejected);
-    else flat.push(2, [outcome.failed.name, outcome.failed.message]);
+    if (clocks[i] !== clockText) {
+      clockText = clocks[i]!;
+      clock = new Date(clockText);
+    }
+    const [kind, text] = outcomeText(outcomeOf(mapping, all.subarray(start, end), positions[i]!, settings, keyProfile, clock));
+    kinds[i] = kind;
+    textEnds[i] = texts.add(text);
     start = end;
   }
-  port.postMessage({ batch, outcomes: JSON.stringify(flat) } satisfies FromMappingWorker);
+  const written = texts.take();
+  port.postMessage({ batch, kinds, texts: written, ends: textEnds } satisfies FromMappingWorker, [kinds.buffer, written.buffer as ArrayBuffer, textEnds.buffer]);
 });

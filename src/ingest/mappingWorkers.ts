@@ -2,8 +2,15 @@
  * The mapping step of a record file format run in worker threads (mappingWorker.ts), as the pipeline's
  * batch mapping (pipeline.ts, RecordBatchMapping): each batch of records goes to the least busy worker as
  * the records' bytes (the format's `asBytes` reading, recordFormats.ts) packed into one buffer that is
- * transferred, not copied; the worker maps each record with the format's own mapping of bytes and answers
- * the outcomes as one JSON text, which this thread parses (cheaper than cloning the documents as objects).
+ * transferred, not copied; the worker maps each record with the format's own mapping of bytes, prepares
+ * each document as the pipeline would (prepareRecordDocument: checked, keyed under the load's profile,
+ * stamped with the clock the pipeline gave for its position), so that this costly part runs on every
+ * core, and answers the outcomes as JSON texts, UTF-8 in one buffer that is transferred, which this
+ * thread decodes and parses one record at a time when the pipeline takes it. Cheaper than cloning the
+ * documents as objects; and the batches waiting their turn hold no strings or objects of V8's heap here:
+ * as one JSON text per batch (a megabyte or more, placed straight in V8's old generation) or as a string
+ * per record (kept long enough to be moved there), they made garbage the heap grew with, batch after
+ * batch, to 500 MB of a 1M-record load (docs/benchmarks.md).
  * Each worker holds at most two batches; the others wait in a queue, and when the pipeline would wait for
  * a batch it has this thread map a queued one instead (mapOneHere), so no thread idles while records wait.
  * The pipeline keeps the records' order and positions, so every rejection still names its file and record.
@@ -20,6 +27,8 @@ import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { startWorkerThread } from '../workerThreadStart.js';
 import type { LocalMappingSettings } from './localMapping.js';
 import type { MappingOutcome, RecordBatchMapping } from './pipeline.js';
+import { prepareRecordDocument, type PreparedDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
+import { isRecordDeletion } from './recordDeletion.js';
 import { recordFormatNamed, type RecordBytesReading } from './recordFormats.js';
 import type { RecordPosition } from './sourceRecord.js';
 import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
@@ -37,15 +46,30 @@ export interface ToMappingWorker {
   readonly ends: Int32Array;
   readonly positions: readonly RecordPosition[];
   readonly keyProfile: WorkKeyProfileName;
+  /** For each record, its clock (pipeline.ts, `now`) as an ISO instant. */
+  readonly clocks: readonly string[];
 }
 
-/**
- * The outcomes of a batch as one JSON text of a list, two entries per record: 0 and the mapping's value,
- * 1 and a rejection's reason, or 2 and [name, message] of another error.
- */
+/** What an outcome's text (FromMappingWorker) holds. */
+export enum OutcomeKind {
+  /** The mapping's value as JSON (a deletion). */
+  Value = 0,
+  /** A rejection's reason, as it is. */
+  Rejected = 1,
+  /** Another error, [name, message] as JSON. */
+  Failed = 2,
+  /** The prepared document as JSON, stamped with the clock. */
+  PreparedFromClock = 3,
+  /** The prepared document as JSON, with its own last_indexed. */
+  Prepared = 4,
+}
+
+/** The outcomes of a batch, in the records' order: each one's kind, and its text as UTF-8 up to its end. */
 export interface FromMappingWorker {
   readonly batch: number;
-  readonly outcomes: string;
+  readonly kinds: Uint8Array;
+  readonly texts: Uint8Array;
+  readonly ends: Int32Array;
 }
 
 export interface MappingWorkersOptions {
@@ -55,6 +79,9 @@ export interface MappingWorkersOptions {
   readonly workers: number;
 }
 
+/** The workers' young generation (V8's default is larger). */
+const WORKER_YOUNG_GENERATION_MB = 16;
+
 /** Batches a worker holds at once (one it maps, one waiting in its port), so that it never waits for this thread. */
 const BATCHES_PER_WORKER = 2;
 
@@ -62,6 +89,7 @@ interface QueuedBatch {
   readonly records: readonly Uint8Array[];
   readonly positions: readonly RecordPosition[];
   readonly keyProfile: WorkKeyProfileName;
+  readonly clocks: readonly Date[];
   resolve(outcomes: MappingOutcome[]): void;
   reject(error: Error): void;
 }
@@ -94,7 +122,7 @@ export function startMappingWorkers(options: MappingWorkersOptions): RecordBatch
         held.set(worker, held.get(worker)! + 1);
         worker.ref();
         const { bytes, ends, endsBuffer } = packed(queued.records);
-        const message: ToMappingWorker = { batch, bytes, ends, positions: queued.positions, keyProfile: queued.keyProfile };
+        const message: ToMappingWorker = { batch, bytes, ends, positions: queued.positions, keyProfile: queued.keyProfile, clocks: instantsOf(queued.clocks) };
         worker.postMessage(message, [bytes, endsBuffer]);
       }
     }
@@ -102,7 +130,9 @@ export function startMappingWorkers(options: MappingWorkersOptions): RecordBatch
   // Started at the first batch: a load that stops before it (refused options, an empty file) starts none.
   const start = () => {
     for (let i = 0; i < options.workers; i++) {
-      const worker = startWorkerThread(import.meta.url, 'mappingWorker', { workerData });
+      // Its garbage is short-lived (a batch's records and documents): a small young generation, as the
+      // staged load's worker has (src/adapters/sqlite/stagedLoadOffThread.ts), keeps its heap small.
+      const worker = startWorkerThread(import.meta.url, 'mappingWorker', { workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
       held.set(worker, 0);
       worker.on('message', (message: FromMappingWorker) => {
         const batch = posted.get(message.batch);
@@ -112,7 +142,7 @@ export function startMappingWorkers(options: MappingWorkersOptions): RecordBatch
         // Like the staged load's worker (src/adapters/sqlite/stagedLoadOffThread.ts): it holds the
         // process open only while it holds a batch, so a load abandoned without close does not keep it alive.
         if (held.get(worker) === 0) worker.unref();
-        batch.resolve(outcomesOf(message.outcomes));
+        batch.resolve(outcomesOf(message));
         pump();
       });
       worker.on('error', (error) => fail(new Error(`a mapping worker failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })));
@@ -124,12 +154,12 @@ export function startMappingWorkers(options: MappingWorkersOptions): RecordBatch
     }
   };
   return {
-    map(records, positions, keyProfile) {
+    map(records, positions, keyProfile, clocks) {
       if (failure !== undefined) return Promise.reject(failure);
       if (closed) return Promise.reject(new Error('the mapping workers are closed'));
       if (workers.length === 0) start();
       return new Promise<MappingOutcome[]>((resolve, reject) => {
-        queue.push({ records, positions, keyProfile, resolve, reject });
+        queue.push({ records, positions, keyProfile, clocks, resolve, reject });
         pump();
       });
     },
@@ -137,7 +167,7 @@ export function startMappingWorkers(options: MappingWorkersOptions): RecordBatch
       // The newest batch: the workers take the oldest next, and the pipeline waits for the oldest first.
       const queued = queue.pop();
       if (queued === undefined) return false;
-      queued.resolve(queued.records.map((record, i) => outcomeOf(mappingHere, record, queued.positions[i]!, options.settings, queued.keyProfile)));
+      queued.resolve(queued.records.map((record, i) => outcomeOf(mappingHere, record, queued.positions[i]!, options.settings, queued.keyProfile, queued.clocks[i]!)));
       return true;
     },
     async close() {
@@ -173,33 +203,106 @@ export function bytesMappingOf(formatName: string): RecordBytesReading {
   return mapping;
 }
 
-/** What the mapping answers for one record's bytes, here or in a worker. */
+/** The clocks of a batch as ISO instants; a load's records mostly share one clock, made into text once. */
+function instantsOf(clocks: readonly Date[]): string[] {
+  let last: Date | undefined;
+  let text = '';
+  return clocks.map((clock) => {
+    if (clock !== last) {
+      last = clock;
+      text = clock.toISOString();
+    }
+    return text;
+  });
+}
+
+/**
+ * What the mapping answers for one record's bytes, here or in a worker: a deletion as the mapping gave
+ * it, a document prepared as the pipeline prepares it (pipeline.ts, `take`).
+ */
 export function outcomeOf(
-  mapping: RecordBytesReading, bytes: Uint8Array, position: RecordPosition, settings: LocalMappingSettings | undefined, keyProfile: WorkKeyProfileName,
+  mapping: RecordBytesReading, bytes: Uint8Array, position: RecordPosition, settings: LocalMappingSettings | undefined, keyProfile: WorkKeyProfileName, now: Date,
 ): MappingOutcome {
   try {
-    return { value: mapping.toDocument(bytes, position, settings, keyProfile) };
+    const mapped = mapping.toDocument(bytes, position, settings, keyProfile);
+    if (isRecordDeletion(mapped)) return { value: mapped };
+    return { prepared: prepareRecordDocument(mapped, now, keyProfile) };
   } catch (error) {
     if (error instanceof InvalidRecordDocumentError) return { rejected: error.reason };
     return { failed: error instanceof Error ? error : new Error(String(error)) };
   }
 }
 
-/** The outcomes of a batch from the worker's JSON text (FromMappingWorker). */
-function outcomesOf(text: string): MappingOutcome[] {
-  const flat = JSON.parse(text) as unknown[];
-  const outcomes: MappingOutcome[] = new Array(flat.length / 2);
-  for (let i = 0; i < flat.length; i += 2) {
-    const kind = flat[i];
-    const value = flat[i + 1];
-    if (kind === 0) outcomes[i / 2] = { value };
-    else if (kind === 1) outcomes[i / 2] = { rejected: value as string };
+/**
+ * The outcomes of a batch from the worker's texts (FromMappingWorker). A prepared document is parsed when
+ * the pipeline reads it (PreparedText), so that batches waiting their turn hold one short string per
+ * record rather than its objects.
+ */
+function outcomesOf({ kinds, texts, ends }: FromMappingWorker): MappingOutcome[] {
+  const outcomes: MappingOutcome[] = new Array(kinds.length);
+  let start = 0;
+  for (let i = 0; i < kinds.length; i++) {
+    const kind = kinds[i] as OutcomeKind;
+    const bytes = texts.subarray(start, ends[i]);
+    start = ends[i]!;
+    if (kind === OutcomeKind.PreparedFromClock || kind === OutcomeKind.Prepared) {
+      outcomes[i] = new PreparedText(bytes, kind === OutcomeKind.PreparedFromClock);
+      continue;
+    }
+    const text = utf8.decode(bytes);
+    if (kind === OutcomeKind.Value) outcomes[i] = { value: JSON.parse(text) as unknown };
+    else if (kind === OutcomeKind.Rejected) outcomes[i] = { rejected: text };
     else {
-      const [name, message] = value as [string, string];
+      const [name, message] = JSON.parse(text) as [string, string];
       const error = new Error(message);
       error.name = name;
-      outcomes[i / 2] = { failed: error };
+      outcomes[i] = { failed: error };
     }
   }
   return outcomes;
+}
+
+const utf8 = new TextDecoder();
+
+/** A prepared outcome as the worker's JSON text, decoded and parsed on reading (the pipeline reads it once). */
+class PreparedText {
+  constructor(private readonly bytes: Uint8Array, private readonly fromClock: boolean) {}
+
+  get prepared(): PreparedDocument {
+    return { document: JSON.parse(utf8.decode(this.bytes)) as PreparedRecordDocument, lastIndexedFromClock: this.fromClock };
+  }
+}
+
+/** Outcomes' texts written one after another as UTF-8 (the worker's side of FromMappingWorker). */
+export class OutcomeTexts {
+  private buffer = new Uint8Array(1 << 20);
+  private length = 0;
+  private readonly encoder = new TextEncoder();
+
+  /** Appends a text; answers where it ends. */
+  add(text: string): number {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (this.length + text.length * 3 > this.buffer.length) {
+      const larger = new Uint8Array(Math.max(this.buffer.length * 2, this.length + text.length * 3));
+      larger.set(this.buffer.subarray(0, this.length));
+      this.buffer = larger;
+    }
+    this.length += this.encoder.encodeInto(text, this.buffer.subarray(this.length)).written;
+    return this.length;
+  }
+
+  /** The texts so far, in a buffer of their own (to transfer); starts again empty. */
+  take(): Uint8Array {
+    const texts = this.buffer.slice(0, this.length);
+    this.length = 0;
+    return texts;
+  }
+}
+
+/** An outcome as the worker posts it (FromMappingWorker): its kind and its text. */
+export function outcomeText(outcome: MappingOutcome): [OutcomeKind, string] {
+  if ('prepared' in outcome) return [outcome.prepared.lastIndexedFromClock ? OutcomeKind.PreparedFromClock : OutcomeKind.Prepared, JSON.stringify(outcome.prepared.document)];
+  if ('value' in outcome) return [OutcomeKind.Value, JSON.stringify(outcome.value)];
+  if ('rejected' in outcome) return [OutcomeKind.Rejected, outcome.rejected];
+  return [OutcomeKind.Failed, JSON.stringify([outcome.failed.name, outcome.failed.message])];
 }

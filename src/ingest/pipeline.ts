@@ -21,7 +21,7 @@
  */
 import { contentFingerprintOf } from '../record/recordContent.js';
 import { InvalidOptionError, InvalidRecordDocumentError, VersionsError } from '../errors.js';
-import { prepareRecordDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
+import { prepareRecordDocument, type PreparedDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
 import { isRecordDeletion } from './recordDeletion.js';
 import type { RecordPosition, SourceItem } from './sourceRecord.js';
 import { missingWriterMethods, type IngestWriter, type StoredContent } from '../ports.js';
@@ -90,12 +90,18 @@ export interface IngestOptions<T> {
   readonly toDocument: (record: T, position: RecordPosition, keyProfile: WorkKeyProfileName) => unknown;
   /**
    * The same mapping step run on batches of records elsewhere (worker threads: mappingWorkers.ts),
-   * answering for each record what `toDocument` would. The pipeline then reads ahead, a few batches at a
-   * time, so that reading and writing here overlap the mapping there, and closes it at the end.
+   * answering for each record what `toDocument` would, or that answer already prepared (checked, keyed,
+   * stamped: prepareRecordDocument). The pipeline then reads ahead, a few batches at a time, so that
+   * reading and writing here overlap the mapping there, and closes it at the end. A library's grouping
+   * decisions (the writer's `curateWorkKeys`) are applied here, to every document, wherever it was prepared.
    */
   readonly mapBatches?: RecordBatchMapping<T>;
   readonly writer: IngestWriter;
-  /** The clock for documents without `last_indexed`; told the record's position (a load of several files stamps each with its own). */
+  /**
+   * The clock for documents without `last_indexed`; told the record's position (a load of several files
+   * stamps each with its own). With `mapBatches` it is asked when a batch is handed over, before the
+   * records before it are written.
+   */
   readonly now: (position: RecordPosition) => Date;
   /** Documents per put (default: the writer's preferredBatchSize, else DEFAULT_BATCH_SIZE). */
   readonly batchSize?: number;
@@ -113,6 +119,11 @@ export const DEFAULT_BATCH_SIZE = 1000;
 export type MappingOutcome =
   /** The mapping's value: a record document, or a deletion (recordDeletion.ts). */
   | { readonly value: unknown }
+  /**
+   * The mapping's record document already prepared where it was mapped (prepareRecordDocument, under the
+   * profile and with the clock the pipeline handed over), so that checking and keying it run there too.
+   */
+  | { readonly prepared: PreparedDocument }
   /** It threw InvalidRecordDocumentError with this reason: the record is rejected. */
   | { readonly rejected: string }
   /** It threw anything else: the load stops with this error. */
@@ -120,7 +131,11 @@ export type MappingOutcome =
 
 /** The mapping step run on batches (mappingWorkers.ts); answers each batch's outcomes in the records' order. */
 export interface RecordBatchMapping<T> {
-  map(records: readonly T[], positions: readonly RecordPosition[], keyProfile: WorkKeyProfileName): Promise<MappingOutcome[]>;
+  /**
+   * `clocks`: for each record, the pipeline's `now` for its position, which a document without
+   * `last_indexed` is stamped with when the mapping prepares it (a `prepared` outcome).
+   */
+  map(records: readonly T[], positions: readonly RecordPosition[], keyProfile: WorkKeyProfileName, clocks: readonly Date[]): Promise<MappingOutcome[]>;
   /**
    * Maps one batch handed to `map` and not yet taken elsewhere on the calling thread, settling its promise;
    * false when there is none. The pipeline calls it instead of waiting for a batch.
@@ -132,7 +147,7 @@ export interface RecordBatchMapping<T> {
 
 /** Source items per batch handed to a batch mapping, and batches in flight before the oldest is waited for. */
 const MAPPING_BATCH_ITEMS = 1000;
-const MAPPING_BATCHES_AHEAD = 6;
+const MAPPING_BATCHES_AHEAD = 3;
 
 /** A load that stopped on a fault of the source or the index; `summary` says how far it got. */
 export class IngestStoppedError extends VersionsError {
@@ -243,7 +258,7 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
     pending.forEach((p, i) => {
       if (reasons.has(i)) return;
       written[kinds[i]!] += 1;
-      writtenIds.add(p.document.id);
+      writtenIds.add(idKeptApart(p.document.id));
     });
     progress();
     pending.forEach((p, i) => {
@@ -259,7 +274,7 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
     deletions.push(id);
     if (deletions.length >= batchSize) await flushDeletions();
   };
-  const keep = (prepared: ReturnType<typeof prepareRecordDocument>, at: RecordPosition): Promise<void> | undefined => {
+  const keep = (prepared: PreparedDocument, at: RecordPosition): Promise<void> | undefined => {
     const document = writer.curateWorkKeys?.(prepared.document) ?? prepared.document;
     batch.push({ document, position: at, stamped: prepared.lastIndexedFromClock });
     return batch.length >= batchSize ? flushDocuments() : undefined;
@@ -276,12 +291,17 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
       return undefined;
     }
     if (item.kind === 'deleted') return deleteInTurn(item.id);
-    let prepared: ReturnType<typeof prepareRecordDocument>;
+    let prepared: PreparedDocument;
     try {
-      const mapped = outcome === undefined ? toDocument(item.record, item.position, keyProfile) : valueOf(outcome);
-      // A withdrawn record: deleted by id, after the records before it are written.
-      if (isRecordDeletion(mapped)) return deleteInTurn(mapped.deletedRecordId);
-      prepared = prepareRecordDocument(mapped, now(item.position), keyProfile);
+      if (outcome !== undefined && 'prepared' in outcome) {
+        // Checked, keyed and stamped where it was mapped (mappingWorkers.ts), as it would be here.
+        prepared = outcome.prepared;
+      } else {
+        const mapped = outcome === undefined ? toDocument(item.record, item.position, keyProfile) : valueOf(outcome);
+        // A withdrawn record: deleted by id, after the records before it are written.
+        if (isRecordDeletion(mapped)) return deleteInTurn(mapped.deletedRecordId);
+        prepared = prepareRecordDocument(mapped, now(item.position), keyProfile);
+      }
     } catch (error) {
       if (!(error instanceof InvalidRecordDocumentError)) throw error;
       reject(item.position, error.reason);
@@ -300,7 +320,7 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
           if (writing !== undefined) await writing;
         }
       } else {
-        for await (const { items, outcomes } of mappedAhead(options.items as IngestOptions<T>['items'], options.mapBatches as RecordBatchMapping<T>, keyProfile)) {
+        for await (const { items, outcomes } of mappedAhead(options.items as IngestOptions<T>['items'], options.mapBatches as RecordBatchMapping<T>, keyProfile, now)) {
           let next = 0;
           for (const item of items) {
             const writing = take(item, item.kind === 'record' ? outcomes[next++] : undefined);
@@ -334,9 +354,20 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
   return summary();
 }
 
+/**
+ * An id as a string of its own, for the set of ids written, which lives as long as the load. A mapping's
+ * id is often a part of a larger string (V8 keeps a slice as a pointer into it: the MARC reader's record
+ * text, a few hundred bytes), and a million such slices kept a million records' text alive
+ * (docs/benchmarks.md). Through JSON and back, so that any string comes back the same.
+ */
+function idKeptApart(id: string): string {
+  return JSON.parse(JSON.stringify(id)) as string;
+}
+
 /** The value a mapping outcome stands for, or the error it stands for thrown. */
 function valueOf(outcome: MappingOutcome): unknown {
   if ('value' in outcome) return outcome.value;
+  if ('prepared' in outcome) return outcome.prepared.document;
   if ('rejected' in outcome) throw new InvalidRecordDocumentError(outcome.rejected);
   throw outcome.failed;
 }
@@ -354,18 +385,21 @@ interface MappedBatch<T> {
  */
 async function* mappedAhead<T>(
   source: AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>>, mapping: RecordBatchMapping<T>, keyProfile: WorkKeyProfileName,
+  now: (position: RecordPosition) => Date,
 ): AsyncGenerator<MappedBatch<T>> {
   const inFlight: Array<{ readonly items: SourceItem<T>[]; readonly outcomes: Promise<MappingOutcome[]>; readonly settled: { done: boolean } }> = [];
   let items: SourceItem<T>[] = [];
   const send = () => {
     const records: T[] = [];
     const positions: RecordPosition[] = [];
+    const clocks: Date[] = [];
     for (const item of items) {
       if (item.kind !== 'record') continue;
       records.push(item.record);
       positions.push(item.position);
+      clocks.push(now(item.position));
     }
-    const outcomes = records.length === 0 ? Promise.resolve([]) : mapping.map(records, positions, keyProfile);
+    const outcomes = records.length === 0 ? Promise.resolve([]) : mapping.map(records, positions, keyProfile, clocks);
     // Waited for in order below; a failure of one not yet waited for is not "unhandled" meanwhile.
     const settled = { done: false };
     outcomes.then(() => { settled.done = true; }, () => { settled.done = true; });

@@ -1,6 +1,7 @@
 /**
- * The mapping step in worker threads (src/ingest/mappingWorkers.ts) against the same step on the main
- * thread, through the one pipeline: an ISO 2709 file of UTF-8 and MARC-8 records, records the reader
+ * The mapping step in worker threads (src/ingest/mappingWorkers.ts), which also prepares and keys the
+ * documents there, against the same step on the main thread, through the one pipeline, under each work-key
+ * profile and with a writer's grouping decision: an ISO 2709 file of UTF-8 and MARC-8 records, records the reader
  * refuses, a record the mapping refuses (no id), a withdrawn record and a duplicate, long enough for
  * several batches in flight, gives the same documents, deletions, rejections with their positions and
  * counts either way.
@@ -15,6 +16,8 @@ import { recordFormatNamed } from '../../src/ingest/recordFormats.js';
 import { describeRejection, type SourceItem } from '../../src/ingest/sourceRecord.js';
 import { encodeIso2709, encodeIso2709Raw, rawControlField, rawDataField } from '../../tools/marc/writeIso2709.js';
 import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
+import { recordDocumentFromMarc } from '../../src/ingest/marc/vufindMarcMapping.js';
+import type { WorkKeyProfileName } from '../../src/work-keys/workKeyProfiles.js';
 
 const ESC = '\x1b';
 
@@ -63,10 +66,16 @@ function catalogFile(): Buffer {
   return Buffer.concat(parts);
 }
 
-function recordingWriter() {
+/**
+ * A writer keyed with `keyProfile` that records what it is given, with a grouping decision of its own
+ * (as curationTable.ts's writer has): records whose id ends in 3 get one more key.
+ */
+function recordingWriter(keyProfile: WorkKeyProfileName) {
   const log: unknown[] = [];
   const writer: IngestWriter = {
     description: 'recording writer',
+    keyProfile,
+    curateWorkKeys: (document) => (document.id.endsWith('3') ? { ...document, work_keys_str_mv: [...document.work_keys_str_mv, 'curated'] } : document),
     storedContentOf: async () => new Map(),
     put: async (batch) => {
       log.push(...batch);
@@ -78,9 +87,9 @@ function recordingWriter() {
   return { writer, log };
 }
 
-async function load(path: string, mapBatches: RecordBatchMapping<Uint8Array> | undefined) {
+async function load(path: string, mapBatches: RecordBatchMapping<Uint8Array> | undefined, keyProfile: WorkKeyProfileName) {
   const format = recordFormatNamed('iso2709')!;
-  const { writer, log } = recordingWriter();
+  const { writer, log } = recordingWriter(keyProfile);
   const rejections: string[] = [];
   const now = new Date('2026-11-25T12:00:00Z');
   const items = (mapBatches === undefined ? format.read(path) : format.asBytes!.read(path)) as AsyncIterable<SourceItem<unknown>>;
@@ -99,15 +108,16 @@ async function load(path: string, mapBatches: RecordBatchMapping<Uint8Array> | u
   return { counts, log, rejections };
 }
 
-test('a load mapped in worker threads writes what the main thread\'s mapping writes, and rejects the same records at the same positions', async (t) => {
+for (const keyProfile of ['vufind', 'extended'] as const) {
+test(`a load mapped and keyed in worker threads writes what the main thread's mapping writes, and rejects the same records at the same positions (${keyProfile} keys)`, async (t) => {
   const directory = mkdtempSync(join(tmpdir(), 'mapping-workers-'));
   t.teardown(() => rmSync(directory, { recursive: true, force: true }));
   const path = join(directory, 'catalog.mrc');
   writeFileSync(path, catalogFile());
 
-  const here = await load(path, undefined);
-  const inOneWorker = await load(path, startMappingWorkers({ format: 'iso2709', workers: 1 }));
-  const inWorkers = await load(path, startMappingWorkers({ format: 'iso2709', workers: 2 }));
+  const here = await load(path, undefined, keyProfile);
+  const inOneWorker = await load(path, startMappingWorkers({ format: 'iso2709', workers: 1 }), keyProfile);
+  const inWorkers = await load(path, startMappingWorkers({ format: 'iso2709', workers: 2 }), keyProfile);
 
   t.is(here.counts.read, 2600);
   t.is(here.counts.rejected, 13, '12 broken records and one without an id');
@@ -121,7 +131,18 @@ test('a load mapped in worker threads writes what the main thread\'s mapping wri
   // The documents themselves, not their JSON: a property present but undefined on one side shows too.
   t.deepEqual(inWorkers.log, here.log);
   t.deepEqual(inOneWorker, here);
+  // Keyed under the writer's profile, and the writer's grouping decision applied to documents prepared in a worker.
+  const documents = here.log.filter((entry): entry is { id: string; work_keys_str_mv: string[] } => typeof entry === 'object');
+  t.deepEqual(documents.find((document) => document.id === 'book-2')!.work_keys_str_mv, keysUnder(keyProfile));
+  t.true(documents.filter((document) => document.id.endsWith('3')).every((document) => document.work_keys_str_mv.at(-1) === 'curated'));
+  t.false(documents.filter((document) => !document.id.endsWith('3')).some((document) => document.work_keys_str_mv.includes('curated')));
 });
+}
+
+/** book-2's keys under a profile, from the stock mapping on this thread. */
+function keysUnder(keyProfile: WorkKeyProfileName): string[] {
+  return (recordDocumentFromMarc(bookRecord(2), { keyProfile }) as { work_keys_str_mv: string[] }).work_keys_str_mv;
+}
 
 test('the mapping workers refuse a worker count that is not a whole number >= 1', (t) => {
   for (const workers of [0, -1, 1.5, Number.NaN]) {
