@@ -147,8 +147,15 @@ function shortTitles(statement: WorkStatement, mainNames: MainNames, known: Titl
       const name = withoutDescriptiveOpening(starts[i] as string, statement.language);
       if (name !== undefined) starts.push(name);
     }
+    // Each start is most often a part of the title as catalogued or of a start before it (without the
+    // subtitle, the non-filing characters, the alternative title), whose key holds its key.
+    const keyed: TitleTexts = { forms: [title.text], keys: [knownKey(title.text) ?? normaliseForWorkKey(title.text)] };
     for (const start of starts) {
-      const startKey = knownKey(start) ?? normaliseForWorkKey(start);
+      let startKey = knownKey(start);
+      for (let k = 0; startKey === undefined && k < keyed.forms.length; k++) startKey = keyOfPart(keyed.forms[k] as string, keyed.keys[k] as string, start);
+      startKey ??= normaliseForWorkKey(start);
+      keyed.forms.push(start);
+      keyed.keys.push(startKey);
       for (const form of languageForms(start, statement.language)) {
         // A form without the article is the end of its start: its key is the end of the start's key.
         const formKey = form === start ? startKey : knownKey(form) ?? keyOfPart(start, startKey, form) ?? normaliseForWorkKey(form);

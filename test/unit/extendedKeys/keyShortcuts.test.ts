@@ -163,6 +163,8 @@ const textParts: [string, string, number, number | undefined][] = [
   ['an English article', 'The hobbit', 4, undefined],
   ['a Portuguese article with accents after it', 'Os sertões: campanha de Canudos', 3, undefined],
   ['an elided article', "L'étranger", 2, undefined],
+  ['a title proper before its subtitle', 'Una literatura para niñez ambiental: agua sobre la arquitectura', 0, 35],
+  ['a title without its alternative title', 'Emílio; ou, Da educação', 0, 6],
   ['a surname before the comma', 'Straße, Jürgen', 0, 6],
   ['letters that key as two (ß, Æ, ĳ)', 'Æsop ĳssel Straße', 5, 11],
   ['a part in the middle, spaces around it', '  Émile ou de l’éducation ', 2, 8],
