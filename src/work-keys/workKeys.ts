@@ -72,12 +72,32 @@ function byUnicodeSteps(s: string): string {
  * steps.
  */
 function latinBlocksKey(s: string): string {
-  const keys = (latinCharacterKeys ??= Array.from({ length: LATIN_BLOCKS_END }, (_, code) => byUnicodeSteps(String.fromCharCode(code))));
+  const keys = latinCharacterKeyTable();
   let key = '';
   for (let i = 0; i < s.length; i++) key += keys[s.charCodeAt(i)] as string;
   return key;
 }
 let latinCharacterKeys: string[] | undefined;
+
+function latinCharacterKeyTable(): string[] {
+  return (latinCharacterKeys ??= Array.from({ length: LATIN_BLOCKS_END }, (_, code) => byUnicodeSteps(String.fromCharCode(code))));
+}
+
+/**
+ * The key of `text.slice(start, end)` read off the key of the whole text (`textKey`, normaliseForWorkKey's),
+ * without normalising it again: for text of the Latin blocks whose key is not capped, the key is its
+ * characters' keys end to end (latinBlocksKey), so a part's key is the part of the key its characters
+ * make. Undefined for other text or a capped key, whose part must be normalised.
+ */
+export function keyOfLatinBlocksPart(text: string, textKey: string, start: number, end = text.length): string | undefined {
+  if (textKey.length >= MAX_KEY_PART_LENGTH || !LATIN_BLOCKS_ONLY.test(text)) return undefined;
+  const keys = latinCharacterKeyTable();
+  let from = 0;
+  for (let i = 0; i < start; i++) from += (keys[text.charCodeAt(i)] as string).length;
+  let to = from;
+  for (let i = start; i < end; i++) to += (keys[text.charCodeAt(i)] as string).length;
+  return textKey.slice(from, to);
+}
 
 /** At most MAX_KEY_PART_LENGTH code points. */
 function cappedKey(folded: string): string {

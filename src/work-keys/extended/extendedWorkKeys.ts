@@ -20,14 +20,14 @@
  * Left to others: reading a source into a WorkStatement (the adapters), normalising text
  * (normaliseForWorkKey in workKeys.ts), storing keys and finding versions (the indexes).
  */
-import { DistinctStrings, normaliseForWorkKey } from '../workKeys.js';
+import { DistinctStrings, keyOfLatinBlocksPart, normaliseForWorkKey } from '../workKeys.js';
 import { isFormTitle, isGenericTitle, isGenericTitleKeyed, saysSelections, subtitleSaysCollection } from './genericTitles.js';
 import { canonicalIdentifier } from './manifestationIdentifiers.js';
 import {
   subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
   withoutDescriptiveOpening, withoutKeyedAuthorName, withoutLeadingArticle, withoutNonFilingCharacters,
 } from './titleForms.js';
-import { cleanedName, keyedNames, surnameOfCleaned, writtenNameKeys } from './workNames.js';
+import { cleanedName, keyedNames, surnameKeyOfCleaned, writtenNameKeys } from './workNames.js';
 import type { StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
 
 /** The non-empty keys, each once, in order (the names' keys a record's `AT` keys pair titles with). */
@@ -92,6 +92,15 @@ export function subtitleKeepsTitle(subtitle: string): boolean {
   return subtitle !== '' && (subtitleNamesAPart(subtitle) || subtitleSaysCollection(subtitle) || subtitleSaysAnotherWork(subtitle));
 }
 
+/**
+ * The key of `part`, a text that begins or ends `text`, read off `text`'s key (keyOfLatinBlocksPart);
+ * undefined when it is neither or the key cannot be read so.
+ */
+function keyOfPart(text: string, textKey: string, part: string): string | undefined {
+  if (text.endsWith(part)) return keyOfLatinBlocksPart(text, textKey, text.length - part.length);
+  return text.startsWith(part) ? keyOfLatinBlocksPart(text, textKey, 0, part.length) : undefined;
+}
+
 /** Title texts and their keys (normaliseForWorkKey), side by side. */
 interface TitleTexts {
   readonly forms: string[];
@@ -112,8 +121,7 @@ function shortTitles(statement: WorkStatement, mainNames: MainNames, known: Titl
   };
   const surnameKeys: string[] = [];
   statement.mainNames.forEach((name, i) => {
-    const surname = surnameOfCleaned(name, mainNames.cleaned[i] as string);
-    const key = surname === undefined ? '' : normaliseForWorkKey(surname);
+    const key = surnameKeyOfCleaned(name, mainNames.cleaned[i] as string, mainNames.keys[i] as string);
     if (key !== '') surnameKeys.push(key);
   });
   const forms = new DistinctStrings();
@@ -139,9 +147,18 @@ function shortTitles(statement: WorkStatement, mainNames: MainNames, known: Titl
       const name = withoutDescriptiveOpening(starts[i] as string, statement.language);
       if (name !== undefined) starts.push(name);
     }
+    // Each start is most often a part of the title as catalogued or of a start before it (without the
+    // subtitle, the non-filing characters, the alternative title), whose key holds its key.
+    const keyed: TitleTexts = { forms: [title.text], keys: [knownKey(title.text) ?? normaliseForWorkKey(title.text)] };
     for (const start of starts) {
+      let startKey = knownKey(start);
+      for (let k = 0; startKey === undefined && k < keyed.forms.length; k++) startKey = keyOfPart(keyed.forms[k] as string, keyed.keys[k] as string, start);
+      startKey ??= normaliseForWorkKey(start);
+      keyed.forms.push(start);
+      keyed.keys.push(startKey);
       for (const form of languageForms(start, statement.language)) {
-        const formKey = knownKey(form) ?? (surnameKeys.length > 0 ? normaliseForWorkKey(form) : undefined);
+        // A form without the article is the end of its start: its key is the end of the start's key.
+        const formKey = form === start ? startKey : knownKey(form) ?? keyOfPart(start, startKey, form) ?? normaliseForWorkKey(form);
         addForm(form, formKey);
         for (const surnameKey of surnameKeys) {
           const withoutName = withoutKeyedAuthorName(form, formKey, surnameKey);

@@ -14,7 +14,7 @@
  *
  * Left to others: deciding what to do with a generic title (extendedWorkKeys.ts, groupQuality.ts).
  */
-import { normaliseForWorkKey } from '../workKeys.js';
+import { keyOfLatinBlocksPart, normaliseForWorkKey } from '../workKeys.js';
 
 /** Collective titles, in several languages, as they stand before any `. Selections` or medium. */
 const COLLECTIVE_TITLES = [
@@ -122,9 +122,12 @@ export function isGenericTitle(text: string): boolean {
 
 /** isGenericTitle for a title whose normalised text (normaliseForWorkKey) the caller has already. */
 export function isGenericTitleKeyed(text: string, textKey: string): boolean {
-  const first = firstElement(text.trim());
-  // A title of one element (most are) is its own first element, whose key the caller gave.
-  const key = first === text ? textKey : normaliseForWorkKey(first);
+  const trimmed = text.trim();
+  const first = firstElement(trimmed);
+  // A title of one element (most are) is its own first element, whose key the caller gave; another's
+  // first element is a part of the text, whose key is often a part of the text's key.
+  const start = text.length - text.trimStart().length;
+  const key = first === text ? textKey : keyOfLatinBlocksPart(text, textKey, start, start + first.length) ?? normaliseForWorkKey(first);
   if (key === '' || COLLECTIVE.has(key) || MEDIUM_MUSIC.has(key)) return true;
   if (COLLECTIVE.has(textKey)) return true;
   return MUSIC_FORMS.has(key) && !IDENTIFYING_PART.test(text.slice(first.length));

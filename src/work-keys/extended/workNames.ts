@@ -8,7 +8,7 @@
  * Left to others: reading names from a source (the adapters), pairing names with titles
  * (extendedWorkKeys.ts).
  */
-import { isLatinBlocksText, MAX_KEY_PART_LENGTH, normaliseForWorkKey } from '../workKeys.js';
+import { keyOfLatinBlocksPart, normaliseForWorkKey } from '../workKeys.js';
 import type { StatedName, WorkStatement } from './workStatement.js';
 
 /** Relator terms catalogues write after a name (English, French, Spanish, Portuguese, German abbreviations). */
@@ -81,11 +81,24 @@ export function surnameOfCleaned(name: StatedName, cleaned: string): string | un
  */
 export function writtenNameKeys(cleaned: string, cleanedKey: string): string[] {
   const comma = cleaned.indexOf(',');
-  if (comma >= 0 && cleaned.indexOf(',', comma + 1) < 0 && cleanedKey.length < MAX_KEY_PART_LENGTH && isLatinBlocksText(cleaned)) {
-    const surnameKey = normaliseForWorkKey(cleaned.slice(0, comma));
-    return [surnameKey, cleanedKey.slice(surnameKey.length) + surnameKey];
-  }
+  // The part before the comma keys as the start of the name's key: no text is normalised here.
+  const surnameKey = comma >= 0 && cleaned.indexOf(',', comma + 1) < 0 ? keyOfLatinBlocksPart(cleaned, cleanedKey, 0, comma) : undefined;
+  if (surnameKey !== undefined) return [surnameKey, cleanedKey.slice(surnameKey.length) + surnameKey];
   return writtenNameKeysByParts(cleaned);
+}
+
+/**
+ * The key of a person's surname (surnameOfCleaned) given the name's cleaned form and its key: the key
+ * itself for a one-word name, the start of the key for an inverted Latin-script name (keyOfLatinBlocksPart),
+ * else the surname normalised. Empty when the surname cannot be told.
+ */
+export function surnameKeyOfCleaned(name: StatedName, cleaned: string, cleanedKey: string): string {
+  const surname = surnameOfCleaned(name, cleaned);
+  if (surname === undefined) return '';
+  if (surname === cleaned) return cleanedKey;
+  // surnameOfCleaned's inverted name: the text before the comma, trimmed (spaces key as nothing).
+  const comma = cleaned.indexOf(',');
+  return keyOfLatinBlocksPart(cleaned, cleanedKey, 0, comma) ?? normaliseForWorkKey(surname);
 }
 
 /** writtenNameKeys by normalising each form. */

@@ -3,19 +3,20 @@
  * plainly: a title ruled out for its author's name without reading its words (titleForms.ts), an empty
  * subtitle not searched, a title without a comma not searched for an alternative title, a name's other
  * forms read off its key (workNames.ts), and records whose names and titles are normalised once
- * (extendedWorkKeys.ts).
+ * (extendedWorkKeys.ts); a part of a text keyed off the text's key (keyOfLatinBlocksPart, workKeys.ts:
+ * a surname, a title without its article, a title's first element).
  */
 import test from 'ava';
 import { extendedWorkKeys, subtitleKeepsTitle } from '../../../src/work-keys/extended/extendedWorkKeys.js';
-import { subtitleSaysCollection } from '../../../src/work-keys/extended/genericTitles.js';
+import { isGenericTitleKeyed, subtitleSaysCollection } from '../../../src/work-keys/extended/genericTitles.js';
 import {
   subtitleNamesAPart, subtitleSaysAnotherWork, withoutAlternativeTitle, withoutAuthorName, withoutAuthorNameByWords,
 } from '../../../src/work-keys/extended/titleForms.js';
-import { writtenNameKeys, writtenNameKeysByParts } from '../../../src/work-keys/extended/workNames.js';
+import { cleanedName, surnameKeyOfCleaned, surnameOfCleaned, writtenNameKeys, writtenNameKeysByParts } from '../../../src/work-keys/extended/workNames.js';
 import type { WorkStatement } from '../../../src/work-keys/extended/workStatement.js';
 import { EMPTY_WORK_STATEMENT } from '../../../src/work-keys/extended/workStatement.js';
 import { WORK_KEY_PROFILES } from '../../../src/work-keys/workKeyProfiles.js';
-import { isLatinBlocksText, normaliseForWorkKey } from '../../../src/work-keys/workKeys.js';
+import { isLatinBlocksText, keyOfLatinBlocksPart, normaliseForWorkKey } from '../../../src/work-keys/workKeys.js';
 
 // The shortcut's premise: a Latin-script title's key is its words' keys end to end, since every
 // character between words (not a letter, mark or number) has an empty key.
@@ -155,4 +156,54 @@ for (const [name, cleaned] of writtenNames) {
 test('writtenNameKeys: the surname and the name written forename first', (t) => {
   t.deepEqual(writtenNameKeys('Evans, Bill', 'evansbill'), ['evans', 'billevans']);
   t.deepEqual(writtenNameKeys('Ĳssel, Jan', normaliseForWorkKey('Ĳssel, Jan')), ['ijssel', 'janijssel']);
+});
+
+/** Texts whose parts are keyed off the whole text's key: [case, text, start, end]. */
+const textParts: [string, string, number, number | undefined][] = [
+  ['an English article', 'The hobbit', 4, undefined],
+  ['a Portuguese article with accents after it', 'Os sertões: campanha de Canudos', 3, undefined],
+  ['an elided article', "L'étranger", 2, undefined],
+  ['a title proper before its subtitle', 'Una literatura para niñez ambiental: agua sobre la arquitectura', 0, 35],
+  ['a title without its alternative title', 'Emílio; ou, Da educação', 0, 6],
+  ['a surname before the comma', 'Straße, Jürgen', 0, 6],
+  ['letters that key as two (ß, Æ, ĳ)', 'Æsop ĳssel Straße', 5, 11],
+  ['a part in the middle, spaces around it', '  Émile ou de l’éducation ', 2, 8],
+  ['Cyrillic: read by normalising', 'Толстой, Лев', 0, 7],
+  ['a capped key: read by normalising', LONG_TITLE, 10, undefined],
+];
+for (const [name, text, start, end] of textParts) {
+  test(`keyOfLatinBlocksPart gives the part's own key or nothing: ${name}`, (t) => {
+    const part = keyOfLatinBlocksPart(text, normaliseForWorkKey(text), start, end);
+    if (isLatinBlocksText(text) && normaliseForWorkKey(text).length < 255) t.is(part, normaliseForWorkKey(text.slice(start, end)));
+    else t.is(part, undefined);
+  });
+}
+
+/** Names whose surname's key is read off the name's key: [case, name, kind]. */
+const surnameNames: [string, string, 'person' | 'unknown' | 'body'][] = [
+  ['an inverted name', 'Evans, Bill, 1929-1980.', 'person'],
+  ['a two-word surname with accents', 'La Fontaine, Jean de, 1621-1695.', 'person'],
+  ['spaces before the comma', 'Mendes  , Ana', 'unknown'],
+  ['a one-word name', 'Molière', 'person'],
+  ['a Cyrillic name', 'Толстой, Лев, 1828-1910.', 'person'],
+  ['a Greek one-word name', 'Ὅμηρος', 'person'],
+  ['a body: no surname', 'Universidade de São Paulo', 'body'],
+  ['a forename-first name: no surname', 'Jean de La Fontaine', 'person'],
+];
+for (const [name, text, kind] of surnameNames) {
+  test(`surnameKeyOfCleaned gives the surname's key: ${name}`, (t) => {
+    const stated = { name: text, kind, surnameFirst: true };
+    const cleaned = cleanedName(stated);
+    const surname = surnameOfCleaned(stated, cleaned);
+    t.is(surnameKeyOfCleaned(stated, cleaned, normaliseForWorkKey(cleaned)), surname === undefined ? '' : normaliseForWorkKey(surname));
+  });
+}
+
+test('a generic title of several elements is told from its key as from its words', (t) => {
+  for (const text of ['  Poems. Selections', 'Concertos, piano', 'Sinfonías, no. 5', 'Poèmes, choix', 'Стихи, избранное', 'Hamlet, Prince of Denmark']) {
+    t.is(isGenericTitleKeyed(text, normaliseForWorkKey(text)), isGenericTitleKeyed(text.trim(), normaliseForWorkKey(text.trim())), text);
+  }
+  t.true(isGenericTitleKeyed('  Poems. Selections', normaliseForWorkKey('  Poems. Selections')));
+  t.true(isGenericTitleKeyed('Concertos, piano', normaliseForWorkKey('Concertos, piano')));
+  t.false(isGenericTitleKeyed('Hamlet, Prince of Denmark', normaliseForWorkKey('Hamlet, Prince of Denmark')));
 });
