@@ -96,22 +96,22 @@ const FEED_BODY_SLAB_BYTES = 128 * 1024;
 const FEED_BODIES_PER_SECOND_BYTES = 4 * 1024 * 1024;
 
 /**
- * What shapes an answer besides its record, in the order the ETag hashes it. The theme and an explicit
- * lng shape only pages: a feed reader's ui cookie must not split its answers.
+ * What shapes an answer besides its record: its values in the order the ETag hashes them, joined by
+ * NULs and written as one string, since it is made for every request (keptAnswerKey). The theme and an
+ * explicit lng shape only pages: a feed reader's ui cookie must not split its answers.
  */
-function variantOf(request: AnswerRequest): string[] {
-  const pageOnly = request.view === 'rss' ? ['', '', ''] : [request.theme.name, request.explicitLanguage ?? '', request.sort];
-  return [request.view, request.language, ...pageOnly, String(request.page), request.baseUrl, request.feedPreview === true ? 'feed-preview' : '', ...request.filters.map(filterParameter)];
-}
-
-/** The kept answer's key: variantOf's values and the record id joined by NULs, written as one string (it is made for every request). */
-function keyOf(request: AnswerRequest, id: string): string {
-  let key = request.view === 'rss'
+function variantOf(request: AnswerRequest): string {
+  let variant = request.view === 'rss'
     ? `rss\u0000${request.language}\u0000\u0000\u0000\u0000`
     : `${request.view}\u0000${request.language}\u0000${request.theme.name}\u0000${request.explicitLanguage ?? ''}\u0000${request.sort}\u0000`;
-  key += `${request.page}\u0000${request.baseUrl}\u0000${request.feedPreview === true ? 'feed-preview' : ''}`;
-  for (const filter of request.filters) key += `\u0000${filterParameter(filter)}`;
-  return `${key}\u0000${id}`;
+  variant += `${request.page}\u0000${request.baseUrl}\u0000${request.feedPreview === true ? 'feed-preview' : ''}`;
+  for (const filter of request.filters) variant += `\u0000${filterParameter(filter)}`;
+  return variant;
+}
+
+/** The kept answer's key: what shapes it and the record asked for. */
+function keptAnswerKey(variant: string, id: string): string {
+  return `${variant}\u0000${id}`;
 }
 
 /** The encoded feed with the pubDates of one second in place, and where they are (SlottedFeed). */
@@ -159,10 +159,11 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
     ? createAnswerCache<VersionsAnswer>(settings.cacheBytes)
     : undefined;
 
-  async function buildAnswer(request: AnswerRequest, variant: readonly string[]): Promise<VersionsAnswer> {
+  async function buildAnswer(request: AnswerRequest, variant: string): Promise<VersionsAnswer> {
     const { page, view, language, translate, baseUrl } = request;
     const { record, versions } = await listVersions(index, { id: request.id, view, page, pageOrder: orderOfPageSort(request.sort), filters: request.filters });
-    const validators = versionsValidators({ variant: [settings.settingsFingerprint, ...variant], requestedRecord: record, versions });
+    // One part holding variantOf's NUL-joined values hashes as those values each would (versionsValidators.ts).
+    const validators = versionsValidators({ variant: [settings.settingsFingerprint, variant], requestedRecord: record, versions });
     const answerValidators = { ...validators, lastModifiedHeader: validators.lastModified.toUTCString() };
     if (view === 'rss') {
       const compiled = compileVersionsFeed(buildVersionsFeedModel({
@@ -211,18 +212,19 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
     keptAnswerFor(request) {
       if (kept === undefined || request.id === undefined) return undefined;
       const version = index.contentVersion?.();
-      return version === undefined ? undefined : kept.get(keyOf(request, request.id), version);
+      return version === undefined ? undefined : kept.get(keptAnswerKey(variantOf(request), request.id), version);
     },
 
     async answerFor(request) {
       // Read before the index is queried: an answer built while the content changes is then kept under
       // the older version, which the next request no longer matches.
       const version = kept === undefined ? undefined : index.contentVersion?.();
-      if (kept === undefined || version === undefined || request.id === undefined) return buildAnswer(request, variantOf(request));
-      const key = keyOf(request, request.id);
+      const variant = variantOf(request);
+      if (kept === undefined || version === undefined || request.id === undefined) return buildAnswer(request, variant);
+      const key = keptAnswerKey(variant, request.id);
       const earlier = kept.get(key, version);
       if (earlier !== undefined) return earlier;
-      const answer = await buildAnswer(request, variantOf(request));
+      const answer = await buildAnswer(request, variant);
       kept.set(key, version, answer, answer.bytes);
       return answer;
     },
