@@ -17,7 +17,7 @@ import { fork, execFileSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { DEFAULT_SEED, planCatalog, sampleCatalog, SeededRandom } from './catalogGenerator.js';
-import { cpuSeconds, percentile, sortedCopy } from './processStats.js';
+import { cpuSeconds, memoryOf, percentile, sortedCopy } from './processStats.js';
 
 interface Side { name: string; root: string; index: string; child?: ChildProcess; port?: number }
 
@@ -161,6 +161,8 @@ async function main(): Promise<void> {
       }
     }
   }
+  // Each server's memory after the run: its kept answers and what its index keeps, the same requests for both.
+  const memory = sides.map((side) => memoryOf(side.child!.pid!));
   await Promise.all(sides.map((side) => new Promise<void>((resolve) => {
     side.child!.removeAllListeners('exit');
     side.child!.once('exit', () => resolve());
@@ -178,6 +180,7 @@ async function main(): Promise<void> {
     lines.push(`  ${describe(`b ${sides[1]!.root}`, b)}`);
     lines.push(`  b/a CPU per answer: ${((b.cpu / b.answers) / (a.cpu / a.answers)).toFixed(3)}`);
   }
+  lines.push(`server memory after the run: ${sides.map((side, i) => `${side.name} ${(memory[i]!.rss / 2 ** 20).toFixed(0)} MB (${(memory[i]!.anonymous / 2 ** 20).toFixed(0)} MB anonymous)`).join(', ')}`);
   if (compare) lines.push(`answers with different bytes: ${differing}`);
   process.stdout.write(`${lines.join('\n')}\n`);
   agent.destroy();
