@@ -103,20 +103,54 @@ class PieceWriter {
   }
 }
 
-/** Writes the lines of one item, in the order docs/feed.md states. */
-function itemLines(out: PieceWriter, item: FeedItem): void {
+/**
+ * One item's lines, in the order docs/feed.md states: `head` up to its pubDate's text (all of it for an
+ * item without a pubDate), `tail` from the end of that text on.
+ */
+interface ItemMarkup {
+  readonly head: string;
+  readonly tail: string;
+}
+
+function itemMarkupOf(item: FeedItem): ItemMarkup {
   const indent = '      ';
-  out.line('    <item>');
-  out.line(element(indent, 'title', item.title));
-  if (item.pubDateYear !== undefined) out.pubDate(`${indent}<pubDate>`, item.pubDateYear, '</pubDate>');
-  out.line(element(indent, 'link', item.link));
-  out.line(element(indent, 'guid', item.guid));
-  if (item.author !== undefined) out.line(element(indent, 'author', item.author));
-  for (const format of item.formats) out.line(element(indent, 'dc:format', format));
-  if (item.date !== undefined) out.line(element(indent, 'dc:date', item.date));
-  if (item.author !== undefined) out.line(element(indent, 'dc:creator', item.author));
-  out.line(element(indent, 'slash:comments', item.comments));
-  out.line('    </item>');
+  // Lines gathered and joined: a joined string is one flat string, where one appended to piece by piece is
+  // a tree of its pieces, which a kept item's markup would hold for as long as it is kept.
+  const lines = ['    <item>', element(indent, 'title', item.title)];
+  let head = '';
+  if (item.pubDateYear !== undefined) {
+    lines.push(`${indent}<pubDate>`);
+    head = lines.join('\n');
+    lines.length = 0;
+    lines.push(`</pubDate>\n${element(indent, 'link', item.link)}`);
+  } else {
+    lines.push(element(indent, 'link', item.link));
+  }
+  lines.push(element(indent, 'guid', item.guid));
+  if (item.author !== undefined) lines.push(element(indent, 'author', item.author));
+  for (const format of item.formats) lines.push(element(indent, 'dc:format', format));
+  if (item.date !== undefined) lines.push(element(indent, 'dc:date', item.date));
+  if (item.author !== undefined) lines.push(element(indent, 'dc:creator', item.author));
+  lines.push(element(indent, 'slash:comments', item.comments), '    </item>');
+  return item.pubDateYear !== undefined ? { head, tail: lines.join('\n') } : { head: lines.join('\n'), tail: '' };
+}
+
+/**
+ * The markup of frozen items, which cannot change: feedModel.ts gives the item of a record kept by the
+ * index for later answers frozen, and the same item again, so its markup is copied rather than written
+ * again. Weak: kept as long as the item is.
+ */
+const markupOfFrozenItems = new WeakMap<FeedItem, ItemMarkup>();
+
+/** Writes the lines of one item. */
+function itemLines(out: PieceWriter, item: FeedItem): void {
+  let markup = Object.isFrozen(item) ? markupOfFrozenItems.get(item) : undefined;
+  if (markup === undefined) {
+    markup = itemMarkupOf(item);
+    if (Object.isFrozen(item)) markupOfFrozenItems.set(item, markup);
+  }
+  if (item.pubDateYear !== undefined) out.pubDate(markup.head, item.pubDateYear, markup.tail);
+  else out.line(markup.head);
 }
 
 const NAMESPACE_ATTRIBUTES = Object.entries(FEED_NAMESPACES).map(([prefix, uri]) => ` xmlns:${prefix}="${uri}"`).join('');

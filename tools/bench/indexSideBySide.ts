@@ -13,6 +13,7 @@
  */
 import { join } from 'node:path';
 import { DEFAULT_SEED, planCatalog, sampleCatalog, SeededRandom } from './catalogGenerator.js';
+import { SIZE_CLASSES, sizeClassOf } from './workSizeClasses.js';
 import type { EmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
 import type { RecordVersionsQuery } from '../../src/ports.js';
 
@@ -23,8 +24,6 @@ function option(name: string, fallback?: string): string {
   return value;
 }
 
-const SIZE_CLASSES = [[1, '1'], [7, '2-7'], [20, '8-20'], [100, '21-100'], [256, '101-256'], [Number.POSITIVE_INFINITY, '> 256']] as const;
-const sizeClassOf = (size: number): string => SIZE_CLASSES.find(([upTo]) => size <= upTo)![1];
 
 async function openIndex(root: string, path: string): Promise<EmbeddedIndex> {
   const module = await import(join(root, 'dist/src/adapters/sqlite/index.js')) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex };
