@@ -27,11 +27,32 @@ export function showingLine(translate: Translate, offset: number, shown: number,
   return translate('results.showing', { first: offset + 1, last: offset + shown, total });
 }
 
+/**
+ * The item of each frozen record, for the base URL and missing-title label it was made with. A frozen
+ * record cannot change (the embedded index gives the records it keeps for later answers frozen:
+ * src/adapters/sqlite/reusedRecords.ts), so its item is made once and given frozen too, and the writer
+ * keeps that item's markup (renderVersionsFeed.ts). Weak: an item lives as long as its record is kept.
+ */
+const itemsOfFrozenRecords = new WeakMap<CatalogRecord, { readonly variant: string; readonly item: FeedItem }>();
+
 function feedItemOf(record: CatalogRecord, input: VersionsFeedInput): FeedItem {
+  if (!Object.isFrozen(record)) return newFeedItem(record, input);
+  // What else than the record the item is made of: the base URL, and the label of a missing title.
+  const variant = hasTitle(record) ? input.baseUrl : `${input.baseUrl}\u0000${input.translate('record.titleMissing')}`;
+  const kept = itemsOfFrozenRecords.get(record);
+  if (kept !== undefined && kept.variant === variant) return kept.item;
+  const item = Object.freeze(newFeedItem(record, input));
+  itemsOfFrozenRecords.set(record, { variant, item });
+  return item;
+}
+
+const hasTitle = (record: CatalogRecord): boolean => record.title !== undefined && record.title.trim() !== '';
+
+function newFeedItem(record: CatalogRecord, input: VersionsFeedInput): FeedItem {
   const year = yearOf(record);
   const author = mainAuthorOf(record);
   const link = recordUrl(input.baseUrl, record.id);
-  const title = record.title !== undefined && record.title.trim() !== '' ? record.title : input.translate('record.titleMissing');
+  const title = hasTitle(record) ? record.title as string : input.translate('record.titleMissing');
   // Every property written, the absent ones as undefined, rather than spread in when present: items then
   // share one object shape, which the writer reads faster (a 20-item feed is ~10% cheaper to build).
   return {

@@ -78,7 +78,7 @@ export interface CompiledFeed {
  * text either side of a pubDate stays on its line. Appending to one string, rather than gathering lines
  * and splitting them afterwards, spares an array and an object per line of a feed built for one request.
  */
-class PieceWriter {
+class PieceWriter implements LineSink {
   readonly pieces: string[] = [];
   readonly pubDateYears: number[] = [];
   private piece: string;
@@ -103,8 +103,14 @@ class PieceWriter {
   }
 }
 
+/** Where an item's lines go: the feed's PieceWriter, or an ItemMarkupWriter for markup that is kept. */
+interface LineSink {
+  line(text: string): void;
+  pubDate(before: string, year: number, after: string): void;
+}
+
 /** Writes the lines of one item, in the order docs/feed.md states. */
-function itemLines(out: PieceWriter, item: FeedItem): void {
+function itemLines(out: LineSink, item: FeedItem): void {
   const indent = '      ';
   out.line('    <item>');
   out.line(element(indent, 'title', item.title));
@@ -117,6 +123,60 @@ function itemLines(out: PieceWriter, item: FeedItem): void {
   if (item.author !== undefined) out.line(element(indent, 'dc:creator', item.author));
   out.line(element(indent, 'slash:comments', item.comments));
   out.line('    </item>');
+}
+
+/**
+ * One item's lines as kept: `head` up to its pubDate's text (all of them for an item without a pubDate),
+ * `tail` from the end of that text on, each joined into one flat string (appended piece by piece, a string
+ * is a tree of its pieces, which kept markup would hold for as long as it is kept).
+ */
+interface ItemMarkup {
+  readonly head: string;
+  readonly tail: string;
+}
+
+class ItemMarkupWriter implements LineSink {
+  private lines: string[] = [];
+  private head: string | undefined;
+
+  line(text: string): void {
+    this.lines.push(text);
+  }
+
+  pubDate(before: string, _year: number, after: string): void {
+    this.lines.push(before);
+    this.head = this.lines.join('\n');
+    this.lines = [after];
+  }
+
+  finish(): ItemMarkup {
+    const text = this.lines.join('\n');
+    return this.head === undefined ? { head: text, tail: '' } : { head: this.head, tail: text };
+  }
+}
+
+/**
+ * The markup of frozen items, which cannot change: feedModel.ts gives the item of a record the index keeps
+ * for later answers frozen, and the same item again, so its markup is copied rather than written again.
+ * Weak: kept as long as the item is.
+ */
+const markupOfFrozenItems = new WeakMap<FeedItem, ItemMarkup>();
+
+/** Writes one item: a frozen one from its kept markup, others line by line. */
+function writeItem(out: PieceWriter, item: FeedItem): void {
+  if (!Object.isFrozen(item)) {
+    itemLines(out, item);
+    return;
+  }
+  let markup = markupOfFrozenItems.get(item);
+  if (markup === undefined) {
+    const writer = new ItemMarkupWriter();
+    itemLines(writer, item);
+    markup = writer.finish();
+    markupOfFrozenItems.set(item, markup);
+  }
+  if (item.pubDateYear !== undefined) out.pubDate(markup.head, item.pubDateYear, markup.tail);
+  else out.line(markup.head);
 }
 
 const NAMESPACE_ATTRIBUTES = Object.entries(FEED_NAMESPACES).map(([prefix, uri]) => ` xmlns:${prefix}="${uri}"`).join('');
@@ -137,7 +197,7 @@ export function compileVersionsFeed(feed: VersionsFeedModel): CompiledFeed {
   out.line(element(channel, 'opensearch:itemsPerPage', feed.itemsPerPage));
   out.line(emptyElement(channel, 'opensearch:Query', [['role', 'request'], ['searchTerms', feed.searchTerms], ['startIndex', String(feed.startIndex)]]));
   for (const link of feed.links) out.line(atomLink(link));
-  for (const item of feed.items) itemLines(out, item);
+  for (const item of feed.items) writeItem(out, item);
   out.line('  </channel>');
   out.line('</rss>');
   return out.finish();

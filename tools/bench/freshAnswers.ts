@@ -9,7 +9,9 @@
  * built afresh when the file's pages are not in memory.
  *
  * Usage: node dist/tools/bench/freshAnswers.js --records N --a <package root>:<index> --b <package root>:<index>
- *          [--requests N] [--block N] [--view rss|html|both] [--connections N] [--cold] [--compare] [--profile]
+ *          [--requests N] [--block N] [--view rss|html|both] [--connections N] [--cold] [--compare] [--profile] [--by-size]
+ * With --by-size, the mix is asked one class of work size after another (workSizeClasses.ts), each in its
+ * own blocks, and the CPU per answer is reported for each class; the servers' memory is reported after the run.
  * A package root is a checkout with its dist/ built (the versions server is its dist/tools/bench/versionsServer.js).
  * With --profile, both servers write their CPU profiles to .bench/profiles of the folder it is run from, never into a package root (the code before may be a read-only checkout).
  */
@@ -17,7 +19,8 @@ import { fork, execFileSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { DEFAULT_SEED, planCatalog, sampleCatalog, SeededRandom } from './catalogGenerator.js';
-import { cpuSeconds, percentile, sortedCopy } from './processStats.js';
+import { cpuSeconds, memoryOf, percentile, sortedCopy } from './processStats.js';
+import { SIZE_CLASSES, sizeClassOf } from './workSizeClasses.js';
 
 interface Side { name: string; root: string; index: string; child?: ChildProcess; port?: number }
 
@@ -120,64 +123,72 @@ async function main(): Promise<void> {
   // The bench's mix of never-asked records: uniform over the catalog, 5% from the largest works, shuffled.
   const plan = planCatalog(records, seed);
   const sample = sampleCatalog(plan, wanted, Math.max(20, Math.round(wanted / 19)));
-  const ids = sample.typical.map((s) => s.id);
-  const large = sample.large.map((s) => s.id);
-  for (let i = 0; i < Math.round(ids.length / 19) && large.length > 0; i++) ids.push(large[i % large.length] as string);
+  const asked = [...sample.typical];
+  for (let i = 0; i < Math.round(asked.length / 19) && sample.large.length > 0; i++) asked.push(sample.large[i % sample.large.length]!);
   const random = new SeededRandom(seed ^ 0xf7e5);
-  for (let i = ids.length - 1; i > 0; i--) {
+  for (let i = asked.length - 1; i > 0; i--) {
     const j = random.below(i + 1);
-    [ids[i], ids[j]] = [ids[j] as string, ids[i] as string];
+    [asked[i], asked[j]] = [asked[j]!, asked[i]!];
   }
+  const groups: Array<[string, string[]]> = flag('--by-size')
+    ? SIZE_CLASSES.map(([, name]) => [name, asked.filter((s) => sizeClassOf(s.workSize) === name).map((s) => s.id)])
+    : [['all', asked.map((s) => s.id)]];
 
   for (const side of sides) await start(side);
   const totals = new Map<string, { cpu: number; answers: number; seconds: number; latencies: number[]; failures: number }>();
   let differing = 0;
   for (const view of views) {
     const headers = view === 'html' ? HTML_HEADERS : {};
-    for (const side of sides) totals.set(`${side.name}-${view}`, { cpu: 0, answers: 0, seconds: 0, latencies: [], failures: 0 });
-    for (let from = 0, turn = 0; from < ids.length; from += block, turn++) {
-      const paths = ids.slice(from, from + block).map((id) => versionsPath(id, view));
-      const order = turn % 2 === 0 ? sides : [...sides].reverse();
-      const bodies = new Map<string, Buffer[]>();
-      for (const side of order) {
-        if (cold) dropFromCache(side.index);
-        const before = cpuSeconds(side.child!.pid!);
-        const result = await runBlock(side.port!, paths, headers, connections);
-        const total = totals.get(`${side.name}-${view}`)!;
-        total.cpu += cpuSeconds(side.child!.pid!) - before;
-        total.answers += paths.length;
-        total.seconds += result.seconds;
-        total.failures += result.failures;
-        total.latencies.push(...result.latencies);
-        bodies.set(side.name, result.bodies);
-      }
-      if (compare) {
-        const [a, b] = [bodies.get('a')!, bodies.get('b')!];
-        for (let i = 0; i < a.length; i++) {
-          if (!a[i]!.equals(b[i]!) && withoutTimes(a[i]!) !== withoutTimes(b[i]!)) {
-            if (differing++ === 0) process.stderr.write(`first difference, ${paths[i]}:\n${a[i]!.toString()}\n---\n${b[i]!.toString()}\n`);
+    for (const [group, ids] of groups) {
+      for (const side of sides) totals.set(`${side.name}-${view}-${group}`, { cpu: 0, answers: 0, seconds: 0, latencies: [], failures: 0 });
+      for (let from = 0, turn = 0; from < ids.length; from += block, turn++) {
+        const paths = ids.slice(from, from + block).map((id) => versionsPath(id, view));
+        const order = turn % 2 === 0 ? sides : [...sides].reverse();
+        const bodies = new Map<string, Buffer[]>();
+        for (const side of order) {
+          if (cold) dropFromCache(side.index);
+          const before = cpuSeconds(side.child!.pid!);
+          const result = await runBlock(side.port!, paths, headers, connections);
+          const total = totals.get(`${side.name}-${view}-${group}`)!;
+          total.cpu += cpuSeconds(side.child!.pid!) - before;
+          total.answers += paths.length;
+          total.seconds += result.seconds;
+          total.failures += result.failures;
+          total.latencies.push(...result.latencies);
+          bodies.set(side.name, result.bodies);
+        }
+        if (compare) {
+          const [a, b] = [bodies.get('a')!, bodies.get('b')!];
+          for (let i = 0; i < a.length; i++) {
+            if (!a[i]!.equals(b[i]!) && withoutTimes(a[i]!) !== withoutTimes(b[i]!)) {
+              if (differing++ === 0) process.stderr.write(`first difference, ${paths[i]}:\n${a[i]!.toString()}\n---\n${b[i]!.toString()}\n`);
+            }
           }
         }
       }
     }
   }
+  // Each server's memory after the run: its kept answers and what its index keeps, the same requests for both.
+  const memory = sides.map((side) => memoryOf(side.child!.pid!));
   await Promise.all(sides.map((side) => new Promise<void>((resolve) => {
     side.child!.removeAllListeners('exit');
     side.child!.once('exit', () => resolve());
     side.child!.send({ type: 'stop' });
   })));
   const lines: string[] = [];
-  for (const view of views) {
-    const [a, b] = sides.map((side) => totals.get(`${side.name}-${view}`)!) as [NonNullable<ReturnType<typeof totals.get>>, NonNullable<ReturnType<typeof totals.get>>];
+  for (const view of views) for (const [group] of groups) {
+    const [a, b] = sides.map((side) => totals.get(`${side.name}-${view}-${group}`)!) as [NonNullable<ReturnType<typeof totals.get>>, NonNullable<ReturnType<typeof totals.get>>];
+    if (a.answers === 0) continue;
     const describe = (name: string, t: typeof a) => {
       const sorted = sortedCopy(t.latencies);
       return `${name}: ${(t.cpu / t.answers * 1e6).toFixed(0)} µs server CPU/answer, ${(t.answers / t.seconds).toFixed(0)} answers/s, p50 ${percentile(sorted, 0.5).toFixed(2)} ms, p99 ${percentile(sorted, 0.99).toFixed(2)} ms, failures ${t.failures}`;
     };
-    lines.push(`${view}${cold ? ' (index pages dropped from the OS cache before each block)' : ''}, ${a.answers} answers each, ${connections} at a time`);
+    lines.push(`${view}${group === 'all' ? '' : `, works of ${group}`}${cold ? ' (index pages dropped from the OS cache before each block)' : ''}, ${a.answers} answers each, ${connections} at a time`);
     lines.push(`  ${describe(`a ${sides[0]!.root}`, a)}`);
     lines.push(`  ${describe(`b ${sides[1]!.root}`, b)}`);
     lines.push(`  b/a CPU per answer: ${((b.cpu / b.answers) / (a.cpu / a.answers)).toFixed(3)}`);
   }
+  lines.push(`server memory after the run: ${sides.map((side, i) => `${side.name} ${(memory[i]!.rss / 2 ** 20).toFixed(0)} MB (${(memory[i]!.anonymous / 2 ** 20).toFixed(0)} MB anonymous)`).join(', ')}`);
   if (compare) lines.push(`answers with different bytes: ${differing}`);
   process.stdout.write(`${lines.join('\n')}\n`);
   agent.destroy();

@@ -8,11 +8,13 @@
  * than the whole server's CPU per answer can show it on a shared machine.
  *
  * Usage: node dist/tools/bench/indexSideBySide.js --records N --index <file> --a <package root> --b <package root>
- *          [--requests N] [--block N] [--view rss|html]
+ *          [--requests N] [--block N] [--view rss|html] [--walk]
+ * With --walk, works of more than 20 records are asked as a crawler walks them: record after record of one work.
  * A package root is a checkout with its dist/ built.
  */
 import { join } from 'node:path';
 import { DEFAULT_SEED, planCatalog, sampleCatalog, SeededRandom } from './catalogGenerator.js';
+import { SIZE_CLASSES, sizeClassOf } from './workSizeClasses.js';
 import type { EmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
 import type { RecordVersionsQuery } from '../../src/ports.js';
 
@@ -23,8 +25,6 @@ function option(name: string, fallback?: string): string {
   return value;
 }
 
-const SIZE_CLASSES = [[1, '1'], [7, '2-7'], [20, '8-20'], [100, '21-100'], [256, '101-256'], [Number.POSITIVE_INFINITY, '> 256']] as const;
-const sizeClassOf = (size: number): string => SIZE_CLASSES.find(([upTo]) => size <= upTo)![1];
 
 async function openIndex(root: string, path: string): Promise<EmbeddedIndex> {
   const module = await import(join(root, 'dist/src/adapters/sqlite/index.js')) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex };
@@ -58,6 +58,24 @@ async function main(): Promise<void> {
   for (let i = asked.length - 1; i > 0; i--) {
     const j = random.below(i + 1);
     [asked[i], asked[j]] = [asked[j]!, asked[i]!];
+  }
+  if (process.argv.includes('--walk')) {
+    // A crawler walking works: for works of more than 20 records met in the mix, up to 40 of their records
+    // one after another (the record's versions in id order), at most 30 works of each class.
+    const walked: typeof asked = [];
+    const works = new Map<string, number>();
+    // Listed on an index of its own: what the listing leaves remembered must not help either side.
+    const listing = await openIndex(sides[0]!.root, path);
+    for (const { id, workSize } of asked) {
+      const size = sizeClassOf(workSize);
+      if (workSize <= 20 || (works.get(size) ?? 0) >= 30) continue;
+      works.set(size, (works.get(size) ?? 0) + 1);
+      const record = (await listing.getRecord(id))!;
+      const page = await listing.findVersionsOf(record, { order: 'relevance', offset: 0, limit: 40 });
+      for (const version of page.records) walked.push({ id: version.id, workSize });
+    }
+    await listing.close();
+    asked.splice(0, asked.length, ...walked);
   }
 
   const totals = new Map<string, { answers: number; micros: number }>();

@@ -1,7 +1,8 @@
 /**
  * The read path of the embedded index on the current layout (indexTables.ts): a record by id, a page of
  * versions with its total, and version counts for a list. Small works are paged here from their key rows,
- * works with a large key from its remembered records (largeKeyMembers.ts), others by one statement. An
+ * works with a large key from its remembered records (largeKeyMembers.ts), others by one statement; the
+ * pages of large works give out records kept from earlier answers (reusedRecords.ts). An
  * order on record fields (year, title, author), filters or facets read every record of the work in one
  * statement and cut the page by the rules all adapters share (src/record/recordFacets.ts).
  * embeddedIndex.ts wraps these with the port's errors and lifecycle, and does the small search.
@@ -12,6 +13,7 @@ import { versionsOfKeylessRecord, type RecordVersionsQuery, type VersionsPage, t
 import { firstKeyIdOf, KEYS_PER_HASH, RECORD_COLUMNS, recordFromRow, type RecordRow } from './indexTables.js';
 import { holds, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder, type VersionEntry } from './versionOrder.js';
+import { reusedRecords } from './reusedRecords.js';
 import { isRecordFieldOrder } from '../../record/recordOrder.js';
 import { addToFacetTally, facetCountsOfTally, pageOfWork, readsWholeWork, type FacetCounts, type FacetTally } from '../../record/recordFacets.js';
 
@@ -39,6 +41,13 @@ const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
 const SMALL_WORK_KEY_ROWS = 256;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
 const BOUND_KEYS = 8;
+/**
+ * Pages of works of more than this many records give out records kept from earlier answers
+ * (reusedRecords.ts). Smaller works are seldom asked twice before their records would be given up, and
+ * keeping theirs costs the freezing and gives up the large works' records sooner (docs/benchmarks.md,
+ * "Records of large works reused").
+ */
+const REUSED_FROM_WORK_RECORDS = 100;
 /** The work keys of a record decoded only for a filter, a facet or a sort, never given out as it is. */
 const NO_KEYS: readonly string[] = Object.freeze([]);
 
@@ -106,24 +115,36 @@ export function currentReads(db: Database.Database): IndexReads {
     return keys;
   };
 
+  // Records of large works' pages kept from earlier answers, while the file is unchanged (reusedRecords.ts).
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  const reused = reusedRecords();
+
   /**
    * The records of a page, given their ids and rows in page order; an id whose record is missing counts
-   * in the total and gives none.
+   * in the total and gives none. With `reuse` (a large work's page), records kept from earlier answers
+   * are given again and those read now are kept.
    */
-  const pageRecords = (ids: readonly string[], rows: ArrayLike<number>): CatalogRecord[] => {
+  const pageRecords = (ids: readonly string[], rows: ArrayLike<number>, reuse = false): CatalogRecord[] => {
+    if (reuse) reused.useVersion(dataVersion.get() ?? 0);
     const toRead: number[] = [];
-    for (let i = 0; i < ids.length; i++) if (recordsThisTurn?.has(ids[i] as string) !== true) toRead.push(rows[i] as number);
+    const kept: Array<CatalogRecord | undefined> = [];
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as string;
+      const record = recordsThisTurn?.get(id) ?? (reuse ? reused.get(rows[i] as number, id) : undefined);
+      kept.push(record);
+      if (record === undefined) toRead.push(rows[i] as number);
+    }
     // Several rows in one statement: a third less time per row than one statement each.
     const found = toRead.length === 1 ? [selectVersion.get(toRead[0] as number)] : toRead.length > 1 ? selectVersions.all(JSON.stringify(toRead)) : [];
     const read = new Map<string, VersionRow>();
     for (const row of found) if (row !== undefined) read.set(row.id, row);
     const texts = keyTextsOfRows([...read.values()]);
     const records: CatalogRecord[] = [];
-    for (const id of ids) {
-      const known = recordsThisTurn?.get(id);
-      const row = known === undefined ? read.get(id) : undefined;
+    for (let i = 0; i < ids.length; i++) {
+      const known = kept[i];
+      const row = known === undefined ? read.get(ids[i] as string) : undefined;
       if (known !== undefined) records.push(known);
-      else if (row !== undefined) records.push(versionOfRow(row, texts));
+      else if (row !== undefined) records.push(reuse ? reused.keep(rows[i] as number, versionOfRow(row, texts)) : versionOfRow(row, texts));
     }
     return records;
   };
@@ -164,7 +185,6 @@ export function currentReads(db: Database.Database): IndexReads {
   // A large work: its large keys' records remembered (largeKeyMembers.ts), the page cut from them with
   // what its small keys add; otherwise (no large key, or several large keys naming different records)
   // the statement.
-  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   const large = largeKeys(db);
   const smallKeyRows = db.prepare<[number], VersionEntry>(`SELECT ${KEY_ROW_COLUMNS} FROM records_by_key WHERE key_id = ?`).raw();
   /**
@@ -196,7 +216,7 @@ export function currentReads(db: Database.Database): IndexReads {
     const union = largeUnion(keyIds);
     if (union === undefined) return pageByStatement(JSON.stringify(keyIds), query);
     const { total, ids, rows } = pageOfUnion(union.members, union.extras, query);
-    return { total, records: pageRecords(ids, rows) };
+    return { total, records: pageRecords(ids, rows, true) };
   };
 
   // The facet values of a remembered list's records, tallied once (read while the list is remembered), and
@@ -220,10 +240,10 @@ export function currentReads(db: Database.Database): IndexReads {
     let facets = tallied.counts;
     if (extras.size > 0) {
       const added = [...extras.values()];
-      facets = facetCountsOfTally(addToFacetTally(pageRecords(added.map(([id]) => id), added.map(([, , row]) => row)), tallied.tally));
+      facets = facetCountsOfTally(addToFacetTally(pageRecords(added.map(([id]) => id), added.map(([, , row]) => row), true), tallied.tally));
     }
     const { total, ids, rows } = pageOfUnion(members, extras, query);
-    return { total, records: pageRecords(ids, rows), unfilteredTotal: total, facets };
+    return { total, records: pageRecords(ids, rows, true), unfilteredTotal: total, facets };
   };
 
   type KeyRows = Database.Statement<unknown[], VersionEntry>;
@@ -311,7 +331,7 @@ export function currentReads(db: Database.Database): IndexReads {
     // As LIMIT and OFFSET: no rows for a limit of 0, a negative offset counts as 0.
     const offset = Math.max(0, query.offset);
     const page = query.limit > 0 ? versions.slice(offset, offset + query.limit) : [];
-    return { total: versions.length, records: pageRecords(page.map(([id]) => id), page.map(([, , row]) => row)) };
+    return { total: versions.length, records: pageRecords(page.map(([id]) => id), page.map(([, , row]) => row), versions.length > REUSED_FROM_WORK_RECORDS) };
   };
 
   return {
@@ -334,6 +354,7 @@ export function currentReads(db: Database.Database): IndexReads {
       recordsThisTurn = undefined;
       keyTextsThisTurn = undefined;
       large.forget();
+      reused.forget();
     },
   };
 }
