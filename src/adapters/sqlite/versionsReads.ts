@@ -30,6 +30,8 @@ type VersionRow = Omit<RecordRow, 'keys'>;
 const VERSION_COLUMNS = 'r.id AS id, r.last_indexed AS last_indexed, r.key_ids AS key_ids, r.document AS document';
 /** A key row as the page is cut from it: record id, last_indexed, the record's row. */
 const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
+/** 1 when another record holds one of the key ids of the record `r` (its key rows' ranges, in SQL), else 0. */
+const SHARES_A_KEY = 'EXISTS (SELECT 1 FROM json_each(r.key_ids) AS j JOIN records_by_key AS k ON k.key_id = j.value WHERE k.record_id <> r.id)';
 
 /**
  * Key rows read in one go before a work counts as large. A statement that groups, sorts and counts in
@@ -44,8 +46,9 @@ const NO_KEYS: readonly string[] = Object.freeze([]);
 
 export function currentReads(db: Database.Database): IndexReads {
   // A record's versions are found from the key ids stored with it (findVersionsOf), not from its keys' texts.
-  // The record, its key ids and its keys' texts in one statement.
-  const selectRecord = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records AS r WHERE r.id = ?`);
+  // The record, its key ids and its keys' texts in one statement, and whether another record shares one
+  // of its keys (findVersionsOf): a record alone in its work is its own versions page.
+  const selectRecord = db.prepare<[string], RecordRow & { shared: number }>(`SELECT ${RECORD_COLUMNS}, ${SHARES_A_KEY} AS shared FROM records AS r WHERE r.id = ?`);
   // A page's records are read by row: a work's records are neighbours there (indexTables.ts).
   const selectVersion = db.prepare<[number], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row = ?`);
   const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row IN (SELECT value FROM json_each(?))`);
@@ -55,6 +58,9 @@ export function currentReads(db: Database.Database): IndexReads {
   // workKeys list: listVersions asks for the versions of that record's list next (findVersionsOf or
   // findVersions), and its ids need no lookup then.
   const keyIdsOfList = new WeakMap<readonly string[], string>();
+  // The records getRecord found alone in their work (no other record holds one of their keys); trusted
+  // only while the record is one of this turn's (recordsThisTurn), which every write clears.
+  const alone = new WeakSet<CatalogRecord>();
   // The records of this event-loop turn, by id: a record requested is most often the only one, or one,
   // of its own versions page, and is not read twice. Cleared every turn, so never older than the turn.
   let recordsThisTurn: Map<string, CatalogRecord> | undefined;
@@ -320,13 +326,21 @@ export function currentReads(db: Database.Database): IndexReads {
       if (row === undefined) return undefined;
       const keys = JSON.parse(row.keys) as string[];
       keyIdsOfList.set(keys, row.key_ids);
-      return rememberThisTurn(recordFromRow(row, keys), JSON.parse(row.key_ids) as number[]);
+      const record = rememberThisTurn(recordFromRow(row, keys), JSON.parse(row.key_ids) as number[]);
+      if (row.shared === 0) alone.add(record);
+      return record;
     },
 
     findVersions: (query) => versionsOfKeyIds(keyIdsOf(query.workKeys), query),
 
     // The key ids of a record getRecord gave out are known by its workKeys list (keyIdsOf).
-    findVersionsOf: (record, query) => record.workKeys.length === 0 ? versionsOfKeylessRecord(record, query.offset) : versionsOfKeyIds(keyIdsOf(record.workKeys), query),
+    findVersionsOf: (record, query) => {
+      if (record.workKeys.length === 0) return versionsOfKeylessRecord(record, query.offset);
+      // Alone in its work, as getRecord found it this turn: its versions are the page of a work of one
+      // (its total, facets and filters by the shared rule), without its key rows read.
+      if (alone.has(record) && recordsThisTurn?.get(record.id) === record) return pageOfWork([record], query);
+      return versionsOfKeyIds(keyIdsOf(record.workKeys), query);
+    },
 
     countVersions: (ids) => versionCounts.all(JSON.stringify(ids)),
 
