@@ -9,7 +9,7 @@
 import type Database from 'better-sqlite3';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
 import { versionsOfKeylessRecord, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
-import { firstKeyIdOf, KEYS_PER_HASH, RECORD_COLUMNS, recordFromRow, type RecordRow } from './indexTables.js';
+import { firstKeyIdOf, holdsKeyTotals, KEYS_PER_HASH, recordFromRow, workKeysAndSharedOf, type RecordRow } from './indexTables.js';
 import { holds, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder, type VersionEntry } from './versionOrder.js';
 import { isRecordFieldOrder } from '../../record/recordOrder.js';
@@ -30,9 +30,6 @@ type VersionRow = Omit<RecordRow, 'keys'>;
 const VERSION_COLUMNS = 'r.id AS id, r.last_indexed AS last_indexed, r.key_ids AS key_ids, r.document AS document';
 /** A key row as the page is cut from it: record id, last_indexed, the record's row. */
 const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
-/** 1 when another record holds one of the key ids of the record `r` (its key rows' ranges, in SQL), else 0. */
-const SHARES_A_KEY = 'EXISTS (SELECT 1 FROM json_each(r.key_ids) AS j JOIN records_by_key AS k ON k.key_id = j.value WHERE k.record_id <> r.id)';
-
 /**
  * Key rows read in one go before a work counts as large. A statement that groups, sorts and counts in
  * SQLite costs more in its temporary B-trees than reading the rows and cutting the page here, up to works
@@ -46,9 +43,10 @@ const NO_KEYS: readonly string[] = Object.freeze([]);
 
 export function currentReads(db: Database.Database): IndexReads {
   // A record's versions are found from the key ids stored with it (findVersionsOf), not from its keys' texts.
-  // The record, its key ids and its keys' texts in one statement, and whether another record shares one
-  // of its keys (findVersionsOf): a record alone in its work is its own versions page.
-  const selectRecord = db.prepare<[string], RecordRow & { shared: number }>(`SELECT ${RECORD_COLUMNS}, ${SHARES_A_KEY} AS shared FROM records AS r WHERE r.id = ?`);
+  // The record, its key ids and its keys' texts in one statement, and how many of its keys may name
+  // another record (by the keys' totals): a record alone in its work is its own versions page (findVersionsOf).
+  const selectRecord = db.prepare<[string], VersionRow & { keys_and_shared: string }>(
+    `SELECT ${VERSION_COLUMNS}, ${workKeysAndSharedOf('r.key_ids', holdsKeyTotals(db))} AS keys_and_shared FROM records AS r WHERE r.id = ?`);
   // A page's records are read by row: a work's records are neighbours there (indexTables.ts).
   const selectVersion = db.prepare<[number], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row = ?`);
   const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row IN (SELECT value FROM json_each(?))`);
@@ -324,10 +322,10 @@ export function currentReads(db: Database.Database): IndexReads {
     getRecord(id) {
       const row = selectRecord.get(id);
       if (row === undefined) return undefined;
-      const keys = JSON.parse(row.keys) as string[];
+      const [shared, keys] = JSON.parse(row.keys_and_shared) as [number, string[]];
       keyIdsOfList.set(keys, row.key_ids);
       const record = rememberThisTurn(recordFromRow(row, keys), JSON.parse(row.key_ids) as number[]);
-      if (row.shared === 0) alone.add(record);
+      if (shared === 0) alone.add(record);
       return record;
     },
 
