@@ -56,15 +56,16 @@ export function currentReads(db: Database.Database): IndexReads {
   // workKeys list: listVersions asks for the versions of that record's list next (findVersionsOf or
   // findVersions), and its ids need no lookup then.
   const keyIdsOfList = new WeakMap<readonly string[], string>();
-  // The records getRecord found alone in their work (no other record holds one of their keys); trusted
-  // only while the record is one of this turn's (recordsThisTurn), which every write clears.
-  const alone = new WeakSet<CatalogRecord>();
   // The records of this event-loop turn, by id: a record requested is most often the only one, or one,
   // of its own versions page, and is not read twice. Cleared every turn, so never older than the turn.
   let recordsThisTurn: Map<string, CatalogRecord> | undefined;
   // The texts of the key ids read this turn: the versions of a record share most of its keys, whose texts
   // getRecord has just read. Cleared with recordsThisTurn.
   let keyTextsThisTurn: Map<number, string> | undefined;
+  // The records getRecord gave out this turn that no other record shares a key with: their versions are
+  // themselves. Cleared with recordsThisTurn, and by every write (a plain set: weak collections cost the
+  // garbage collector more).
+  let aloneThisTurn: Set<CatalogRecord> | undefined;
   const rememberThisTurn = (record: CatalogRecord, keyIds: readonly number[]): CatalogRecord => {
     if (recordsThisTurn === undefined || keyTextsThisTurn === undefined) {
       recordsThisTurn = new Map();
@@ -72,6 +73,7 @@ export function currentReads(db: Database.Database): IndexReads {
       setImmediate(() => {
         recordsThisTurn = undefined;
         keyTextsThisTurn = undefined;
+        aloneThisTurn = undefined;
       });
     }
     recordsThisTurn.set(record.id, record);
@@ -325,7 +327,7 @@ export function currentReads(db: Database.Database): IndexReads {
       const [shared, keys] = JSON.parse(row.keys_and_shared) as [number, string[]];
       keyIdsOfList.set(keys, row.key_ids);
       const record = rememberThisTurn(recordFromRow(row, keys), JSON.parse(row.key_ids) as number[]);
-      if (shared === 0) alone.add(record);
+      if (shared === 0) (aloneThisTurn ??= new Set()).add(record);
       return record;
     },
 
@@ -336,7 +338,7 @@ export function currentReads(db: Database.Database): IndexReads {
       if (record.workKeys.length === 0) return versionsOfKeylessRecord(record, query.offset);
       // Alone in its work, as getRecord found it this turn: its versions are the page of a work of one
       // (its total, facets and filters by the shared rule), without its key rows read.
-      if (alone.has(record) && recordsThisTurn?.get(record.id) === record) return pageOfWork([record], query);
+      if (aloneThisTurn?.has(record) === true) return pageOfWork([record], query);
       return versionsOfKeyIds(keyIdsOf(record.workKeys), query);
     },
 
@@ -345,6 +347,7 @@ export function currentReads(db: Database.Database): IndexReads {
     forgetRecent() {
       recordsThisTurn = undefined;
       keyTextsThisTurn = undefined;
+      aloneThisTurn = undefined;
       large.forget();
     },
   };
