@@ -30,6 +30,7 @@ type VersionRow = Omit<RecordRow, 'keys'>;
 const VERSION_COLUMNS = 'r.id AS id, r.last_indexed AS last_indexed, r.key_ids AS key_ids, r.document AS document';
 /** A key row as the page is cut from it: record id, last_indexed, the record's row. */
 const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
+
 /**
  * Key rows read in one go before a work counts as large. A statement that groups, sorts and counts in
  * SQLite costs more in its temporary B-trees than reading the rows and cutting the page here, up to works
