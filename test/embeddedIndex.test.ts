@@ -71,7 +71,7 @@ function writeSchema2File(path: string, documents: readonly Record<string, unkno
 }
 
 /** The tables and indexes of the current layout, and its version. */
-const CURRENT_LAYOUT = { version: 3, tables: ['harvests', 'records', 'records_by_key', 'work_keys'], indexes: ['records_by_id'] };
+const CURRENT_LAYOUT = { version: 4, tables: ['harvests', 'records', 'records_by_key', 'work_keys'], indexes: ['records_by_id'] };
 /** The layout once a load began: the file also records its work-key profile (keyProfileRecord.ts). */
 const LOADED_LAYOUT = { ...CURRENT_LAYOUT, tables: ['harvests', 'index_meta', 'records', 'records_by_key', 'work_keys'] };
 

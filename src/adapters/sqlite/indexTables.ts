@@ -1,5 +1,5 @@
 /**
- * The embedded index's tables (schema 3) and how a record is written to and read from them. SQL table
+ * The embedded index's tables (schema 4) and how a record is written to and read from them. SQL table
  * and column names live here and in the modules of this folder only.
  *
  * Each fact is stored once, in the form the read path wants it:
@@ -7,7 +7,9 @@
  *   last_indexed as milliseconds, the ids of its work keys (a JSON array), and its other fields as a JSON
  *   object (`document`) holding only the fields the plugin reads; the keys and last_indexed are not
  *   repeated in it.
- * - `work_keys`: each distinct work key's text once, under an integer id.
+ * - `work_keys`: each distinct work key's text once, under an integer id, with how many records hold it
+ *   (`records`, kept by the writers: never fewer than hold it, NULL when not known), so that a record
+ *   whose keys each name one record is known alone in its work when it is read (versionsReads.ts).
  * - `records_by_key`: (key id, record id, last_indexed, the record's row), in key order: the versions of a
  *   key are one range of it, and a page is sorted and cut from these rows before any record row is read.
  *
@@ -29,9 +31,12 @@ import { InvalidOptionError } from '../../errors.js';
 /**
  * Kept in `PRAGMA user_version`. 1 is the layout of 0.1.0, 0 that of the older files it still opened
  * (legacyLayouts.ts reads and rebuilds both); 2 was 0.2.0's before its release, never released, and is
- * refused (schemaVersionOf).
+ * refused (schemaVersionOf); 3 is this layout without the keys' totals, read as it is and given the
+ * column by a writable open (legacyLayouts.ts, addKeyTotals).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
+/** The layout before the keys' totals (work_keys.records), read and migrated in place. */
+export const SCHEMA_WITHOUT_KEY_TOTALS = 3;
 
 export const SCHEMA = `
   CREATE TABLE IF NOT EXISTS records (
@@ -44,7 +49,8 @@ export const SCHEMA = `
   CREATE UNIQUE INDEX IF NOT EXISTS records_by_id ON records (id);
   CREATE TABLE IF NOT EXISTS work_keys (
     key_id INTEGER PRIMARY KEY,
-    key TEXT NOT NULL
+    key TEXT NOT NULL,
+    records INTEGER
   );
   CREATE TABLE IF NOT EXISTS records_by_key (
     key_id INTEGER NOT NULL,
@@ -97,6 +103,18 @@ export function workKeysOf(keyIds: string): string {
   return `(SELECT json_group_array(w.key ORDER BY j.key) FROM json_each(${keyIds}) AS j JOIN work_keys AS w ON w.key_id = j.value)`;
 }
 
+/**
+ * SQL for `[n, keys]` (a JSON array) from an SQL expression giving a record's `key_ids`: its work keys'
+ * texts as workKeysOf gives them, and n, how many of its keys may name another record (their total not 1,
+ * or not known), read in the same pass over its keys' rows. Without the totals (a schema 3 file read as
+ * it is) n is 1: no record is known alone.
+ */
+export function workKeysAndSharedOf(keyIds: string, withTotals: boolean): string {
+  return withTotals
+    ? `(SELECT json_array(IFNULL(SUM(w.records IS NOT 1), 0), json_group_array(w.key ORDER BY j.key)) FROM json_each(${keyIds}) AS j JOIN work_keys AS w ON w.key_id = j.value)`
+    : `json_array(1, json(${workKeysOf(keyIds)}))`;
+}
+
 /** `"name":` of each record field kept in `document` (the field table's `stored` column), in table order. */
 const DOCUMENT_FIELD_PREFIXES = DOCUMENT_COLUMN_FIELD_NAMES.map((name) => [name, `${JSON.stringify(name)}:`] as const);
 
@@ -117,6 +135,11 @@ export function documentColumnOf(document: PreparedRecordDocument): string {
 /** last_indexed as stored: milliseconds since 1970 (the normalised ISO form has milliseconds). */
 export function storedInstantOf(document: PreparedRecordDocument): number {
   return Date.parse(document.last_indexed);
+}
+
+/** Whether the file's work_keys has the keys' totals (a schema 3 file opened read-only has not). */
+export function holdsKeyTotals(db: Database.Database): boolean {
+  return db.prepare("SELECT 1 FROM pragma_table_info('work_keys') WHERE name = 'records'").get() !== undefined;
 }
 
 /** Whether the index holds any record: an empty one is filled by a bulk load (tableWriters.ts). */
@@ -171,7 +194,7 @@ export function schemaVersionOf(db: Database.Database): { version: number; hasTa
   if (version > SCHEMA_VERSION) {
     throw new InvalidOptionError('path', `the index file ${db.name} has schema version ${version}; this version of the plugin knows versions up to ${SCHEMA_VERSION}`);
   }
-  if (version > LAST_LEGACY_SCHEMA_VERSION && version < SCHEMA_VERSION) {
+  if (version > LAST_LEGACY_SCHEMA_VERSION && version < SCHEMA_WITHOUT_KEY_TOTALS) {
     throw new InvalidOptionError('path', `the index file ${db.name} has the layout of an unreleased 0.2.0 build (schema ${version}), which is not read: load the catalog again into a new file`);
   }
   const hasTables = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'").get() !== undefined;

@@ -5,7 +5,8 @@
  * ISO text, and `work_keys` one row per (key text, record id). A read-only open serves such a file as it
  * is, with the queries below (slower for large works: their documents are read and sorted); a writable
  * open rebuilds it in the current layout (indexTables.ts) in one transaction. Layouts of 0.2.0 before its
- * release were never released and are not read (indexTables.ts, schemaVersionOf, refuses them).
+ * release were never released and are not read (indexTables.ts, schemaVersionOf, refuses them), except
+ * schema 3, the current layout without the keys' totals, which a writable open completes (addKeyTotals).
  */
 import type Database from 'better-sqlite3';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
@@ -69,6 +70,15 @@ export function migrateLegacyFile(db: Database.Database): void {
     db.exec('DROP TABLE legacy_records;');
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
+}
+
+/**
+ * Gives a schema 3 file the keys' totals column (work_keys.records), NULL for every key: not known, so no
+ * record counts as alone in its work until a load writes its keys again or the catalog is loaded afresh.
+ * An added column is not written into the rows, so this takes no time whatever the file's size.
+ */
+export function addKeyTotals(db: Database.Database): void {
+  db.exec('ALTER TABLE work_keys ADD COLUMN records INTEGER');
 }
 
 type DocumentsAfter = (id: string) => PreparedRecordDocument[];

@@ -100,9 +100,11 @@ function recordDropper(db: Database.Database): (id: string) => void {
     DELETE FROM work_keys WHERE key_id IN (SELECT value FROM json_each(?))
        AND NOT EXISTS (SELECT 1 FROM records_by_key AS k WHERE k.key_id = work_keys.key_id)`);
   const dropRecord = db.prepare<[string]>('DELETE FROM records WHERE id = ?');
+  const counted = keyTotalsCounter(db);
   return (id) => {
     const ids = keyIds.get(id);
     if (ids === undefined) return;
+    counted.dropping(ids, id);
     dropKeyRows.run(ids, id);
     dropUnusedKeys.run(ids);
     dropRecord.run(id);
@@ -110,12 +112,27 @@ function recordDropper(db: Database.Database): (id: string) => void {
 }
 
 /**
+ * The keys' totals (work_keys.records, indexTables.ts) as single writes change them: one more for a key
+ * row added, one less for each key row of a record about to be dropped. A total not known (NULL) stays so.
+ */
+function keyTotalsCounter(db: Database.Database): { added(keyId: number): void; dropping(keyIds: string, recordId: string): void } {
+  const addOne = db.prepare<[number]>('UPDATE work_keys SET records = records + 1 WHERE key_id = ?');
+  const takeOne = db.prepare<[string, string]>(`
+    UPDATE work_keys SET records = records - 1
+     WHERE key_id IN (SELECT key_id FROM records_by_key WHERE key_id IN (SELECT value FROM json_each(?)) AND record_id = ?)`);
+  return {
+    added: (keyId) => addOne.run(keyId),
+    dropping: (keyIds, recordId) => takeOne.run(keyIds, recordId),
+  };
+}
+
+/**
  * The id of each key of a document, adding the keys the index does not have yet: the first free number of
- * the key's hash (indexTables.ts).
+ * the key's hash (indexTables.ts), held by no record yet (its total 0; the caller counts the rows it adds).
  */
 function keyIdsFinder(db: Database.Database): (keys: readonly string[]) => number[] {
   const ofHash = db.prepare<[number, number], [number, string]>('SELECT key_id, key FROM work_keys WHERE key_id BETWEEN ? AND ?').raw();
-  const add = db.prepare<[number, string]>('INSERT INTO work_keys (key_id, key) VALUES (?, ?)');
+  const add = db.prepare<[number, string]>('INSERT INTO work_keys (key_id, key, records) VALUES (?, ?, 0)');
   return (keys) => keys.map((key) => {
     const first = firstKeyIdOf(key);
     const taken = ofHash.all(first, first + KEYS_PER_HASH - 1);
@@ -138,6 +155,7 @@ function replacingWriter(db: Database.Database, drop: (id: string) => void): Bat
   const keyIdsOf = keyIdsFinder(db);
   const insertRecord = db.prepare('INSERT INTO records (id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?)');
   const addKeyRow = db.prepare('INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed, record_row) VALUES (?, ?, ?, ?)');
+  const counted = keyTotalsCounter(db);
   return db.transaction((batch: readonly PreparedRecordDocument[]) => {
     for (const document of batch) {
       const id = document.id;
@@ -145,7 +163,9 @@ function replacingWriter(db: Database.Database, drop: (id: string) => void): Bat
       const lastIndexed = storedInstantOf(document);
       const keyIds = keyIdsOf(document.work_keys_str_mv);
       const { lastInsertRowid: row } = insertRecord.run(id, lastIndexed, JSON.stringify(keyIds), documentColumnOf(document));
-      for (const keyId of keyIds) addKeyRow.run(keyId, id, lastIndexed, row);
+      for (const keyId of keyIds) {
+        if (addKeyRow.run(keyId, id, lastIndexed, row).changes > 0) counted.added(keyId);
+      }
     }
   });
 }
@@ -240,10 +260,10 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
       INSERT INTO temp.stage_row_of (stage_rowid, row) SELECT stage_rowid, rowid FROM temp.stage_rows ORDER BY stage_rowid;`);
     // One row per first id, in id order: the key that keeps it (the least text), and whether others share it.
     db.exec(`
-      CREATE TEMP TABLE stage_keys (key_id INTEGER PRIMARY KEY, key TEXT NOT NULL, shared INTEGER NOT NULL);
-      INSERT INTO temp.stage_keys (key_id, key, shared)
-        SELECT key_id, MIN(key), MIN(key) <> MAX(key) FROM temp.stage_key_rows GROUP BY key_id ORDER BY key_id;
-      INSERT INTO work_keys (key_id, key) SELECT key_id, key FROM temp.stage_keys ORDER BY key_id;`);
+      CREATE TEMP TABLE stage_keys (key_id INTEGER PRIMARY KEY, key TEXT NOT NULL, shared INTEGER NOT NULL, records INTEGER NOT NULL);
+      INSERT INTO temp.stage_keys (key_id, key, shared, records)
+        SELECT key_id, MIN(key), MIN(key) <> MAX(key), COUNT(*) FROM temp.stage_key_rows GROUP BY key_id ORDER BY key_id;
+      INSERT INTO work_keys (key_id, key, records) SELECT key_id, key, records FROM temp.stage_keys ORDER BY key_id;`);
     renumberSharedFirstIds(db);
     db.prepare(`
       INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed, record_row)
@@ -308,6 +328,7 @@ function renumberSharedFirstIds(db: Database.Database): void {
   const renumber = db.prepare('INSERT INTO temp.stage_renumbered (key, key_id) VALUES (?, ?)');
   const keyIdsOf = keyIdsFinder(db);
   for (const key of others.all()) renumber.run(key, keyIdsOf([key])[0]);
+  forgetRenumberedKeyTotals(db);
   // The renumbered keys' rows, by rowid (an UPDATE … FROM may loop over the renumbered keys and scan the
   // key rows for each, far slower on a large load).
   db.exec(`
@@ -321,4 +342,12 @@ function renumberSharedFirstIds(db: Database.Database): void {
      GROUP BY record_id`).all();
   const setKeyIds = db.prepare<[string, string]>('UPDATE records SET key_ids = ? WHERE id = ?');
   for (const { record_id: id, key_ids: keyIds } of keyIdLists) setKeyIds.run(keyIds, id);
+}
+
+/**
+ * The keys' totals of a move's renumbered keys are not known (NULL): their rows were counted under the
+ * first id they shared, whose total is then more than the records holding its key, never fewer.
+ */
+function forgetRenumberedKeyTotals(db: Database.Database): void {
+  db.exec('UPDATE work_keys SET records = NULL WHERE key_id IN (SELECT key_id FROM temp.stage_renumbered)');
 }

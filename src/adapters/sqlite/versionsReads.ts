@@ -10,7 +10,7 @@
 import type Database from 'better-sqlite3';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
 import { versionsOfKeylessRecord, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
-import { firstKeyIdOf, KEYS_PER_HASH, RECORD_COLUMNS, recordFromRow, type RecordRow } from './indexTables.js';
+import { firstKeyIdOf, holdsKeyTotals, KEYS_PER_HASH, recordFromRow, workKeysAndSharedOf, type RecordRow } from './indexTables.js';
 import { holds, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder, type VersionEntry } from './versionOrder.js';
 import { reusedRecords } from './reusedRecords.js';
@@ -53,8 +53,10 @@ const NO_KEYS: readonly string[] = Object.freeze([]);
 
 export function currentReads(db: Database.Database): IndexReads {
   // A record's versions are found from the key ids stored with it (findVersionsOf), not from its keys' texts.
-  // The record, its key ids and its keys' texts in one statement.
-  const selectRecord = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records AS r WHERE r.id = ?`);
+  // The record, its key ids and its keys' texts in one statement, and how many of its keys may name
+  // another record (by the keys' totals): a record alone in its work is its own versions page (findVersionsOf).
+  const selectRecord = db.prepare<[string], VersionRow & { keys_and_shared: string }>(
+    `SELECT ${VERSION_COLUMNS}, ${workKeysAndSharedOf('r.key_ids', holdsKeyTotals(db))} AS keys_and_shared FROM records AS r WHERE r.id = ?`);
   // A page's records are read by row: a work's records are neighbours there (indexTables.ts).
   const selectVersion = db.prepare<[number], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row = ?`);
   const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row IN (SELECT value FROM json_each(?))`);
@@ -70,6 +72,10 @@ export function currentReads(db: Database.Database): IndexReads {
   // The texts of the key ids read this turn: the versions of a record share most of its keys, whose texts
   // getRecord has just read. Cleared with recordsThisTurn.
   let keyTextsThisTurn: Map<number, string> | undefined;
+  // The records getRecord gave out this turn that no other record shares a key with: their versions are
+  // themselves. Cleared with recordsThisTurn, and by every write (a plain set: weak collections cost the
+  // garbage collector more).
+  let aloneThisTurn: Set<CatalogRecord> | undefined;
   const rememberThisTurn = (record: CatalogRecord, keyIds: readonly number[]): CatalogRecord => {
     if (recordsThisTurn === undefined || keyTextsThisTurn === undefined) {
       recordsThisTurn = new Map();
@@ -77,6 +83,7 @@ export function currentReads(db: Database.Database): IndexReads {
       setImmediate(() => {
         recordsThisTurn = undefined;
         keyTextsThisTurn = undefined;
+        aloneThisTurn = undefined;
       });
     }
     recordsThisTurn.set(record.id, record);
@@ -338,21 +345,30 @@ export function currentReads(db: Database.Database): IndexReads {
     getRecord(id) {
       const row = selectRecord.get(id);
       if (row === undefined) return undefined;
-      const keys = JSON.parse(row.keys) as string[];
+      const [shared, keys] = JSON.parse(row.keys_and_shared) as [number, string[]];
       keyIdsOfList.set(keys, row.key_ids);
-      return rememberThisTurn(recordFromRow(row, keys), JSON.parse(row.key_ids) as number[]);
+      const record = rememberThisTurn(recordFromRow(row, keys), JSON.parse(row.key_ids) as number[]);
+      if (shared === 0) (aloneThisTurn ??= new Set()).add(record);
+      return record;
     },
 
     findVersions: (query) => versionsOfKeyIds(keyIdsOf(query.workKeys), query),
 
     // The key ids of a record getRecord gave out are known by its workKeys list (keyIdsOf).
-    findVersionsOf: (record, query) => record.workKeys.length === 0 ? versionsOfKeylessRecord(record, query.offset) : versionsOfKeyIds(keyIdsOf(record.workKeys), query),
+    findVersionsOf: (record, query) => {
+      if (record.workKeys.length === 0) return versionsOfKeylessRecord(record, query.offset);
+      // Alone in its work, as getRecord found it this turn: its versions are the page of a work of one
+      // (its total, facets and filters by the shared rule), without its key rows read.
+      if (aloneThisTurn?.has(record) === true) return pageOfWork([record], query);
+      return versionsOfKeyIds(keyIdsOf(record.workKeys), query);
+    },
 
     countVersions: (ids) => versionCounts.all(JSON.stringify(ids)),
 
     forgetRecent() {
       recordsThisTurn = undefined;
       keyTextsThisTurn = undefined;
+      aloneThisTurn = undefined;
       large.forget();
       reused.forget();
     },
