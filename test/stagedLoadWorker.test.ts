@@ -149,6 +149,31 @@ test('a load whose source fails writes the batches put before the failure', asyn
   await index.close();
 });
 
+test('the move goes outside the write-ahead log only for a loader alone with the file, and leaves it in WAL mode', async (t) => {
+  const journalModeDuringMove = async (withReader: boolean): Promise<{ during: string; after: string; reader?: number }> => {
+    const path = newFile(withReader ? 'shared' : 'alone');
+    const index = openEmbeddedIndex({ path });
+    const reader = withReader ? openEmbeddedIndex({ path, readOnly: true }) : undefined;
+    const writer = index.openWriter();
+    await writer.put(documents(0, 300));
+    // The file's mode as a connection opened now sees it (staged, not yet moved).
+    const probe = new Database(path, { readonly: true });
+    const during = probe.pragma('journal_mode', { simple: true }) as string;
+    probe.close();
+    await writer.close();
+    t.is(await index.count(), 300);
+    const seen = reader === undefined ? undefined : await reader.count();
+    await reader?.close();
+    await index.close();
+    const after = new Database(path, { readonly: true });
+    const mode = after.pragma('journal_mode', { simple: true }) as string;
+    after.close();
+    return { during, after: mode, ...(seen === undefined ? {} : { reader: seen }) };
+  };
+  t.deepEqual(await journalModeDuringMove(false), { during: 'delete', after: 'wal' });
+  t.deepEqual(await journalModeDuringMove(true), { during: 'wal', after: 'wal', reader: 300 }, 'a read-only open of the file keeps the load in WAL mode, and sees its records');
+});
+
 test('closing the index during a staged load drops the load; the file stays empty and usable', async (t) => {
   const path = newFile('abandoned');
   const index = openEmbeddedIndex({ path });
