@@ -232,7 +232,11 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
 
     async count() {
       ensureOpen();
-      return countRecords.get() ?? 0;
+      try {
+        return countRecords.get() ?? 0;
+      } catch (cause) {
+        throw unavailable('count', cause);
+      }
     },
 
     openWriter(description = 'embedded index') {
