@@ -13,7 +13,7 @@
  * While it runs, the file is out of write-ahead logging when this connection is the only one open on it
  * (withoutWriteAheadLog): the move then writes each page of the new tables once, into the file, instead
  * of into the log and again into the file; a crash in the middle leaves the rollback journal, which the
- * next open rolls back to the empty index (docs/loading.md, "A first load interrupted").
+ * next writable open rolls back to the empty index (docs/loading.md, "Killed halfway").
  *
  * Left to others: what staging and the move do (tableWriters.ts, stagedLoad), the worker's own loop
  * (stagedLoadWorker.ts), writer turns and dropping kept answers (writerTurns.ts, embeddedIndex.ts).
