@@ -3,14 +3,15 @@
  * load, or with whole records only, and a rerun of the same command completes it: the real command in
  * its own process, a file large enough to be caught in the middle.
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
+import { IndexUnavailableError } from '../src/errors.js';
 import { runCli } from '../src/cli/catalogVersions.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,6 +26,13 @@ function catalogFile(dir: string, records = RECORDS): string {
   const file = join(dir, 'big.jsonl');
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
+}
+
+/** A folder of the test's own (removed after it) holding a catalog of `records` lines, and its index's path. */
+function catalogInFolder(t: ExecutionContext, records = RECORDS): { file: string; db: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-killed-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return { file: catalogFile(dir, records), db: join(dir, 'catalog.sqlite') };
 }
 
 /**
@@ -52,7 +60,7 @@ function integrityOf(path: string): { records: number; orphanKeys: number; recor
  * Starts the command, kills it with SIGKILL once `ready()` says so (or after a while), resolves when it is
  * dead, with whether the kill is what ended it (not the load finishing first).
  */
-function loadAndKill(file: string, db: string, ready: () => boolean): Promise<boolean> {
+function loadAndKill(file: string, db: string, ready: () => boolean, giveUpAfter = 20_000): Promise<boolean> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'catalogVersions.ts'), 'load', file, '--db', db, '--batch-size', '500'],
       { cwd: ROOT, stdio: 'ignore' });
@@ -60,7 +68,7 @@ function loadAndKill(file: string, db: string, ready: () => boolean): Promise<bo
     const poll = setInterval(() => {
       let now = false;
       try {
-        now = ready() || Date.now() - started > 20_000;
+        now = ready() || Date.now() - started > giveUpAfter;
       } catch { /* the file may not exist yet */ }
       if (now) {
         clearInterval(poll);
@@ -76,10 +84,7 @@ function loadAndKill(file: string, db: string, ready: () => boolean): Promise<bo
 
 test('a load into an index holding records, killed halfway, leaves whole records; a rerun completes it', async (t) => {
   t.timeout(180_000);
-  const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-killed-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = catalogFile(dir);
-  const db = join(dir, 'catalog.sqlite');
+  const { file, db } = catalogInFolder(t);
   const before = openEmbeddedIndex({ path: db });
   await before.load([{ id: 'existing', title: 'Already here', author: 'Someone' }]);
   await before.close();
@@ -96,13 +101,10 @@ test('a load into an index holding records, killed halfway, leaves whole records
 
 test('a first load into an empty index, killed halfway, leaves it empty; a rerun completes it', async (t) => {
   t.timeout(180_000);
-  const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-killed-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   // A first load stages quickly (a bulk load): a larger file, killed shortly after the command created
   // the index file, while it stages documents.
   const records = 4 * RECORDS;
-  const file = catalogFile(dir, records);
-  const db = join(dir, 'catalog.sqlite');
+  const { file, db } = catalogInFolder(t, records);
   let created: number | undefined;
   const killed = await loadAndKill(file, db, () => {
     if (created === undefined && existsSync(db)) created = Date.now();
@@ -110,6 +112,38 @@ test('a first load into an empty index, killed halfway, leaves it empty; a rerun
   });
   t.true(created !== undefined && killed, 'killed while the command was writing, before the load ended');
   t.is(integrityOf(db).records, 0, 'staged documents never reached the index');
+  t.is(await runCli(['load', file, '--db', db], quiet), 0);
+  t.deepEqual(integrityOf(db), { records, orphanKeys: 0, recordsMissingKeys: 0 });
+});
+
+test('a first load into an empty index, killed in its final move, leaves it empty and whole; a rerun completes it', async (t) => {
+  t.timeout(300_000);
+  const records = 4 * RECORDS;
+  const { file, db } = catalogInFolder(t, records);
+  // The move of a load into an empty file that only the loader has open writes the new tables straight
+  // into the file, their old pages (the empty index's) kept in the rollback journal: the journal is there
+  // from the move's first write to its commit (and for a moment when the command creates the file, before
+  // it holds the schema), and a kill while both it and the written tables are there is a kill in the move.
+  const journal = `${db}-journal`;
+  // Staging comes first and takes its time on a busy machine: the kill waits for the move.
+  const killed = await loadAndKill(file, db, () => existsSync(journal) && statSync(db).size > 1_000_000, 150_000);
+  t.true(killed, 'killed before the load ended');
+  t.true(existsSync(journal), 'killed in the move: its journal is left behind');
+  t.true(statSync(db).size > 1_000_000, 'the move had written into the file before the kill');
+
+  // A read-only open cannot roll the journal back, and SQLite reads no page of the file until it is: the
+  // file is refused with a coded error naming what to do, never read half-written.
+  const refused = t.throws(() => openEmbeddedIndex({ path: db, readOnly: true }), { instanceOf: IndexUnavailableError });
+  t.regex(refused?.message ?? '', /interrupted.*open it once without readOnly/);
+  const index = openEmbeddedIndex({ path: db });
+  t.is(await index.count(), 0, 'the empty index, as before the load');
+  await index.close();
+  t.false(existsSync(journal), 'the journal was rolled back');
+  const check = new Database(db, { readonly: true });
+  t.is(check.pragma('integrity_check', { simple: true }), 'ok');
+  t.is(check.pragma('journal_mode', { simple: true }), 'wal', 'the next open put the file back into WAL mode');
+  check.close();
+
   t.is(await runCli(['load', file, '--db', db], quiet), 0);
   t.deepEqual(integrityOf(db), { records, orphanKeys: 0, recordsMissingKeys: 0 });
 });

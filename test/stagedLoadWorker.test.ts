@@ -8,7 +8,7 @@
 import test from 'ava';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -147,6 +147,57 @@ test('a load whose source fails writes the batches put before the failure', asyn
   await t.throwsAsync(index.load(failing(), { batchSize: 10 }), { message: 'source broke' });
   t.is(await index.count(), 20);
   await index.close();
+});
+
+test('the move goes outside the write-ahead log only for a loader alone with the file, and leaves it in WAL mode', async (t) => {
+  const journalModeDuringMove = async (withReader: boolean): Promise<{ during: string; after: string; reader?: number }> => {
+    const path = newFile(withReader ? 'shared' : 'alone');
+    const index = openEmbeddedIndex({ path });
+    const reader = withReader ? openEmbeddedIndex({ path, readOnly: true }) : undefined;
+    const writer = index.openWriter();
+    await writer.put(documents(0, 300));
+    // The file's mode as a connection opened now sees it (staged, not yet moved).
+    const probe = new Database(path, { readonly: true });
+    const during = probe.pragma('journal_mode', { simple: true }) as string;
+    probe.close();
+    await writer.close();
+    t.is(await index.count(), 300);
+    const seen = reader === undefined ? undefined : await reader.count();
+    await reader?.close();
+    await index.close();
+    const after = new Database(path, { readonly: true });
+    const mode = after.pragma('journal_mode', { simple: true }) as string;
+    after.close();
+    return { during, after: mode, ...(seen === undefined ? {} : { reader: seen }) };
+  };
+  t.deepEqual(await journalModeDuringMove(false), { during: 'delete', after: 'wal' });
+  t.deepEqual(await journalModeDuringMove(true), { during: 'wal', after: 'wal', reader: 300 }, 'a read-only open of the file keeps the load in WAL mode, and sees its records');
+});
+
+test('closing the index in the middle of the move ends its worker; the file holds the empty index or the whole load, never part of it', async (t) => {
+  const path = newFile('closed-in-move');
+  const index = openEmbeddedIndex({ path });
+  const writer = index.openWriter();
+  const total = 60_000;
+  for (let from = 0; from < total; from += 1000) await writer.put(documents(from, 1000));
+  let ended = false;
+  const moving = writer.close().catch(() => {}).finally(() => { ended = true; });
+  // The move has begun writing into the file, which it then holds alone until its commit: its rollback
+  // journal is there and the file has grown (stagedLoadOffThread.ts).
+  const before = statSync(path).size;
+  while (!ended && !(existsSync(`${path}-journal`) && statSync(path).size > before)) await new Promise((resolve) => setTimeout(resolve, 2));
+  t.false(ended, 'the move was caught before it ended');
+  await t.throwsAsync(index.getRecord('r0'), { instanceOf: IndexUnavailableError }, 'a read during the move fails at once');
+  await index.close();
+  await moving;
+  const again = openEmbeddedIndex({ path });
+  const count = await again.count();
+  t.true(count === 0 || count === total, `${count} records`);
+  t.log(count === 0 ? 'rolled back to the empty index' : 'the move had committed');
+  t.false(existsSync(`${path}-journal`));
+  await again.load(documents(0, 10));
+  t.is(await again.count(), count === 0 ? 10 : total);
+  await again.close();
 });
 
 test('closing the index during a staged load drops the load; the file stays empty and usable', async (t) => {

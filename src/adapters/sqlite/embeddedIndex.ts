@@ -133,6 +133,11 @@ export function openEmbeddedIndex(options: EmbeddedIndexOptions): EmbeddedIndex 
     return embeddedIndexOn(db, readOnly, currentLayout, profile);
   } catch (error) {
     db.close();
+    // A first load killed in its final move leaves its rollback journal (stagedLoadOffThread.ts), which
+    // only a writable open can roll back; SQLite refuses to read the file until then.
+    if (readOnly && existsSync(`${options.path}-journal`)) {
+      throw new IndexUnavailableError(`Embedded index: ${options.path} holds a load that was interrupted (its journal ${options.path}-journal is there); open it once without readOnly (a server that loads, or any load) to roll it back to the index before that load`, { cause: error });
+    }
     throw error;
   }
 }
@@ -228,7 +233,11 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
 
     async count() {
       ensureOpen();
-      return countRecords.get() ?? 0;
+      try {
+        return countRecords.get() ?? 0;
+      } catch (cause) {
+        throw unavailable('count', cause);
+      }
     },
 
     openWriter(description = 'embedded index') {

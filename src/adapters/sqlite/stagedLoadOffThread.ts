@@ -10,6 +10,11 @@
  * anything else (the worker failing to start or dying) as IndexUnavailableError. The worker is ended in
  * every case: after the move, after a failure, and when the index is closed during the load (abandon).
  *
+ * While it runs, the file is out of write-ahead logging when this connection is the only one open on it
+ * (withoutWriteAheadLog): the move then writes each page of the new tables once, into the file, instead
+ * of into the log and again into the file; a crash in the middle leaves the rollback journal, which the
+ * next writable open rolls back to the empty index (docs/loading.md, "Killed halfway").
+ *
  * Left to others: what staging and the move do (tableWriters.ts, stagedLoad), the worker's own loop
  * (stagedLoadWorker.ts), writer turns and dropping kept answers (writerTurns.ts, embeddedIndex.ts).
  */
@@ -71,8 +76,44 @@ function startWorker(path: string): Worker {
   });
 }
 
-export function stagedLoadOffThread(path: string): BulkLoad {
-  const worker = startWorker(path);
+/**
+ * Takes the index file out of write-ahead logging (into SQLite's rollback journal, whose file holds only
+ * the pages the empty index had) when this connection is the only one open on it, and answers how to put
+ * it back. A connection elsewhere, another process's reader included, keeps the file in WAL (SQLite
+ * refuses the switch), and the load runs as it did there. While the move holds the file, a read on this
+ * connection fails at once (an IndexUnavailableError of the read) rather than blocking this thread for the
+ * busy timeout; before and after the move reads go on as before.
+ */
+function withoutWriteAheadLog(db: Database.Database): { moving(): void; restore(): void } {
+  let switched = false;
+  try {
+    switched = db.pragma('journal_mode = DELETE', { simple: true }) === 'delete';
+  } catch {
+    // SQLITE_BUSY: another connection has the file open in WAL mode.
+  }
+  const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+  return {
+    moving() {
+      if (switched) db.pragma('busy_timeout = 0');
+    },
+    restore() {
+      if (!switched || !db.open) return;
+      switched = false;
+      db.pragma(`busy_timeout = ${busyTimeout}`);
+      // A reader of another process in the middle of a statement can refuse it; the file is whole either
+      // way, and the index's next open sets WAL again (embeddedIndex.ts).
+      try {
+        db.pragma('journal_mode = WAL');
+      } catch {
+        // left in rollback-journal mode until then
+      }
+    },
+  };
+}
+
+export function stagedLoadOffThread(db: Database.Database): BulkLoad {
+  const journal = withoutWriteAheadLog(db);
+  const worker = startWorker(db.name);
   let inFlight = 0;
   let finished = false;
   let exited = false;
@@ -131,11 +172,13 @@ export function stagedLoadOffThread(path: string): BulkLoad {
   const end = async () => {
     try {
       if (!exited && !abandoned) {
+        journal.moving();
         worker.postMessage({ type: 'finish' } satisfies ToStagedLoadWorker);
         await until(() => finished || abandoned);
       }
     } finally {
       await worker.terminate();
+      if (!abandoned) journal.restore();
     }
   };
 

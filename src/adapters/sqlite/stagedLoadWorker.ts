@@ -29,7 +29,9 @@ let load: ReturnType<typeof stagedLoad> | undefined;
 try {
   const BetterSqlite3 = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
   db = new BetterSqlite3((workerData as StagedLoadWorkerData).path, { fileMustExist: true });
-  // As the index's connection sets it (the file is in WAL mode already).
+  // As the index's connection sets it. In WAL mode, or in rollback-journal mode for a file only this load
+  // has open (stagedLoadOffThread.ts): the journal is synced before the file is written, so a crash leaves
+  // the journal that restores the empty index.
   db.pragma('synchronous = NORMAL');
   load = stagedLoad(db);
 } catch (error) {

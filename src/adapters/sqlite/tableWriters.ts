@@ -35,7 +35,7 @@ export interface TableWriter {
 export function openTableWriter(db: Database.Database): TableWriter {
   let bulk: BulkLoad | undefined;
   if (!holdsRecords(db)) {
-    bulk = db.memory ? stagedLoadHere(db) : stagedLoadOffThread(db.name);
+    bulk = db.memory ? stagedLoadHere(db) : stagedLoadOffThread(db);
   }
   const drop = recordDropper(db);
   let writeBatch = bulk === undefined ? replacingWriter(db, drop) : undefined;
