@@ -13,7 +13,7 @@
  * ceiling at all.) Only the writing is timed (the transactions and the close that
  * checkpoints the log into the file): generating, preparing and sorting the rows is the loader's work, not
  * the storage's. The tables come from openEmbeddedIndex itself, so their shape (primary keys, WITHOUT
- * ROWID, journal mode) cannot drift from the index's.
+ * ROWID) cannot drift from the index's; the journal is the one a first load writes its tables in.
  *
  * Usage (from runBench): node insertCeiling.js <file path> <records> <seed>
  */
@@ -61,9 +61,12 @@ async function main(): Promise<void> {
   const db = new BetterSqlite3(path);
   // What the index's writable connections set: the journal mode is in the file already, this is not.
   db.pragma('synchronous = NORMAL');
+  // As a first load into an empty file writes its tables (stagedLoadOffThread.ts): in the rollback
+  // journal rather than the write-ahead log, put back to WAL when the tables are written.
+  db.pragma('journal_mode = DELETE');
   db.exec('DROP INDEX records_by_id');
   const insertRecord = db.prepare('INSERT INTO records (row, id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?, ?)');
-  const insertKey = db.prepare('INSERT INTO work_keys (key_id, key) VALUES (?, ?)');
+  const insertKey = db.prepare('INSERT INTO work_keys (key_id, key, records) VALUES (?, ?, ?)');
   const insertKeyRow = db.prepare('INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed, record_row) VALUES (?, ?, ?, ?)');
   type Row = readonly [id: string, lastIndexed: number, document: string, keys: readonly string[]];
   type KeyRow = readonly [keyId: number, id: string, lastIndexed: number, row: number];
@@ -96,6 +99,9 @@ async function main(): Promise<void> {
   const rowOf = new Map(rows.map((row, i) => [row[0], i + 1]));
   const keyRows: KeyRow[] = rows.flatMap(([id, lastIndexed, , keys]) => keys.map((key) => [keyIds.get(key) as number, id, lastIndexed, rowOf.get(id) as number] as const));
   keyRows.sort((a, b) => a[0] - b[0] || byText(a[1], b[1]));
+  // Each key's total of records, as the load stores it (indexTables.ts, work_keys.records).
+  const totals = new Map<number, number>();
+  for (const [keyId] of keyRows) totals.set(keyId, (totals.get(keyId) ?? 0) + 1);
   const keyList = [...keyIds].sort((a, b) => a[1] - b[1]);
   const recordRows = rows.map(([id, lastIndexed, document, rowKeys], i) => [i + 1, id, lastIndexed, JSON.stringify(rowKeys.map((key) => keyIds.get(key))), document] as const);
   const keys = keyRows.length;
@@ -107,11 +113,12 @@ async function main(): Promise<void> {
   }), recordRows);
   db.exec('CREATE UNIQUE INDEX records_by_id ON records (id)');
   inBatches(db.transaction((batch: ReadonlyArray<readonly [string, number]>) => {
-    for (const [key, keyId] of batch) insertKey.run(keyId, key);
+    for (const [key, keyId] of batch) insertKey.run(keyId, key, totals.get(keyId) ?? 0);
   }), keyList);
   inBatches(db.transaction((batch: readonly KeyRow[]) => {
     for (const [keyId, id, lastIndexed, row] of batch) insertKeyRow.run(keyId, id, lastIndexed, row);
   }), keyRows);
+  db.pragma('journal_mode = WAL');
   db.close();
   const timedNs = process.hrtime.bigint() - started;
   const share = shareSoFar();
