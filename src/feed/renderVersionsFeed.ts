@@ -40,14 +40,18 @@ const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = { ...TEXT_ESCAPES, '
 const MAY_NEED_TEXT_WORK = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 const MAY_NEED_ATTRIBUTE_WORK = /[&<>"\r\n\t\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
+// What xmlSafe might replace: text without any of these (a link's `&`s, a title's `&`) is escaped without
+// xmlSafe's pass, whose lookarounds make it the dearer of the two.
+const MAY_NEED_REPLACING = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 export function xmlText(text: string): string {
   if (!MAY_NEED_TEXT_WORK.test(text)) return text;
-  return xmlSafe(text).replace(/[&<>\r]/g, (c) => TEXT_ESCAPES[c] ?? c);
+  return (MAY_NEED_REPLACING.test(text) ? xmlSafe(text) : text).replace(/[&<>\r]/g, (c) => TEXT_ESCAPES[c] ?? c);
 }
 
 export function xmlAttribute(text: string): string {
   if (!MAY_NEED_ATTRIBUTE_WORK.test(text)) return text;
-  return xmlSafe(text).replace(/[&<>"\r\n\t]/g, (c) => ATTRIBUTE_ESCAPES[c] ?? c);
+  return (MAY_NEED_REPLACING.test(text) ? xmlSafe(text) : text).replace(/[&<>"\r\n\t]/g, (c) => ATTRIBUTE_ESCAPES[c] ?? c);
 }
 
 function element(indent: string, name: string, value: string | number): string {

@@ -31,12 +31,20 @@ const REASON_LABELS: Readonly<Record<VersionReason, LabelKey | undefined>> = {
   'same-key': undefined,
 };
 
-/** Why a version other than the requested record is listed, from the keys the two share (workKeyKinds.ts). */
-function reasonOf(record: CatalogRecord, input: VersionsPageInput): string | undefined {
+/**
+ * Why a version other than the requested record is listed, from the keys the two share (workKeyKinds.ts).
+ * The versions of one work mostly hold the same keys: a page works a reason out once for each list of
+ * keys among its versions (`reasons`), not once for every version.
+ */
+function reasonOf(record: CatalogRecord, input: VersionsPageInput, reasons: Map<string, string | undefined>): string | undefined {
   if (record.id === input.requestedRecord.id) return undefined;
+  const keys = record.workKeys.join('\n');
+  if (reasons.has(keys)) return reasons.get(keys);
   const reason = reasonForSharedKeys(input.requestedRecord.workKeys, record.workKeys);
   const label = reason === undefined ? undefined : REASON_LABELS[reason];
-  return label === undefined ? undefined : input.translate(label);
+  const text = label === undefined ? undefined : input.translate(label);
+  reasons.set(keys, text);
+  return text;
 }
 
 export interface VersionsPageInput {
@@ -92,26 +100,30 @@ function detailsOf(record: CatalogRecord, input: VersionsPageInput): DetailModel
   return details;
 }
 
-function entryOf(record: CatalogRecord, input: VersionsPageInput): VersionEntryModel {
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+function entryOf(record: CatalogRecord, input: VersionsPageInput, reasons: Map<string, string | undefined>): VersionEntryModel {
   const year = yearOf(record);
   const author = mainAuthorOf(record);
   const title = record.title !== undefined && record.title.trim() !== '' ? record.title : input.translate('record.titleMissing');
   const isRequestedRecord = record.id === input.requestedRecord.id;
   const source = sourceOf(record, input.translate);
-  const reason = reasonOf(record, input);
-  return {
-    title,
-    recordUrl: recordUrl(input.baseUrl, record.id),
-    isRequestedRecord,
-    ...(isRequestedRecord ? { requestedLabel: input.translate('record.requested') } : {}),
-    ...(reason !== undefined ? { reason } : {}),
-    ...(author !== undefined ? { author } : {}),
-    ...(year !== undefined ? { year, publishedIn: `${input.translate('record.publishedIn')} ${year}` } : {}),
-    formats: record.formats.map((format) => formatLabel(format, input.translate)),
-    ...(source !== undefined ? { source } : {}),
-    details: detailsOf(record, input),
-    fullTextLinks: record.urls.filter(isWebAddress).map((href) => ({ href: href.trim(), label: input.translate('record.fullText') })),
-  };
+  const reason = reasonOf(record, input, reasons);
+  // The properties a record has, set one after another in the model's order rather than spread in from
+  // objects made for each: the same entry, without the generic copying of a spread.
+  const entry: Writable<VersionEntryModel> = { title, recordUrl: recordUrl(input.baseUrl, record.id), isRequestedRecord } as Writable<VersionEntryModel>;
+  if (isRequestedRecord) entry.requestedLabel = input.translate('record.requested');
+  if (reason !== undefined) entry.reason = reason;
+  if (author !== undefined) entry.author = author;
+  if (year !== undefined) {
+    entry.year = year;
+    entry.publishedIn = `${input.translate('record.publishedIn')} ${year}`;
+  }
+  entry.formats = record.formats.map((format) => formatLabel(format, input.translate));
+  if (source !== undefined) entry.source = source;
+  entry.details = detailsOf(record, input);
+  entry.fullTextLinks = record.urls.filter(isWebAddress).map((href) => ({ href: href.trim(), label: input.translate('record.fullText') }));
+  return entry;
 }
 
 /**
@@ -226,6 +238,7 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
   const sort = sortOf(input);
   const filtered = filteredOf(input);
   const facets = facetsOf(input);
+  const reasons = new Map<string, string | undefined>();
   return {
     language,
     documentTitle: `${heading} :: ${input.siteTitle}`,
@@ -237,7 +250,7 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
     showing: pastEnd?.message ?? showingLine(translate, offset, versions.records.length, versions.total),
     ...(pastEnd !== undefined ? { pastEnd } : {}),
     listStart: offset + 1,
-    entries: versions.records.map((record) => entryOf(record, input)),
+    entries: versions.records.map((record) => entryOf(record, input, reasons)),
     ...(pagination !== undefined ? { pagination } : {}),
     ...(input.feedPreview === true ? {
       feedPreview: {
