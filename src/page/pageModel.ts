@@ -6,7 +6,7 @@ import { mainAuthorOf, shortTitleOf, yearOf, type CatalogRecord } from '../recor
 import { showingLine } from '../feed/feedModel.js';
 import { formatLabel, type Translate } from '../i18n/labels.js';
 import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions/paging.js';
-import { recordUrl, versionsFeedUrl, versionsLanguageHref, versionsPageHref } from '../versions/versionsUrls.js';
+import { recordUrl, versionsFeedUrl, versionsLanguageHrefs, versionsPageHref, versionsPageHrefs } from '../versions/versionsUrls.js';
 import { languageNameIn } from '../record/recordLanguages.js';
 import type {
   DetailModel, FacetModel, FilteredModel, LanguageChoiceModel, PaginationModel, PastEndModel, SortModel, SourceModel, VersionEntryModel, VersionsPageModel,
@@ -136,7 +136,9 @@ function paginationOf(input: VersionsPageInput): PaginationModel | undefined {
   const id = input.requestedRecord.id;
   const last = lastPageOf(versions.total, PAGE_ROWS);
   if (last === 1) return undefined;
-  const href = (n: number) => versionsPageHref(id, n, explicitLanguage, input.sort, filterParams(input));
+  const pageHref = versionsPageHrefs(id, explicitLanguage, input.sort);
+  const filters = filterParams(input);
+  const href = (n: number) => pageHref(n, filters);
   const previousShortLabel = translate('paging.previousShort');
   const nextShortLabel = translate('paging.nextShort');
   return {
@@ -190,6 +192,7 @@ function facetsOf(input: VersionsPageInput): VersionsPageModel['facets'] {
   if (counts === undefined || input.versions.total < 2 && (input.filters ?? []).length === 0) return undefined;
   const applied = input.filters ?? [];
   const fields: FacetModel[] = [];
+  const pageHref = versionsPageHrefs(input.requestedRecord.id, input.explicitLanguage, input.sort);
   for (const field of FACET_FIELDS) {
     const values = counts[field];
     if (values === undefined || values.length === 0) continue;
@@ -200,7 +203,7 @@ function facetsOf(input: VersionsPageInput): VersionsPageModel['facets'] {
         const next = isApplied ? applied.filter((filter) => !(filter.field === field && filter.value === value)) : [...applied, { field, value }];
         return {
           label: facetValueLabel(field, value, input), count, isApplied,
-          href: versionsPageHref(input.requestedRecord.id, 1, input.explicitLanguage, input.sort, next.map(filterParameter)),
+          href: pageHref(1, next.map(filterParameter)),
         };
       }),
     });
@@ -230,8 +233,9 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
   const id = input.requestedRecord.id;
   const offset = offsetOf(page, PAGE_ROWS);
   const heading = `${translate('versions.label')} - ${shortTitleOf(input.requestedRecord) ?? translate('record.titleMissing')}`;
+  const languageHref = versionsLanguageHrefs(id, page, input.sort, filterParams(input));
   const languageChoices: LanguageChoiceModel[] = input.languages.map(({ code, name }) => ({
-    code, name, href: versionsLanguageHref(id, page, code, input.sort, filterParams(input)), isCurrent: code === language,
+    code, name, href: languageHref(code), isCurrent: code === language,
   }));
   const pagination = paginationOf(input);
   const pastEnd = pastEndOf(input);
