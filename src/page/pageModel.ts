@@ -34,17 +34,30 @@ const REASON_LABELS: Readonly<Record<VersionReason, LabelKey | undefined>> = {
 /**
  * Why a version other than the requested record is listed, from the keys the two share (workKeyKinds.ts).
  * The versions of one work mostly hold the same keys: a page works a reason out once for each list of
- * keys among its versions (`reasons`), not once for every version.
+ * keys among its versions, not once for every version. `reasons` holds those worked out, by the list's
+ * first key; the lists are compared key by key, so that no text is made or hashed per version (the index
+ * gives the key texts of one turn as the same strings).
  */
-function reasonOf(record: CatalogRecord, input: VersionsPageInput, reasons: Map<string, string | undefined>): string | undefined {
+type PageReasons = Map<string, Array<{ readonly keys: readonly string[]; readonly text: string | undefined }>>;
+
+function reasonOf(record: CatalogRecord, input: VersionsPageInput, reasons: PageReasons): string | undefined {
   if (record.id === input.requestedRecord.id) return undefined;
-  const keys = record.workKeys.join('\n');
-  if (reasons.has(keys)) return reasons.get(keys);
-  const reason = reasonForSharedKeys(input.requestedRecord.workKeys, record.workKeys);
+  const keys = record.workKeys;
+  const first = keys[0] ?? '';
+  let known = reasons.get(first);
+  for (const reason of known ?? []) if (sameKeys(reason.keys, keys)) return reason.text;
+  const reason = reasonForSharedKeys(input.requestedRecord.workKeys, keys);
   const label = reason === undefined ? undefined : REASON_LABELS[reason];
   const text = label === undefined ? undefined : input.translate(label);
-  reasons.set(keys, text);
+  if (known === undefined) reasons.set(first, known = []);
+  known.push({ keys, text });
   return text;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 export interface VersionsPageInput {
@@ -102,7 +115,7 @@ function detailsOf(record: CatalogRecord, input: VersionsPageInput): DetailModel
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
-function entryOf(record: CatalogRecord, input: VersionsPageInput, reasons: Map<string, string | undefined>): VersionEntryModel {
+function entryOf(record: CatalogRecord, input: VersionsPageInput, reasons: PageReasons): VersionEntryModel {
   const year = yearOf(record);
   const author = mainAuthorOf(record);
   const title = record.title !== undefined && record.title.trim() !== '' ? record.title : input.translate('record.titleMissing');
@@ -242,7 +255,7 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
   const sort = sortOf(input);
   const filtered = filteredOf(input);
   const facets = facetsOf(input);
-  const reasons = new Map<string, string | undefined>();
+  const reasons: PageReasons = new Map();
   return {
     language,
     documentTitle: `${heading} :: ${input.siteTitle}`,
