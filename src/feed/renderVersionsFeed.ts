@@ -4,9 +4,10 @@
  * spaces. Pure: a model and the pubDate texts in, the document's bytes out.
  *
  * It works in steps, so that a feed can be reused: compileVersionsFeed() writes everything but the items'
- * pubDates (whose time of day is the request's), encodeFeed() turns that into UTF-8 bytes kept with the
- * places of the pubDates (versionsAnswers.ts keeps these), and feedBytes() puts the pubDates of one request
- * in place.
+ * pubDates (whose time of day is the request's), as pieces between them; encodeFeed() turns those into
+ * UTF-8 bytes with the places of the pubDates, and feedBytes() puts the pubDates of one request in place.
+ * The plugin keeps a feed's bytes with gaps for its pubDates instead, written straight from the pieces
+ * (versionsAnswers.ts, slottedFeed).
  *
  * The document is written as strings, not through xmlbuilder2 (the design card's choice): building its DOM
  * cost many times what writing strings does, the largest single cost of the feed view under load
