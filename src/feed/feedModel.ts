@@ -6,7 +6,7 @@
 import { mainAuthorOf, yearOf, type CatalogRecord } from '../record/catalogRecord.js';
 import type { Translate } from '../i18n/labels.js';
 import { FEED_ROWS, lastPageOf, offsetOf } from '../versions/paging.js';
-import { recordUrl, trimBaseUrl, versionsFeedUrl, versionsLinkUrl } from '../versions/versionsUrls.js';
+import { recordUrl, trimBaseUrl, versionsFeedUrls, versionsLinkUrl } from '../versions/versionsUrls.js';
 import type { FeedItem, FeedLink, VersionsFeedModel } from './feedViewModel.js';
 import type { VersionsPage } from '../ports.js';
 
@@ -72,11 +72,12 @@ export function buildVersionsFeedModel(input: VersionsFeedInput): VersionsFeedMo
   const address = { id, language };
   const offset = offsetOf(page, FEED_ROWS);
   const lastPage = lastPageOf(versions.total, FEED_ROWS);
-  const links: FeedLink[] = [{ rel: 'first', href: versionsFeedUrl(baseUrl, address), title: translate('paging.first') }];
-  if (page > 1) links.push({ rel: 'previous', href: versionsFeedUrl(baseUrl, address, page - 1), title: translate('paging.previous') });
-  if (page < lastPage) links.push({ rel: 'next', href: versionsFeedUrl(baseUrl, address, page + 1), title: translate('paging.next') });
-  links.push({ rel: 'last', href: versionsFeedUrl(baseUrl, address, lastPage), title: translate('paging.last') });
-  links.push({ rel: 'self', href: versionsFeedUrl(baseUrl, address, page > 1 ? page : undefined) });
+  const feedUrl = versionsFeedUrls(baseUrl, address);
+  const links: FeedLink[] = [{ rel: 'first', href: feedUrl(), title: translate('paging.first') }];
+  if (page > 1) links.push({ rel: 'previous', href: feedUrl(page - 1), title: translate('paging.previous') });
+  if (page < lastPage) links.push({ rel: 'next', href: feedUrl(page + 1), title: translate('paging.next') });
+  links.push({ rel: 'last', href: feedUrl(lastPage), title: translate('paging.last') });
+  links.push({ rel: 'self', href: feedUrl(page > 1 ? page : undefined) });
 
   return {
     stylesheetHref: `${trimBaseUrl(baseUrl)}${RSS_STYLESHEET_PATH}`,

@@ -4,9 +4,10 @@
  * spaces. Pure: a model and the pubDate texts in, the document's bytes out.
  *
  * It works in steps, so that a feed can be reused: compileVersionsFeed() writes everything but the items'
- * pubDates (whose time of day is the request's), encodeFeed() turns that into UTF-8 bytes kept with the
- * places of the pubDates (versionsAnswers.ts keeps these), and feedBytes() puts the pubDates of one request
- * in place.
+ * pubDates (whose time of day is the request's), as pieces between them; encodeFeed() turns those into
+ * UTF-8 bytes with the places of the pubDates, and feedBytes() puts the pubDates of one request in place.
+ * The plugin keeps a feed's bytes with gaps for its pubDates instead, written straight from the pieces
+ * (versionsAnswers.ts, slottedFeed).
  *
  * The document is written as strings, not through xmlbuilder2 (the design card's choice): building its DOM
  * cost many times what writing strings does, the largest single cost of the feed view under load
@@ -40,14 +41,18 @@ const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = { ...TEXT_ESCAPES, '
 const MAY_NEED_TEXT_WORK = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 const MAY_NEED_ATTRIBUTE_WORK = /[&<>"\r\n\t\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
+// What xmlSafe might replace: text without any of these (a link's `&`s, a title's `&`) is escaped without
+// xmlSafe's pass, whose lookarounds make it the dearer of the two.
+const MAY_NEED_REPLACING = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 export function xmlText(text: string): string {
   if (!MAY_NEED_TEXT_WORK.test(text)) return text;
-  return xmlSafe(text).replace(/[&<>\r]/g, (c) => TEXT_ESCAPES[c] ?? c);
+  return (MAY_NEED_REPLACING.test(text) ? xmlSafe(text) : text).replace(/[&<>\r]/g, (c) => TEXT_ESCAPES[c] ?? c);
 }
 
 export function xmlAttribute(text: string): string {
   if (!MAY_NEED_ATTRIBUTE_WORK.test(text)) return text;
-  return xmlSafe(text).replace(/[&<>"\r\n\t]/g, (c) => ATTRIBUTE_ESCAPES[c] ?? c);
+  return (MAY_NEED_REPLACING.test(text) ? xmlSafe(text) : text).replace(/[&<>"\r\n\t]/g, (c) => ATTRIBUTE_ESCAPES[c] ?? c);
 }
 
 function element(indent: string, name: string, value: string | number): string {

@@ -15,7 +15,7 @@ import { orderOfPageSort, type PageSort } from '../versions/versionsSorts.js';
 import { filterParameter } from '../versions/versionsFilters.js';
 import type { VersionsFilter } from '../ports.js';
 import { buildVersionsPageModel } from '../page/pageModel.js';
-import { compileVersionsFeed, encodeFeed, feedBytes, type EncodedFeed } from '../feed/renderVersionsFeed.js';
+import { compileVersionsFeed, type CompiledFeed } from '../feed/renderVersionsFeed.js';
 import { newYearPubDatesAt, type ServerTimeZone } from '../feed/rfc822Date.js';
 import { versionsValidators, type Validators } from '../versions/versionsValidators.js';
 import type { ThemeModel } from '../page/pageViewModels.js';
@@ -114,17 +114,33 @@ function keptAnswerKey(variant: string, id: string): string {
   return `${variant}\u0000${id}`;
 }
 
-/** The encoded feed with the pubDates of one second in place, and where they are (SlottedFeed). */
-export function slottedFeed(feed: EncodedFeed, pubDateOf: (year: number) => Buffer): SlottedFeed {
-  const gaps = new Uint32Array(feed.pubDateYears.length);
-  const widths = new Uint16Array(feed.pubDateYears.length);
-  let shift = 0;
-  feed.pubDateYears.forEach((year, i) => {
-    gaps[i] = (feed.cuts[i] as number) + shift;
-    widths[i] = pubDateOf(year).length;
-    shift += widths[i] as number;
-  });
-  return { bytes: feedBytes(feed, pubDateOf, Buffer.allocUnsafeSlow), pubDateYears: feed.pubDateYears, gaps, widths };
+/**
+ * The compiled feed as UTF-8 in one buffer of its own with the pubDates of one second in place, and where
+ * they are (SlottedFeed): each piece written once, straight where it goes, rather than encoded into a
+ * buffer of its own and copied around the pubDates into another.
+ */
+export function slottedFeed(compiled: CompiledFeed, pubDateOf: (year: number) => Buffer): SlottedFeed {
+  const { pieces, pubDateYears } = compiled;
+  const gaps = new Uint32Array(pubDateYears.length);
+  const widths = new Uint16Array(pubDateYears.length);
+  const pubDates = pubDateYears.map(pubDateOf);
+  let length = 0;
+  for (let i = 0; i < pieces.length; i++) {
+    length += Buffer.byteLength(pieces[i] as string);
+    if (i < pubDates.length) length += (pubDates[i] as Buffer).length;
+  }
+  const bytes = Buffer.allocUnsafeSlow(length);
+  let offset = 0;
+  for (let i = 0; i < pieces.length; i++) {
+    offset += bytes.write(pieces[i] as string, offset);
+    if (i < pubDates.length) {
+      const pubDate = pubDates[i] as Buffer;
+      gaps[i] = offset;
+      widths[i] = pubDate.length;
+      offset += pubDate.copy(bytes, offset);
+    }
+  }
+  return { bytes, pubDateYears, gaps, widths };
 }
 
 /** A feed's body for one second into a buffer from `allocate`; a pubDate of another width than its gap moves the bytes after it. */
@@ -163,14 +179,19 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
     const { page, view, language, translate, baseUrl } = request;
     const { record, versions } = await listVersions(index, { id: request.id, view, page, pageOrder: orderOfPageSort(request.sort), filters: request.filters });
     // One part holding variantOf's NUL-joined values hashes as those values each would (versionsValidators.ts).
-    const validators = versionsValidators({ variant: [settings.settingsFingerprint, variant], requestedRecord: record, versions });
-    const answerValidators = { ...validators, lastModifiedHeader: validators.lastModified.toUTCString() };
+    const { etag, lastModified } = versionsValidators({ variant: [settings.settingsFingerprint, variant], requestedRecord: record, versions });
+    // Written out rather than spread from the validators: a spread copies through the generic path.
+    const lastModifiedHeader = lastModified.toUTCString();
     if (view === 'rss') {
       const compiled = compileVersionsFeed(buildVersionsFeedModel({
         requestedId: record.id, versions, page, language, baseUrl, translate, generator: settings.generator,
       }));
-      const feed = slottedFeed(encodeFeed(compiled), currentSecond().pubDateOf);
-      return { ...answerValidators, feed, bytes: feed.bytes.length + feed.gaps.byteLength + feed.widths.byteLength };
+      const second = currentSecond();
+      const feed = slottedFeed(compiled, second.pubDateOf);
+      // Its bytes are this second's body already, held by the answer cache anyway: the first sending is
+      // not a copy of them.
+      if (kept !== undefined) second.bodies.set(feed, feed.bytes);
+      return { etag, lastModified, lastModifiedHeader, feed, bytes: feed.bytes.length + feed.gaps.byteLength + feed.widths.byteLength };
     }
     const model = buildVersionsPageModel({
       requestedRecord: record, versions, page, language,
@@ -184,7 +205,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
     // A buffer of its own, not cut from a shared slab: a kept page must hold only its own bytes.
     const html = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
     html.write(text);
-    return { ...answerValidators, html, bytes: html.length };
+    return { etag, lastModified, lastModifiedHeader, html, bytes: html.length };
   }
 
   // What the requests of the current second share, since the pubDates' time of day has whole seconds: the

@@ -6,7 +6,7 @@ import { mainAuthorOf, shortTitleOf, yearOf, type CatalogRecord } from '../recor
 import { showingLine } from '../feed/feedModel.js';
 import { formatLabel, type Translate } from '../i18n/labels.js';
 import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions/paging.js';
-import { recordUrl, versionsFeedUrl, versionsLanguageHref, versionsPageHref } from '../versions/versionsUrls.js';
+import { recordUrl, versionsFeedUrl, versionsLanguageHrefs, versionsPageHref, versionsPageHrefs } from '../versions/versionsUrls.js';
 import { languageNameIn } from '../record/recordLanguages.js';
 import type {
   DetailModel, FacetModel, FilteredModel, LanguageChoiceModel, PaginationModel, PastEndModel, SortModel, SourceModel, VersionEntryModel, VersionsPageModel,
@@ -31,12 +31,33 @@ const REASON_LABELS: Readonly<Record<VersionReason, LabelKey | undefined>> = {
   'same-key': undefined,
 };
 
-/** Why a version other than the requested record is listed, from the keys the two share (workKeyKinds.ts). */
-function reasonOf(record: CatalogRecord, input: VersionsPageInput): string | undefined {
+/**
+ * Why a version other than the requested record is listed, from the keys the two share (workKeyKinds.ts).
+ * The versions of one work mostly hold the same keys: a page works a reason out once for each list of
+ * keys among its versions, not once for every version. `reasons` holds those worked out, by the list's
+ * first key; the lists are compared key by key, so that no text is made or hashed per version (the index
+ * gives the key texts of one turn as the same strings).
+ */
+type PageReasons = Map<string, Array<{ readonly keys: readonly string[]; readonly text: string | undefined }>>;
+
+function reasonOf(record: CatalogRecord, input: VersionsPageInput, reasons: PageReasons): string | undefined {
   if (record.id === input.requestedRecord.id) return undefined;
-  const reason = reasonForSharedKeys(input.requestedRecord.workKeys, record.workKeys);
+  const keys = record.workKeys;
+  const first = keys[0] ?? '';
+  let known = reasons.get(first);
+  for (const reason of known ?? []) if (sameKeys(reason.keys, keys)) return reason.text;
+  const reason = reasonForSharedKeys(input.requestedRecord.workKeys, keys);
   const label = reason === undefined ? undefined : REASON_LABELS[reason];
-  return label === undefined ? undefined : input.translate(label);
+  const text = label === undefined ? undefined : input.translate(label);
+  if (known === undefined) reasons.set(first, known = []);
+  known.push({ keys, text });
+  return text;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 export interface VersionsPageInput {
@@ -92,26 +113,30 @@ function detailsOf(record: CatalogRecord, input: VersionsPageInput): DetailModel
   return details;
 }
 
-function entryOf(record: CatalogRecord, input: VersionsPageInput): VersionEntryModel {
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+function entryOf(record: CatalogRecord, input: VersionsPageInput, reasons: PageReasons): VersionEntryModel {
   const year = yearOf(record);
   const author = mainAuthorOf(record);
   const title = record.title !== undefined && record.title.trim() !== '' ? record.title : input.translate('record.titleMissing');
   const isRequestedRecord = record.id === input.requestedRecord.id;
   const source = sourceOf(record, input.translate);
-  const reason = reasonOf(record, input);
-  return {
-    title,
-    recordUrl: recordUrl(input.baseUrl, record.id),
-    isRequestedRecord,
-    ...(isRequestedRecord ? { requestedLabel: input.translate('record.requested') } : {}),
-    ...(reason !== undefined ? { reason } : {}),
-    ...(author !== undefined ? { author } : {}),
-    ...(year !== undefined ? { year, publishedIn: `${input.translate('record.publishedIn')} ${year}` } : {}),
-    formats: record.formats.map((format) => formatLabel(format, input.translate)),
-    ...(source !== undefined ? { source } : {}),
-    details: detailsOf(record, input),
-    fullTextLinks: record.urls.filter(isWebAddress).map((href) => ({ href: href.trim(), label: input.translate('record.fullText') })),
-  };
+  const reason = reasonOf(record, input, reasons);
+  // The properties a record has, set one after another in the model's order rather than spread in from
+  // objects made for each: the same entry, without the generic copying of a spread.
+  const entry: Writable<VersionEntryModel> = { title, recordUrl: recordUrl(input.baseUrl, record.id), isRequestedRecord } as Writable<VersionEntryModel>;
+  if (isRequestedRecord) entry.requestedLabel = input.translate('record.requested');
+  if (reason !== undefined) entry.reason = reason;
+  if (author !== undefined) entry.author = author;
+  if (year !== undefined) {
+    entry.year = year;
+    entry.publishedIn = `${input.translate('record.publishedIn')} ${year}`;
+  }
+  entry.formats = record.formats.map((format) => formatLabel(format, input.translate));
+  if (source !== undefined) entry.source = source;
+  entry.details = detailsOf(record, input);
+  entry.fullTextLinks = record.urls.filter(isWebAddress).map((href) => ({ href: href.trim(), label: input.translate('record.fullText') }));
+  return entry;
 }
 
 /**
@@ -124,7 +149,9 @@ function paginationOf(input: VersionsPageInput): PaginationModel | undefined {
   const id = input.requestedRecord.id;
   const last = lastPageOf(versions.total, PAGE_ROWS);
   if (last === 1) return undefined;
-  const href = (n: number) => versionsPageHref(id, n, explicitLanguage, input.sort, filterParams(input));
+  const pageHref = versionsPageHrefs(id, explicitLanguage, input.sort);
+  const filters = filterParams(input);
+  const href = (n: number) => pageHref(n, filters);
   const previousShortLabel = translate('paging.previousShort');
   const nextShortLabel = translate('paging.nextShort');
   return {
@@ -178,6 +205,7 @@ function facetsOf(input: VersionsPageInput): VersionsPageModel['facets'] {
   if (counts === undefined || input.versions.total < 2 && (input.filters ?? []).length === 0) return undefined;
   const applied = input.filters ?? [];
   const fields: FacetModel[] = [];
+  const pageHref = versionsPageHrefs(input.requestedRecord.id, input.explicitLanguage, input.sort);
   for (const field of FACET_FIELDS) {
     const values = counts[field];
     if (values === undefined || values.length === 0) continue;
@@ -188,7 +216,7 @@ function facetsOf(input: VersionsPageInput): VersionsPageModel['facets'] {
         const next = isApplied ? applied.filter((filter) => !(filter.field === field && filter.value === value)) : [...applied, { field, value }];
         return {
           label: facetValueLabel(field, value, input), count, isApplied,
-          href: versionsPageHref(input.requestedRecord.id, 1, input.explicitLanguage, input.sort, next.map(filterParameter)),
+          href: pageHref(1, next.map(filterParameter)),
         };
       }),
     });
@@ -218,14 +246,16 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
   const id = input.requestedRecord.id;
   const offset = offsetOf(page, PAGE_ROWS);
   const heading = `${translate('versions.label')} - ${shortTitleOf(input.requestedRecord) ?? translate('record.titleMissing')}`;
+  const languageHref = versionsLanguageHrefs(id, page, input.sort, filterParams(input));
   const languageChoices: LanguageChoiceModel[] = input.languages.map(({ code, name }) => ({
-    code, name, href: versionsLanguageHref(id, page, code, input.sort, filterParams(input)), isCurrent: code === language,
+    code, name, href: languageHref(code), isCurrent: code === language,
   }));
   const pagination = paginationOf(input);
   const pastEnd = pastEndOf(input);
   const sort = sortOf(input);
   const filtered = filteredOf(input);
   const facets = facetsOf(input);
+  const reasons: PageReasons = new Map();
   return {
     language,
     documentTitle: `${heading} :: ${input.siteTitle}`,
@@ -237,7 +267,7 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
     showing: pastEnd?.message ?? showingLine(translate, offset, versions.records.length, versions.total),
     ...(pastEnd !== undefined ? { pastEnd } : {}),
     listStart: offset + 1,
-    entries: versions.records.map((record) => entryOf(record, input)),
+    entries: versions.records.map((record) => entryOf(record, input, reasons)),
     ...(pagination !== undefined ? { pagination } : {}),
     ...(input.feedPreview === true ? {
       feedPreview: {

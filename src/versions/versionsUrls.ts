@@ -47,6 +47,24 @@ export function versionsFeedUrl(baseUrl: string, { id, language }: VersionsAddre
   return `${trimBaseUrl(baseUrl)}/Search/Versions?${query(params)}`;
 }
 
+/**
+ * A whole page number as URLSearchParams writes it: its digits. Every page a link names is one
+ * (paging.ts); anything else goes through URLSearchParams with the rest of the query.
+ */
+const isPlainPageNumber = (page: number): boolean => Number.isSafeInteger(page) && page >= 0;
+
+/**
+ * versionsFeedUrl for the pages of one feed: the feed links up to five of its pages, which differ only in
+ * the `page` that ends the address, so the rest is written once.
+ */
+export function versionsFeedUrls(baseUrl: string, address: VersionsAddress): (page?: number) => string {
+  const first = versionsFeedUrl(baseUrl, address);
+  return (page) => {
+    if (page === undefined) return first;
+    return isPlainPageNumber(page) ? `${first}&page=${page}` : versionsFeedUrl(baseUrl, address, page);
+  };
+}
+
 /** The page's own parameters after `id` and `search`: `sort` when it is not the default, then each `filter[]`. */
 function pageSortParams(sort: string | undefined, filters: readonly string[] = []): Array<readonly [string, string]> {
   return [...(sort !== undefined && sort !== 'relevance' ? [['sort', sort] as const] : []), ...filters.map((filter) => ['filter[]', filter] as const)];
@@ -59,12 +77,34 @@ export function versionsPageHref(id: string, page: number, language?: string, so
   return `?${query(params)}`;
 }
 
+/**
+ * versionsPageHref for the links of one page (its pages, its facets' values), which share the record,
+ * language and sort and differ in the page and filters: what they share is written once.
+ */
+export function versionsPageHrefs(id: string, language?: string, sort?: string): (page: number, filters?: readonly string[]) => string {
+  const head = query([['id', id], ['search', 'versions'], ...pageSortParams(sort)]);
+  const tail = language !== undefined ? `&${query([['lng', language]])}` : '';
+  return (page, filters = []) => {
+    if (!isPlainPageNumber(page)) return versionsPageHref(id, page, language, sort, filters);
+    const filterPart = filters.length > 0 ? `&${query(filters.map((filter) => ['filter[]', filter] as const))}` : '';
+    return `?${head}${filterPart}&page=${page}${tail}`;
+  };
+}
+
 /** The HTML page in another language, on the same page: `?id=…&search=versions[&sort=…][&page=N]&lng=…`. */
 export function versionsLanguageHref(id: string, page: number, language: string, sort?: string, filters?: readonly string[]): string {
   const params: Array<readonly [string, string]> = [['id', id], ['search', 'versions'], ...pageSortParams(sort, filters)];
   if (page > 1) params.push(['page', String(page)]);
   params.push(['lng', language]);
   return `?${query(params)}`;
+}
+
+/** versionsLanguageHref for each language of one page: everything before `lng` is the same and written once. */
+export function versionsLanguageHrefs(id: string, page: number, sort?: string, filters?: readonly string[]): (language: string) => string {
+  const params: Array<readonly [string, string]> = [['id', id], ['search', 'versions'], ...pageSortParams(sort, filters)];
+  if (page > 1) params.push(['page', String(page)]);
+  const head = query(params);
+  return (language) => `?${head}&${query([['lng', language]])}`;
 }
 
 // RFC 3986 pchar minus the unreserved characters that encodeURIComponent already leaves alone:

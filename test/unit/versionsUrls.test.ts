@@ -1,5 +1,7 @@
 import test from 'ava';
-import { encodePathSegment, recordUrl, versionsFeedUrl, versionsLinkUrl, versionsPageHref } from '../../src/versions/versionsUrls.js';
+import {
+  encodePathSegment, recordUrl, versionsFeedUrl, versionsFeedUrls, versionsLanguageHref, versionsLanguageHrefs, versionsLinkUrl, versionsPageHref, versionsPageHrefs,
+} from '../../src/versions/versionsUrls.js';
 
 test('feed and link URLs carry the parameters in the contract order, form-encoded', (t) => {
   const address = { id: 'oai:x/1 2', language: 'pt-br' };
@@ -11,6 +13,26 @@ test('feed and link URLs carry the parameters in the contract order, form-encode
 test('page links keep lng only when given', (t) => {
   t.is(versionsPageHref('a&b', 2), '?id=a%26b&search=versions&page=2');
   t.is(versionsPageHref('a', 2, 'es'), '?id=a&search=versions&page=2&lng=es');
+});
+
+test('the links of one feed or page, their shared part written once, are the addresses each is alone', (t) => {
+  const ids = ['oai:x/1 2', 'a&b=c', 'é 😀', 'a\uD800b'];
+  const filterLists = [[], ['format:"Book"'], ['format:"E-book & more"', 'language:"por"']];
+  for (const id of ids) {
+    const feedUrl = versionsFeedUrls('https://c.example/vufind/', { id, language: 'pt-br' });
+    for (const page of [undefined, 1, 2, 50_000, 1_000_001, 1.5, -3]) t.is(feedUrl(page), versionsFeedUrl('https://c.example/vufind/', { id, language: 'pt-br' }, page));
+    for (const [language, sort] of [[undefined, undefined], ['es', 'year-desc'], ['en', 'relevance']] as const) {
+      const pageHref = versionsPageHrefs(id, language, sort);
+      for (const filters of filterLists) {
+        for (const page of [1, 2, 1_000_000, 0.5]) t.is(pageHref(page, filters), versionsPageHref(id, page, language, sort, filters));
+        for (const page of [1, 3]) {
+          const languageHref = versionsLanguageHrefs(id, page, sort, filters);
+          for (const code of ['en', 'pt-br']) t.is(languageHref(code), versionsLanguageHref(id, page, code, sort, filters));
+        }
+      }
+      t.is(pageHref(4), versionsPageHref(id, 4, language, sort));
+    }
+  }
 });
 
 test('record URLs percent-encode path-unsafe characters only', (t) => {

@@ -18,7 +18,8 @@
 import { fork, execFileSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Agent, request } from 'node:http';
-import { DEFAULT_SEED, planCatalog, sampleCatalog, SeededRandom } from './catalogGenerator.js';
+import { DEFAULT_SEED } from './catalogGenerator.js';
+import { freshRequestMix } from './freshRequestMix.js';
 import { cpuSeconds, memoryOf, percentile, sortedCopy } from './processStats.js';
 import { SIZE_CLASSES, sizeClassOf } from './workSizeClasses.js';
 
@@ -120,16 +121,8 @@ async function main(): Promise<void> {
   const compare = flag('--compare');
   const sides = [sideOf('a', option('--a')), sideOf('b', option('--b'))];
 
-  // The bench's mix of never-asked records: uniform over the catalog, 5% from the largest works, shuffled.
-  const plan = planCatalog(records, seed);
-  const sample = sampleCatalog(plan, wanted, Math.max(20, Math.round(wanted / 19)));
-  const asked = [...sample.typical];
-  for (let i = 0; i < Math.round(asked.length / 19) && sample.large.length > 0; i++) asked.push(sample.large[i % sample.large.length]!);
-  const random = new SeededRandom(seed ^ 0xf7e5);
-  for (let i = asked.length - 1; i > 0; i--) {
-    const j = random.below(i + 1);
-    [asked[i], asked[j]] = [asked[j]!, asked[i]!];
-  }
+  // The bench's mix of never-asked records (freshRequestMix.ts).
+  const asked = freshRequestMix(records, wanted, seed);
   const groups: Array<[string, string[]]> = flag('--by-size')
     ? SIZE_CLASSES.map(([, name]) => [name, asked.filter((s) => sizeClassOf(s.workSize) === name).map((s) => s.id)])
     : [['all', asked.map((s) => s.id)]];

@@ -13,8 +13,9 @@
  * A package root is a checkout with its dist/ built.
  */
 import { join } from 'node:path';
-import { DEFAULT_SEED, planCatalog, sampleCatalog, SeededRandom } from './catalogGenerator.js';
-import { SIZE_CLASSES, sizeClassOf } from './workSizeClasses.js';
+import { DEFAULT_SEED } from './catalogGenerator.js';
+import { cpuBySize, freshRequestMix } from './freshRequestMix.js';
+import { sizeClassOf } from './workSizeClasses.js';
 import type { EmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
 import type { RecordVersionsQuery } from '../../src/ports.js';
 
@@ -49,16 +50,8 @@ async function main(): Promise<void> {
   // What listVersions asks for the view's default order (src/versions/listVersions.ts, paging.ts).
   const query: RecordVersionsQuery = view === 'rss' ? { order: 'last-indexed', offset: 0, limit: 50 } : { order: 'relevance', offset: 0, limit: 20, facets: true };
 
-  // The mix of freshAnswers.ts: uniform over the catalog, 5% from the largest works, shuffled.
-  const plan = planCatalog(records, DEFAULT_SEED);
-  const sample = sampleCatalog(plan, wanted, Math.max(20, Math.round(wanted / 19)));
-  const asked = [...sample.typical];
-  for (let i = 0; i < Math.round(asked.length / 19) && sample.large.length > 0; i++) asked.push(sample.large[i % sample.large.length]!);
-  const random = new SeededRandom(DEFAULT_SEED ^ 0xf7e5);
-  for (let i = asked.length - 1; i > 0; i--) {
-    const j = random.below(i + 1);
-    [asked[i], asked[j]] = [asked[j]!, asked[i]!];
-  }
+  // The bench's mix of never-asked records (freshRequestMix.ts).
+  const asked = freshRequestMix(records, wanted, DEFAULT_SEED);
   if (process.argv.includes('--walk')) {
     // A crawler walking works: for works of more than 20 records met in the mix, up to 40 of their records
     // one after another (the record's versions in id order), at most 30 works of each class.
@@ -78,13 +71,7 @@ async function main(): Promise<void> {
     asked.splice(0, asked.length, ...walked);
   }
 
-  const totals = new Map<string, { answers: number; micros: number }>();
-  const add = (key: string, micros: number) => {
-    const total = totals.get(key) ?? { answers: 0, micros: 0 };
-    total.answers += 1;
-    total.micros += micros;
-    totals.set(key, total);
-  };
+  const totals = cpuBySize();
   let differing = 0;
   for (let from = 0, turn = 0; from < asked.length; from += block, turn++) {
     const part = asked.slice(from, from + block);
@@ -98,10 +85,7 @@ async function main(): Promise<void> {
         const page = await side.index.findVersionsOf(record, query);
         const micros = cpuMicros() - started;
         // The first block warms both builds up and is not counted.
-        if (turn > 0) {
-          add(`${side.name} all`, micros);
-          add(`${side.name} ${sizeClassOf(workSize)}`, micros);
-        }
+        if (turn > 0) totals.add(side.name, workSize, micros);
         texts.push(JSON.stringify([record, page]));
         // As between requests: what the index keeps for one event-loop turn is let go.
         await new Promise((resolve) => setImmediate(resolve));
@@ -114,12 +98,7 @@ async function main(): Promise<void> {
   await Promise.all(sides.map((side) => side.index.close()));
 
   const lines = [`${view}, index CPU per answer (getRecord + findVersionsOf), a = ${sides[0]!.root}, b = ${sides[1]!.root}`];
-  for (const key of ['all', ...SIZE_CLASSES.map(([, name]) => name)]) {
-    const [a, b] = [totals.get(`a ${key}`), totals.get(`b ${key}`)];
-    if (a === undefined || b === undefined) continue;
-    const [perA, perB] = [a.micros / a.answers, b.micros / b.answers];
-    lines.push(`  work of ${key.padEnd(7)} ${String(a.answers).padStart(6)} answers: a ${perA.toFixed(0).padStart(5)} µs, b ${perB.toFixed(0).padStart(5)} µs, b/a ${(perB / perA).toFixed(3)}`);
-  }
+  lines.push(...totals.lines());
   lines.push(`answers with a different record or page: ${differing}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
