@@ -19,12 +19,22 @@ export interface PreparedDocument {
 
 export function prepareRecordDocument(input: unknown, now: Date, keyProfile: WorkKeyProfileName = 'vufind'): PreparedDocument {
   checkRecordDocument(input);
-  const keys = input.work_keys_str_mv;
+  return preparedWithKeys(input, carriedWorkKeys(input) ?? WORK_KEY_PROFILES[keyProfile].keysOfDocument(input), now);
+}
+
+/** The work keys a checked document carries, as a list; undefined when it carries none (they are to be made). */
+export function carriedWorkKeys(document: RecordDocument): string[] | undefined {
+  const keys = document.work_keys_str_mv;
+  return keys === undefined || keys === null ? undefined : typeof keys === 'string' ? [keys] : keys;
+}
+
+/** A checked document prepared with its keys (carriedWorkKeys, else made under the profile): prepareRecordDocument's second half. */
+export function preparedWithKeys(input: RecordDocument, keys: string[], now: Date): PreparedDocument {
   const lastIndexed = input.last_indexed;
   const lastIndexedFromClock = lastIndexed === undefined || lastIndexed === null;
   const document: PreparedRecordDocument = {
     ...input,
-    work_keys_str_mv: keys === undefined || keys === null ? WORK_KEY_PROFILES[keyProfile].keysOfDocument(input) : typeof keys === 'string' ? [keys] : keys,
+    work_keys_str_mv: keys,
     last_indexed: lastIndexedFromClock ? now.toISOString() : normaliseInstant(String(lastIndexed)),
   };
   return { document, lastIndexedFromClock };
