@@ -26,7 +26,7 @@ import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { startBatchWorkerPool } from './batchWorkerPool.js';
 import type { LocalMappingSettings } from './localMapping.js';
 import type { MappingOutcome, RecordBatchMapping } from './pipeline.js';
-import { prepareRecordDocument, type PreparedDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
+import { prepareMappedDocument, type PreparedDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
 import { isRecordDeletion } from './recordDeletion.js';
 import { recordFormatNamed, type RecordBytesReading } from './recordFormats.js';
 import type { RecordPosition } from './sourceRecord.js';
@@ -157,7 +157,7 @@ export function outcomeOf(
   try {
     const mapped = mapping.toDocument(bytes, position, settings, keyProfile);
     if (isRecordDeletion(mapped)) return { value: mapped };
-    return { prepared: prepareRecordDocument(mapped, now, keyProfile) };
+    return { prepared: prepareMappedDocument(mapped, now, keyProfile) };
   } catch (error) {
     if (error instanceof InvalidRecordDocumentError) return { rejected: error.reason };
     return { failed: error instanceof Error ? error : new Error(String(error)) };

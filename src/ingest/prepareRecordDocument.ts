@@ -30,12 +30,24 @@ export function carriedWorkKeys(document: RecordDocument): string[] | undefined 
 
 /** A checked document prepared with its keys (carriedWorkKeys, else made under the profile): prepareRecordDocument's second half. */
 export function preparedWithKeys(input: RecordDocument, keys: string[], now: Date): PreparedDocument {
-  const lastIndexed = input.last_indexed;
+  return preparedAs({ ...input }, keys, now);
+}
+
+/**
+ * A freshly mapped document that nothing else holds (a mapping's answer, in a mapping worker), checked and
+ * prepared as prepareRecordDocument would, in place: the same properties in the same order, without the copy.
+ */
+export function prepareMappedDocument(mapped: unknown, now: Date, keyProfile: WorkKeyProfileName): PreparedDocument {
+  checkRecordDocument(mapped);
+  return preparedAs(mapped, carriedWorkKeys(mapped) ?? WORK_KEY_PROFILES[keyProfile].keysOfDocument(mapped), now);
+}
+
+/** `document` (a copy, or a document nothing else holds) given its keys and last_indexed. */
+function preparedAs(document: RecordDocument, keys: string[], now: Date): PreparedDocument {
+  const lastIndexed = document.last_indexed;
   const lastIndexedFromClock = lastIndexed === undefined || lastIndexed === null;
-  const document: PreparedRecordDocument = {
-    ...input,
-    work_keys_str_mv: keys,
-    last_indexed: lastIndexedFromClock ? now.toISOString() : normaliseInstant(String(lastIndexed)),
-  };
-  return { document, lastIndexedFromClock };
+  const prepared = document as PreparedRecordDocument;
+  prepared.work_keys_str_mv = keys;
+  prepared.last_indexed = lastIndexedFromClock ? now.toISOString() : normaliseInstant(String(lastIndexed));
+  return { document: prepared, lastIndexedFromClock };
 }
