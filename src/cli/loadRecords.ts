@@ -27,10 +27,11 @@ import type { HarvestState, IngestWriter } from '../ports.js';
 import type { RecordFileFormat } from '../ingest/recordFormats.js';
 import { writerWithDecisions } from '../work-keys/curation/writerWithDecisions.js';
 
-export { defaultMappingWorkers };
 import { decisionsFromCurationFile } from '../work-keys/curation/curationFile.js';
 import type { RecordPosition, SourceItem } from '../ingest/sourceRecord.js';
 import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
+
+export { defaultMappingWorkers };
 
 export { DEFAULT_BATCH_SIZE, IngestStoppedError as LoadStoppedError } from '../ingest/pipeline.js';
 export type { IngestProgress as LoadProgress, IngestSummary as LoadFileSummary } from '../ingest/pipeline.js';

@@ -6,13 +6,17 @@
  * several batches in flight, give the same documents, deletions, rejections with their positions and counts.
  */
 import test from 'ava';
-import { readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecordBatchMapping } from '../../src/ingest/pipeline.js';
 import { startKeyingWorkers } from '../../src/ingest/keyingWorkers.js';
 import { loadDocuments } from '../../src/ingest/loadDocuments.js';
+import { recordFormatNamed } from '../../src/ingest/recordFormats.js';
+import { loadRecordFiles, MAPPING_WORKERS_MIN_BYTES } from '../../src/cli/loadRecords.js';
 import { recordedLoad, recordingWriter } from '../support/recordingWriter.js';
-import type { SourceItem } from '../../src/ingest/sourceRecord.js';
+import { describeRejection, type SourceItem } from '../../src/ingest/sourceRecord.js';
 import { WORK_KEY_PROFILES, WORK_KEY_PROFILE_NAMES, type WorkKeyProfileName } from '../../src/work-keys/workKeyProfiles.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
@@ -71,6 +75,31 @@ test('loadDocuments names the id of a refused document read batches ahead of the
   const { writer } = recordingWriter('extended');
   const error = await t.throwsAsync(loadDocuments(writer, documents, { workers: 2 }));
   t.regex(error!.message, /document 211 \(id "bad-211"\): field "title"/);
+});
+
+test('a JSON Lines file large enough for workers is loaded with the keys and rejections of a load without them', async (t) => {
+  // Enough documents for the workers to start after the ones keyed first on the main thread, and bytes for the loader to use them.
+  const fixtures = fixtureDocuments();
+  const lines: string[] = [];
+  for (let n = 1, bytes = 0; n <= 15_000 || bytes < MAPPING_WORKERS_MIN_BYTES; n++) {
+    const line = n % 977 === 0 ? JSON.stringify({ id: `bad-${n}`, author: 7 }) : JSON.stringify({ ...fixtures[n % fixtures.length]!, id: `doc-${n}`, work_keys_str_mv: undefined });
+    lines.push(line);
+    bytes += line.length + 1;
+  }
+  const directory = mkdtempSync(join(tmpdir(), 'keying-workers-'));
+  t.teardown(() => rmSync(directory, { recursive: true, force: true }));
+  const path = join(directory, 'catalog.jsonl');
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  const loaded = async (workers: number) => {
+    const { writer, log } = recordingWriter('extended');
+    const rejections: string[] = [];
+    await loadRecordFiles({ files: [{ path, format: recordFormatNamed('jsonl')! }], writer, workers, clock: new Date('2026-11-26T00:00:00Z'), onRejected: ({ position, reason }) => rejections.push(describeRejection(position, reason)) });
+    // Compared as digests: a difference in 15,000 documents is too large for ava to show.
+    return { documents: log.length, digest: createHash('sha256').update(JSON.stringify(log)).digest('hex'), rejections };
+  };
+  const here = await loaded(0);
+  t.true(here.rejections.length > 10);
+  t.deepEqual(await loaded(2), here);
 });
 
 test('the keying workers refuse a worker count that is not a whole number >= 1', (t) => {
