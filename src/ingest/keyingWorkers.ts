@@ -99,6 +99,9 @@ export function startKeyingWorkers(options: KeyingWorkersOptions): RecordBatchMa
     },
     mapOneHere: () => pool.runOneHere(),
     close: () => pool.close(),
+    // Keying a batch takes a few milliseconds: one batch ahead keeps the workers busy, and documents
+    // held for more were promoted to V8's old generation, which the load's peak memory grew with.
+    batchesAhead: 1,
   };
 }
 

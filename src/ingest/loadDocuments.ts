@@ -35,8 +35,9 @@ export interface LoadOptions {
   readonly batchSize?: number;
   /**
    * Worker threads making the documents' work keys (keyingWorkers.ts; default defaultMappingWorkers(),
-   * batchWorkerPool.ts); 0 keys every document on this thread. A load keys its first KEYED_HERE_FIRST
-   * documents here, and starts the workers only when it goes on.
+   * batchWorkerPool.ts);
+   * 0 keys every document on this thread. A load keys its first KEYED_HERE_FIRST documents here, and
+   * starts the workers only when it goes on.
    */
   readonly workers?: number;
 }

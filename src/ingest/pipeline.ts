@@ -143,6 +143,11 @@ export interface RecordBatchMapping<T> {
   mapOneHere?(): boolean;
   /** Ends it (also when the load stops early); the pipeline calls it once. */
   close(): Promise<void>;
+  /**
+   * Batches handed over before the oldest is waited for (default MAPPING_BATCHES_AHEAD). Records held
+   * longer outlive V8's young generation; a quick mapping needs fewer ahead.
+   */
+  readonly batchesAhead?: number;
 }
 
 /** Source items per batch handed to a batch mapping, and batches in flight before the oldest is waited for. */
@@ -387,6 +392,7 @@ async function* mappedAhead<T>(
   source: AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>>, mapping: RecordBatchMapping<T>, keyProfile: WorkKeyProfileName,
   now: (position: RecordPosition) => Date,
 ): AsyncGenerator<MappedBatch<T>> {
+  const batchesAhead = mapping.batchesAhead ?? MAPPING_BATCHES_AHEAD;
   const inFlight: Array<{ readonly items: SourceItem<T>[]; readonly outcomes: Promise<MappingOutcome[]>; readonly settled: { done: boolean } }> = [];
   let items: SourceItem<T>[] = [];
   const send = () => {
@@ -432,7 +438,7 @@ async function* mappedAhead<T>(
       items.push(next.value);
       if (items.length < MAPPING_BATCH_ITEMS) continue;
       send();
-      if (inFlight.length > MAPPING_BATCHES_AHEAD) yield await oldest();
+      if (inFlight.length > batchesAhead) yield await oldest();
     }
     ended = true;
   } finally {
