@@ -3,7 +3,9 @@
  * records from their bytes, keyingWorkers.ts keys documents a program holds): each batch goes to the
  * least busy worker as the message its mapping makes of it, at most BATCHES_PER_WORKER batches to a
  * worker, the rest waiting here; when the pipeline would wait, it has this thread run a waiting batch
- * instead (runOneHere), so no thread idles while records wait.
+ * instead (runOneHere), so no thread idles while records wait. A worker is started only when those
+ * already there hold all they take and a batch waits, so a mapping that keeps few batches in flight
+ * does not pay for V8 instances it would not use.
  *
  * Left to others: what a batch is, the messages and what a worker does with them (the mappings and their
  * worker modules).
@@ -71,6 +73,9 @@ export function startBatchWorkerPool<Batch, Result>(options: BatchWorkerPoolOpti
   const workers: Worker[] = [];
   /** Posts waiting batches to workers holding fewer than BATCHES_PER_WORKER; refs a worker while it holds any. */
   const pump = () => {
+    // A worker more only when the ones there are hold all they take and a batch still waits: a mapping
+    // that keeps fewer batches in flight than one worker holds (keyingWorkers.ts) starts one.
+    if (queue.length > 0 && workers.length < options.workers && workers.every((worker) => held.get(worker)! >= BATCHES_PER_WORKER)) startOne();
     for (const worker of workers) {
       while (queue.length > 0 && held.get(worker)! < BATCHES_PER_WORKER) {
         const queued = queue.shift()!;
@@ -83,41 +88,38 @@ export function startBatchWorkerPool<Batch, Result>(options: BatchWorkerPoolOpti
       }
     }
   };
-  // Started at the first batch: a load that stops before it (refused options, an empty file) starts none.
-  const start = () => {
-    for (let i = 0; i < options.workers; i++) {
-      // Its garbage is short-lived (a batch's records and documents): a small young generation, as the
-      // staged load's worker has (src/adapters/sqlite/stagedLoadOffThread.ts), keeps its heap small.
-      const worker = startWorkerThread(options.callerUrl, options.stem, { workerData: options.workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
-      held.set(worker, 0);
-      worker.on('message', (answer: { readonly batch: number }) => {
-        const queued = posted.get(answer.batch);
-        if (queued === undefined) return;
-        posted.delete(answer.batch);
-        held.set(worker, held.get(worker)! - 1);
-        // Like the staged load's worker (src/adapters/sqlite/stagedLoadOffThread.ts): it holds the
-        // process open only while it holds a batch, so a load abandoned without close does not keep it alive.
-        if (held.get(worker) === 0) worker.unref();
-        try {
-          queued.resolve(options.resultOf(answer, queued.batch));
-        } catch (error) {
-          queued.reject(error instanceof Error ? error : new Error(String(error)));
-        }
-        pump();
-      });
-      worker.on('error', (error) => fail(new Error(`a mapping worker failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })));
-      worker.on('exit', () => {
-        if (!closed) fail(new Error('a mapping worker stopped before the load ended'));
-      });
-      worker.unref();
-      workers.push(worker);
-    }
+  // Started as batches come (pump): a load that stops before its first (refused options, an empty file) starts none.
+  const startOne = () => {
+    // Its garbage is short-lived (a batch's records and documents): a small young generation, as the
+    // staged load's worker has (src/adapters/sqlite/stagedLoadOffThread.ts), keeps its heap small.
+    const worker = startWorkerThread(options.callerUrl, options.stem, { workerData: options.workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+    held.set(worker, 0);
+    worker.on('message', (answer: { readonly batch: number }) => {
+      const queued = posted.get(answer.batch);
+      if (queued === undefined) return;
+      posted.delete(answer.batch);
+      held.set(worker, held.get(worker)! - 1);
+      // Like the staged load's worker (src/adapters/sqlite/stagedLoadOffThread.ts): it holds the
+      // process open only while it holds a batch, so a load abandoned without close does not keep it alive.
+      if (held.get(worker) === 0) worker.unref();
+      try {
+        queued.resolve(options.resultOf(answer, queued.batch));
+      } catch (error) {
+        queued.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      pump();
+    });
+    worker.on('error', (error) => fail(new Error(`a mapping worker failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })));
+    worker.on('exit', () => {
+      if (!closed) fail(new Error('a mapping worker stopped before the load ended'));
+    });
+    worker.unref();
+    workers.push(worker);
   };
   return {
     run(batch) {
       if (failure !== undefined) return Promise.reject(failure);
       if (closed) return Promise.reject(new Error('the mapping workers are closed'));
-      if (workers.length === 0) start();
       return new Promise<Result>((resolve, reject) => {
         queue.push({ batch, resolve, reject });
         pump();
