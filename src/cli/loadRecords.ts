@@ -17,17 +17,21 @@ import { stat } from 'node:fs/promises';
 import { openEmbeddedIndex, type EmbeddedIndex } from '../adapters/sqlite/embeddedIndex.js';
 import { createSolrWriter, solrIngestWriter, type SolrWriterOptions } from '../adapters/solr/solrWriter.js';
 import { harvestStateFile } from '../ingest/harvestState.js';
-import { availableParallelism } from 'node:os';
 import { InvalidOptionError } from '../errors.js';
+import { defaultMappingWorkers } from '../ingest/batchWorkerPool.js';
+import { startKeyingWorkers } from '../ingest/keyingWorkers.js';
 import { startMappingWorkers } from '../ingest/mappingWorkers.js';
 import { runIngest, type RecordBatchMapping, type IngestDuplicate, type IngestProgress, type IngestRejection, type IngestSummary } from '../ingest/pipeline.js';
 import type { LocalMappingSettings } from '../ingest/localMapping.js';
 import type { HarvestState, IngestWriter } from '../ports.js';
 import type { RecordFileFormat } from '../ingest/recordFormats.js';
 import { writerWithDecisions } from '../work-keys/curation/writerWithDecisions.js';
+
 import { decisionsFromCurationFile } from '../work-keys/curation/curationFile.js';
 import type { RecordPosition, SourceItem } from '../ingest/sourceRecord.js';
 import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
+
+export { defaultMappingWorkers };
 
 export { DEFAULT_BATCH_SIZE, IngestStoppedError as LoadStoppedError } from '../ingest/pipeline.js';
 export type { IngestProgress as LoadProgress, IngestSummary as LoadFileSummary } from '../ingest/pipeline.js';
@@ -53,7 +57,8 @@ export interface LoadFilesOptions {
   /**
    * Worker threads mapping records beside this thread (default: defaultMappingWorkers()); 0 maps every
    * record on this thread. Workers are used only when every file is of one format that
-   * can be mapped from its records' bytes (ISO 2709) and the files hold MAPPING_WORKERS_MIN_BYTES or more:
+   * can be mapped from its records' bytes (ISO 2709), or whose records are documents as they are, which
+   * the workers key (JSON Lines: keyingWorkers.ts), and the files hold MAPPING_WORKERS_MIN_BYTES or more:
    * below that, starting them costs more than they save (docs/benchmarks.md).
    */
   readonly workers?: number;
@@ -61,15 +66,6 @@ export interface LoadFilesOptions {
 
 /** The smallest load (bytes of its files) mapped in worker threads. */
 export const MAPPING_WORKERS_MIN_BYTES = 4 << 20;
-
-/**
- * The default number of mapping threads: as many as the cores on one or two (on 2 cores two workers were
- * faster than one, docs/benchmarks.md: this thread maps only when it would wait), else the cores but one.
- */
-export function defaultMappingWorkers(): number {
-  const cores = availableParallelism();
-  return cores <= 2 ? cores : cores - 1;
-}
 
 /**
  * Loads files, one after another, through ONE pipeline run and so one writer: a load of several files
@@ -90,7 +86,9 @@ export async function loadRecordFiles(options: LoadFilesOptions): Promise<Ingest
   const workers = options.workers ?? defaultMappingWorkers();
   if (!Number.isSafeInteger(workers) || workers < 0) throw new InvalidOptionError('workers', `give a whole number >= 0, not ${String(workers)}`);
   const format = options.files[0]?.format;
-  const inWorkers = workers > 0 && bytes >= MAPPING_WORKERS_MIN_BYTES && format?.asBytes !== undefined && options.files.every((file) => file.format.name === format.name);
+  const workersPay = workers > 0 && bytes >= MAPPING_WORKERS_MIN_BYTES && format !== undefined && options.files.every((file) => file.format.name === format.name);
+  const inWorkers = workersPay && format.asBytes !== undefined;
+  const keyedInWorkers = workersPay && format.documentsAsRead === true;
   let current = 0;
   async function* items(): AsyncGenerator<SourceItem<unknown>> {
     for (const [i, file] of options.files.entries()) {
@@ -104,6 +102,7 @@ export async function loadRecordFiles(options: LoadFilesOptions): Promise<Ingest
       ? (record: unknown, position: RecordPosition, keyProfile) => format!.asBytes!.toDocument(record as Uint8Array, position, options.mapping, keyProfile)
       : (record: unknown, position: RecordPosition, keyProfile) => options.files[current]!.format.toDocument(record, position, options.mapping, keyProfile),
     ...(inWorkers ? { mapBatches: startMappingWorkers({ format: format!.name, workers, ...(options.mapping !== undefined ? { settings: options.mapping } : {}) }) as RecordBatchMapping<unknown> } : {}),
+    ...(keyedInWorkers ? { mapBatches: startKeyingWorkers({ workers }) } : {}),
     writer: options.writer,
     now: (position) => clocks.get(position.source) ?? clocks.get(options.files[current]!.path)!,
     ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),

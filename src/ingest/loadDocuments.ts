@@ -12,6 +12,8 @@
  */
 import { describeValue, InvalidArgumentError, InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { missingWriterMethods, type IngestWriter } from '../ports.js';
+import { defaultMappingWorkers } from './batchWorkerPool.js';
+import { startKeyingWorkers } from './keyingWorkers.js';
 import { IngestStoppedError, runIngest } from './pipeline.js';
 import type { SourceItem } from './sourceRecord.js';
 
@@ -31,6 +33,13 @@ export interface LoadOptions {
   readonly now?: () => Date;
   /** Documents per transaction (default: the writer's preferred batch size). */
   readonly batchSize?: number;
+  /**
+   * Worker threads making the documents' work keys (keyingWorkers.ts; default defaultMappingWorkers(),
+   * batchWorkerPool.ts);
+   * 0 keys every document on this thread. A load keys its first KEYED_HERE_FIRST documents here, and
+   * starts the workers only when it goes on.
+   */
+  readonly workers?: number;
 }
 
 export interface LoadSummary {
@@ -56,6 +65,8 @@ function checkLoadArguments(documents: unknown, options: unknown): asserts optio
   for (const name of ['onRejected', 'onProgress', 'now'] as const) {
     if (given[name] !== undefined && typeof given[name] !== 'function') throw new InvalidOptionError(name, `give a function, not a ${typeof given[name]}`);
   }
+  const workers = given.workers;
+  if (workers !== undefined && (typeof workers !== 'number' || !Number.isSafeInteger(workers) || workers < 0)) throw new InvalidOptionError('workers', `give a whole number >= 0, not ${describeValue(workers)}`);
 }
 
 /**
@@ -73,28 +84,27 @@ export async function loadDocuments(writer: IngestWriter, documents: Iterable<un
     await writer.close();
     throw error;
   }
+  // The ids of the documents read last, for the message of a rejection (the pipeline's positions carry
+  // none): the pipeline rejects a document when it takes it, at most the batches it reads ahead of that
+  // (pipeline.ts, mappedAhead) after it was read. A map of every id read, kept before, was a large share
+  // of a big load's peak memory; a slot that another document took since gives no id.
+  const recentIds = new RecentIds();
   async function* items(): AsyncGenerator<SourceItem<unknown>> {
     let recordNumber = 0;
     for await (const record of documents as AsyncIterable<unknown>) {
       recordNumber += 1;
+      const id = (record as { id?: unknown } | null)?.id;
+      recentIds.note(recordNumber, typeof id === 'string' ? id : undefined);
       yield { kind: 'record', position: { source: 'load()', recordNumber }, record };
     }
   }
   const onRejected = loadOptions.onRejected;
-  // The id of the document read last, for the message of its rejection (the pipeline's positions carry
-  // none): the pipeline rejects a document as soon as it has read it, and the embedded index's writer
-  // refuses none later. A map of every id read, kept before, was a large share of a big load's peak memory.
-  let lastReadNumber = 0;
-  let lastReadId: string | undefined;
+  const workers = loadOptions.workers ?? defaultMappingWorkers();
   let reportedLoaded = 0;
   const summary = await runIngest({
     items: items(),
-    toDocument: (record, position) => {
-      const id = (record as { id?: unknown } | null)?.id;
-      lastReadNumber = position.recordNumber;
-      lastReadId = typeof id === 'string' ? id : undefined;
-      return record;
-    },
+    toDocument: (record) => record,
+    ...(workers > 0 ? { mapBatches: startKeyingWorkers({ workers }) } : {}),
     writer,
     now: loadOptions.now ?? (() => new Date()),
     ...(loadOptions.batchSize !== undefined ? { batchSize: loadOptions.batchSize } : {}),
@@ -105,7 +115,7 @@ export async function loadDocuments(writer: IngestWriter, documents: Iterable<un
       loadOptions.onProgress?.(progress.read);
     },
     onRejected: ({ position, reason }) => {
-      const id = position.recordNumber === lastReadNumber ? lastReadId : undefined;
+      const id = recentIds.idOf(position.recordNumber);
       if (onRejected === undefined) {
         throw new InvalidRecordDocumentError(`document ${position.recordNumber}${id !== undefined ? ` (id ${JSON.stringify(id)})` : ''}: ${reason}`);
       }
@@ -116,6 +126,24 @@ export async function loadDocuments(writer: IngestWriter, documents: Iterable<un
     throw error instanceof IngestStoppedError ? error.cause : error;
   });
   return { read: summary.read, loaded: summary.loaded, rejected: summary.rejected };
+}
+
+/** The ids of the last RecentIds.SLOTS documents read, by their numbers. */
+class RecentIds {
+  static readonly SLOTS = 1 << 14;
+  private readonly numbers = new Float64Array(RecentIds.SLOTS);
+  private readonly ids: Array<string | undefined> = new Array(RecentIds.SLOTS);
+
+  note(recordNumber: number, id: string | undefined): void {
+    const slot = recordNumber % RecentIds.SLOTS;
+    this.numbers[slot] = recordNumber;
+    this.ids[slot] = id;
+  }
+
+  idOf(recordNumber: number): string | undefined {
+    const slot = recordNumber % RecentIds.SLOTS;
+    return this.numbers[slot] === recordNumber ? this.ids[slot] : undefined;
+  }
 }
 
 /** What `load` adds to an index that opens writers (the embedded index's 0.1.0 method). */

@@ -11,8 +11,8 @@
  * as one JSON text per batch (a megabyte or more, placed straight in V8's old generation) or as a string
  * per record (kept long enough to be moved there), they made garbage the heap grew with, batch after
  * batch, to 500 MB of a 1M-record load (docs/benchmarks.md).
- * Each worker holds at most two batches; the others wait in a queue, and when the pipeline would wait for
- * a batch it has this thread map a queued one instead (mapOneHere), so no thread idles while records wait.
+ * The batches go round the workers as batchWorkerPool.ts hands them out (this thread maps a waiting one
+ * when the pipeline would otherwise wait: mapOneHere).
  * The pipeline keeps the records' order and positions, so every rejection still names its file and record.
  *
  * The documents are the ones the main thread would make: the mapping is the same function, and what it
@@ -22,12 +22,11 @@
  * Left to others: when to use workers (src/cli/loadRecords.ts), reading and preparing (the pipeline), the
  * worker's loop (mappingWorker.ts).
  */
-import type { Worker } from 'node:worker_threads';
 import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
-import { startWorkerThread } from '../workerThreadStart.js';
+import { startBatchWorkerPool } from './batchWorkerPool.js';
 import type { LocalMappingSettings } from './localMapping.js';
 import type { MappingOutcome, RecordBatchMapping } from './pipeline.js';
-import { prepareRecordDocument, type PreparedDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
+import { prepareMappedDocument, type PreparedDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
 import { isRecordDeletion } from './recordDeletion.js';
 import { recordFormatNamed, type RecordBytesReading } from './recordFormats.js';
 import type { RecordPosition } from './sourceRecord.js';
@@ -79,19 +78,11 @@ export interface MappingWorkersOptions {
   readonly workers: number;
 }
 
-/** The workers' young generation (V8's default is larger). */
-const WORKER_YOUNG_GENERATION_MB = 16;
-
-/** Batches a worker holds at once (one it maps, one waiting in its port), so that it never waits for this thread. */
-const BATCHES_PER_WORKER = 2;
-
 interface QueuedBatch {
   readonly records: readonly Uint8Array[];
   readonly positions: readonly RecordPosition[];
   readonly keyProfile: WorkKeyProfileName;
   readonly clocks: readonly Date[];
-  resolve(outcomes: MappingOutcome[]): void;
-  reject(error: Error): void;
 }
 
 /** Starts the workers; they end when the batch mapping is closed, or fail every batch if one dies. */
@@ -99,83 +90,23 @@ export function startMappingWorkers(options: MappingWorkersOptions): RecordBatch
   if (!Number.isSafeInteger(options.workers) || options.workers < 1) throw new InvalidOptionError('workers', `give a whole number >= 1, not ${String(options.workers)}`);
   const workerData: MappingWorkerData = { format: options.format, settings: options.settings };
   const mappingHere = bytesMappingOf(options.format);
-  /** Batches no worker has taken yet, oldest first: the next free worker takes them, or this thread (mapOneHere). */
-  const queue: QueuedBatch[] = [];
-  const posted = new Map<number, QueuedBatch>();
-  const held = new Map<Worker, number>();
-  let failure: Error | undefined;
-  let closed = false;
-  let nextBatch = 0;
-  const fail = (error: Error) => {
-    failure ??= error;
-    for (const batch of [...posted.values(), ...queue.splice(0)]) batch.reject(failure);
-    posted.clear();
-  };
-  const workers: Worker[] = [];
-  /** Posts queued batches to workers holding fewer than BATCHES_PER_WORKER; refs a worker while it holds any. */
-  const pump = () => {
-    for (const worker of workers) {
-      while (queue.length > 0 && held.get(worker)! < BATCHES_PER_WORKER) {
-        const queued = queue.shift()!;
-        const batch = nextBatch++;
-        posted.set(batch, queued);
-        held.set(worker, held.get(worker)! + 1);
-        worker.ref();
-        const { bytes, ends, endsBuffer } = packed(queued.records);
-        const message: ToMappingWorker = { batch, bytes, ends, positions: queued.positions, keyProfile: queued.keyProfile, clocks: instantsOf(queued.clocks) };
-        worker.postMessage(message, [bytes, endsBuffer]);
-      }
-    }
-  };
-  // Started at the first batch: a load that stops before it (refused options, an empty file) starts none.
-  const start = () => {
-    for (let i = 0; i < options.workers; i++) {
-      // Its garbage is short-lived (a batch's records and documents): a small young generation, as the
-      // staged load's worker has (src/adapters/sqlite/stagedLoadOffThread.ts), keeps its heap small.
-      const worker = startWorkerThread(import.meta.url, 'mappingWorker', { workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
-      held.set(worker, 0);
-      worker.on('message', (message: FromMappingWorker) => {
-        const batch = posted.get(message.batch);
-        if (batch === undefined) return;
-        posted.delete(message.batch);
-        held.set(worker, held.get(worker)! - 1);
-        // Like the staged load's worker (src/adapters/sqlite/stagedLoadOffThread.ts): it holds the
-        // process open only while it holds a batch, so a load abandoned without close does not keep it alive.
-        if (held.get(worker) === 0) worker.unref();
-        batch.resolve(outcomesOf(message));
-        pump();
-      });
-      worker.on('error', (error) => fail(new Error(`a mapping worker failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })));
-      worker.on('exit', () => {
-        if (!closed) fail(new Error('a mapping worker stopped before the load ended'));
-      });
-      worker.unref();
-      workers.push(worker);
-    }
-  };
+  const pool = startBatchWorkerPool<QueuedBatch, MappingOutcome[]>({
+    callerUrl: import.meta.url,
+    stem: 'mappingWorker',
+    workerData,
+    workers: options.workers,
+    messageOf: (queued) => {
+      const { bytes, ends, endsBuffer } = packed(queued.records);
+      const message: Omit<ToMappingWorker, 'batch'> = { bytes, ends, positions: queued.positions, keyProfile: queued.keyProfile, clocks: instantsOf(queued.clocks) };
+      return { message, transfer: [bytes, endsBuffer] };
+    },
+    resultOf: (answer) => outcomesOf(answer as FromMappingWorker),
+    here: (queued) => queued.records.map((record, i) => outcomeOf(mappingHere, record, queued.positions[i]!, options.settings, queued.keyProfile, queued.clocks[i]!)),
+  });
   return {
-    map(records, positions, keyProfile, clocks) {
-      if (failure !== undefined) return Promise.reject(failure);
-      if (closed) return Promise.reject(new Error('the mapping workers are closed'));
-      if (workers.length === 0) start();
-      return new Promise<MappingOutcome[]>((resolve, reject) => {
-        queue.push({ records, positions, keyProfile, clocks, resolve, reject });
-        pump();
-      });
-    },
-    mapOneHere() {
-      // The newest batch: the workers take the oldest next, and the pipeline waits for the oldest first.
-      const queued = queue.pop();
-      if (queued === undefined) return false;
-      queued.resolve(queued.records.map((record, i) => outcomeOf(mappingHere, record, queued.positions[i]!, options.settings, queued.keyProfile, queued.clocks[i]!)));
-      return true;
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      fail(new Error('the mapping workers are closed'));
-      await Promise.all(workers.map((worker) => worker.terminate()));
-    },
+    map: (records, positions, keyProfile, clocks) => pool.run({ records, positions, keyProfile, clocks }),
+    mapOneHere: () => pool.runOneHere(),
+    close: () => pool.close(),
   };
 }
 
@@ -226,7 +157,7 @@ export function outcomeOf(
   try {
     const mapped = mapping.toDocument(bytes, position, settings, keyProfile);
     if (isRecordDeletion(mapped)) return { value: mapped };
-    return { prepared: prepareRecordDocument(mapped, now, keyProfile) };
+    return { prepared: prepareMappedDocument(mapped, now, keyProfile) };
   } catch (error) {
     if (error instanceof InvalidRecordDocumentError) return { rejected: error.reason };
     return { failed: error instanceof Error ? error : new Error(String(error)) };

@@ -143,6 +143,11 @@ export interface RecordBatchMapping<T> {
   mapOneHere?(): boolean;
   /** Ends it (also when the load stops early); the pipeline calls it once. */
   close(): Promise<void>;
+  /**
+   * Batches handed over before the oldest is waited for (default MAPPING_BATCHES_AHEAD). Records held
+   * longer outlive V8's young generation; a quick mapping needs fewer ahead.
+   */
+  readonly batchesAhead?: number;
 }
 
 /** Source items per batch handed to a batch mapping, and batches in flight before the oldest is waited for. */
@@ -387,6 +392,7 @@ async function* mappedAhead<T>(
   source: AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>>, mapping: RecordBatchMapping<T>, keyProfile: WorkKeyProfileName,
   now: (position: RecordPosition) => Date,
 ): AsyncGenerator<MappedBatch<T>> {
+  const batchesAhead = mapping.batchesAhead ?? MAPPING_BATCHES_AHEAD;
   const inFlight: Array<{ readonly items: SourceItem<T>[]; readonly outcomes: Promise<MappingOutcome[]>; readonly settled: { done: boolean } }> = [];
   let items: SourceItem<T>[] = [];
   const send = () => {
@@ -412,14 +418,36 @@ async function* mappedAhead<T>(
     while (!settled.done && mapping.mapOneHere?.() === true) await Promise.resolve();
     return { items: batchItems, outcomes: await outcomes };
   };
-  for await (const item of source as AsyncIterable<SourceItem<T>>) {
-    items.push(item);
-    if (items.length < MAPPING_BATCH_ITEMS) continue;
-    send();
-    if (inFlight.length > MAPPING_BATCHES_AHEAD) yield await oldest();
+  // A source that fails still has the records read before its failure taken, as they are without a batch
+  // mapping (which takes each record as it is read): the committed batches are the same either way.
+  const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  let failed = false;
+  let failure: unknown;
+  let ended = false;
+  try {
+    for (;;) {
+      let next: IteratorResult<SourceItem<T>>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        failed = true;
+        failure = error;
+        break;
+      }
+      if (next.done === true) break;
+      items.push(next.value);
+      if (items.length < MAPPING_BATCH_ITEMS) continue;
+      send();
+      if (inFlight.length > batchesAhead) yield await oldest();
+    }
+    ended = true;
+  } finally {
+    // Stopped early (the pipeline stops on a rejection or a fault): the source is closed, as for-await closes it.
+    if (!ended) await iterator.return?.();
   }
   if (items.length > 0) send();
   while (inFlight.length > 0) yield await oldest();
+  if (failed) throw failure;
 }
 
 /**

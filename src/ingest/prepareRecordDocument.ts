@@ -19,13 +19,35 @@ export interface PreparedDocument {
 
 export function prepareRecordDocument(input: unknown, now: Date, keyProfile: WorkKeyProfileName = 'vufind'): PreparedDocument {
   checkRecordDocument(input);
-  const keys = input.work_keys_str_mv;
-  const lastIndexed = input.last_indexed;
+  return preparedWithKeys(input, carriedWorkKeys(input) ?? WORK_KEY_PROFILES[keyProfile].keysOfDocument(input), now);
+}
+
+/** The work keys a checked document carries, as a list; undefined when it carries none (they are to be made). */
+export function carriedWorkKeys(document: RecordDocument): string[] | undefined {
+  const keys = document.work_keys_str_mv;
+  return keys === undefined || keys === null ? undefined : typeof keys === 'string' ? [keys] : keys;
+}
+
+/** A checked document prepared with its keys (carriedWorkKeys, else made under the profile): prepareRecordDocument's second half. */
+export function preparedWithKeys(input: RecordDocument, keys: string[], now: Date): PreparedDocument {
+  return preparedAs({ ...input }, keys, now);
+}
+
+/**
+ * A freshly mapped document that nothing else holds (a mapping's answer, in a mapping worker), checked and
+ * prepared as prepareRecordDocument would, in place: the same properties in the same order, without the copy.
+ */
+export function prepareMappedDocument(mapped: unknown, now: Date, keyProfile: WorkKeyProfileName): PreparedDocument {
+  checkRecordDocument(mapped);
+  return preparedAs(mapped, carriedWorkKeys(mapped) ?? WORK_KEY_PROFILES[keyProfile].keysOfDocument(mapped), now);
+}
+
+/** `document` (a copy, or a document nothing else holds) given its keys and last_indexed. */
+function preparedAs(document: RecordDocument, keys: string[], now: Date): PreparedDocument {
+  const lastIndexed = document.last_indexed;
   const lastIndexedFromClock = lastIndexed === undefined || lastIndexed === null;
-  const document: PreparedRecordDocument = {
-    ...input,
-    work_keys_str_mv: keys === undefined || keys === null ? WORK_KEY_PROFILES[keyProfile].keysOfDocument(input) : typeof keys === 'string' ? [keys] : keys,
-    last_indexed: lastIndexedFromClock ? now.toISOString() : normaliseInstant(String(lastIndexed)),
-  };
-  return { document, lastIndexedFromClock };
+  const prepared = document as PreparedRecordDocument;
+  prepared.work_keys_str_mv = keys;
+  prepared.last_indexed = lastIndexedFromClock ? now.toISOString() : normaliseInstant(String(lastIndexed));
+  return { document: prepared, lastIndexedFromClock };
 }

@@ -71,6 +71,11 @@ export interface RecordFileFormat<T = unknown> {
    * as `read` does and calls `toDocument`. Absent: records of the format are mapped on the main thread.
    */
   readonly asBytes?: RecordBytesReading;
+  /**
+   * True for a format whose records are record documents as they are (`toDocument` gives them back):
+   * their work keys may be made in worker threads (keyingWorkers.ts).
+   */
+  readonly documentsAsRead?: true;
 }
 
 /** A format's records read as bytes, which cross to worker threads cheaply, and mapped from them. */
@@ -87,6 +92,7 @@ const jsonLines: RecordFileFormat<unknown> = {
   recognises: (head) => head.startsWith('{') || head.startsWith('['),
   read: readJsonLines,
   toDocument: (record) => record,
+  documentsAsRead: true,
 };
 
 const iso2709: RecordFileFormat<MarcRecord> = {

@@ -11,7 +11,8 @@
  * keying MARC and Dublin Core records (the mappings in src/ingest/).
  */
 import { InvalidOptionError } from '../errors.js';
-import { workStatementFromDocument } from './extended/documentWorkStatement.js';
+import { KEYED_FIELDS } from '../record/recordFields.js';
+import { workStatementFromDocument, WORK_STATEMENT_FIELDS } from './extended/documentWorkStatement.js';
 import { extendedWorkKeys } from './extended/extendedWorkKeys.js';
 import { workKeysOf } from './workKeys.js';
 
@@ -22,6 +23,8 @@ export interface WorkKeyProfile {
   readonly description: string;
   /** The keys of a record document (VuFind field names); never throws. */
   readonly keysOfDocument: (document: unknown) => string[];
+  /** The document fields keysOfDocument reads: a document holding only these has the same keys. */
+  readonly keyedFields: readonly string[];
 }
 
 export const WORK_KEY_PROFILES: Readonly<Record<WorkKeyProfileName, WorkKeyProfile>> = {
@@ -29,11 +32,13 @@ export const WORK_KEY_PROFILES: Readonly<Record<WorkKeyProfileName, WorkKeyProfi
     name: 'vufind',
     description: "VuFind 7.1.1's work keys, byte for byte: UT <uniform title> and AT <author> <title> for every author and title form, as VuFind's importer writes work_keys_str_mv.",
     keysOfDocument: (document) => workKeysOf(document as Parameters<typeof workKeysOf>[0]),
+    keyedFields: Object.values(KEYED_FIELDS).flat().map((field) => field.name),
   },
   extended: {
     name: 'extended',
     description: "VuFind's title forms with the main author, plus titles without subtitle, article or author's name, '&' read; no generic uniform titles and no added-entry names beside a main entry; translations and DOI/handle keys.",
     keysOfDocument: (document) => extendedWorkKeys(workStatementFromDocument(document)),
+    keyedFields: WORK_STATEMENT_FIELDS,
   },
 };
 

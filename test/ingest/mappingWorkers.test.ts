@@ -10,10 +10,11 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runIngest, type IngestWriter, type RecordBatchMapping } from '../../src/ingest/pipeline.js';
+import type { IngestOptions, RecordBatchMapping } from '../../src/ingest/pipeline.js';
 import { startMappingWorkers } from '../../src/ingest/mappingWorkers.js';
 import { recordFormatNamed } from '../../src/ingest/recordFormats.js';
-import { describeRejection, type SourceItem } from '../../src/ingest/sourceRecord.js';
+import { recordedLoad } from '../support/recordingWriter.js';
+import type { SourceItem } from '../../src/ingest/sourceRecord.js';
 import { encodeIso2709, encodeIso2709Raw, rawControlField, rawDataField } from '../../tools/marc/writeIso2709.js';
 import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
 import { recordDocumentFromMarc } from '../../src/ingest/marc/vufindMarcMapping.js';
@@ -66,46 +67,13 @@ function catalogFile(): Buffer {
   return Buffer.concat(parts);
 }
 
-/**
- * A writer keyed with `keyProfile` that records what it is given, with a grouping decision of its own
- * (as curationTable.ts's writer has): records whose id ends in 3 get one more key.
- */
-function recordingWriter(keyProfile: WorkKeyProfileName) {
-  const log: unknown[] = [];
-  const writer: IngestWriter = {
-    description: 'recording writer',
-    keyProfile,
-    curateWorkKeys: (document) => (document.id.endsWith('3') ? { ...document, work_keys_str_mv: [...document.work_keys_str_mv, 'curated'] } : document),
-    storedContentOf: async () => new Map(),
-    put: async (batch) => {
-      log.push(...batch);
-      return [];
-    },
-    delete: async (ids) => { log.push(`delete ${ids.join(' ')}`); },
-    close: async () => { log.push('close'); },
-  };
-  return { writer, log };
-}
-
-async function load(path: string, mapBatches: RecordBatchMapping<Uint8Array> | undefined, keyProfile: WorkKeyProfileName) {
+function load(path: string, mapBatches: RecordBatchMapping<Uint8Array> | undefined, keyProfile: WorkKeyProfileName) {
   const format = recordFormatNamed('iso2709')!;
-  const { writer, log } = recordingWriter(keyProfile);
-  const rejections: string[] = [];
-  const now = new Date('2026-11-25T12:00:00Z');
   const items = (mapBatches === undefined ? format.read(path) : format.asBytes!.read(path)) as AsyncIterable<SourceItem<unknown>>;
-  const summary = await runIngest<unknown>({
-    items,
-    toDocument: mapBatches === undefined
-      ? (record, position, keyProfile) => format.toDocument(record, position, undefined, keyProfile)
-      : (record, position, keyProfile) => format.asBytes!.toDocument(record as Uint8Array, position, undefined, keyProfile),
-    ...(mapBatches === undefined ? {} : { mapBatches: mapBatches as RecordBatchMapping<unknown> }),
-    writer,
-    now: () => now,
-    batchSize: 300,
-    onRejected: ({ position, reason }) => rejections.push(describeRejection(position, reason)),
-  });
-  const { seconds: _seconds, ...counts } = summary;
-  return { counts, log, rejections };
+  const toDocument: IngestOptions<unknown>['toDocument'] = mapBatches === undefined
+    ? (record, position, keyProfile) => format.toDocument(record, position, undefined, keyProfile)
+    : (record, position, keyProfile) => format.asBytes!.toDocument(record as Uint8Array, position, undefined, keyProfile);
+  return recordedLoad(items, toDocument, mapBatches as RecordBatchMapping<unknown> | undefined, keyProfile);
 }
 
 for (const keyProfile of ['vufind', 'extended'] as const) {

@@ -40,14 +40,32 @@ export function workStatementFromMarc(record: MarcRecord): WorkStatement {
   const titles: StatedTitle[] = [];
   const ownUniformTitles: MarcDataField[] = [];
   const relatedUniformTitles: MarcDataField[] = [];
+  // The fields read after this pass, gathered in it (one pass over the record's fields, not one per tag).
+  const nameTitles: MarcDataField[] = [];
+  const translations: MarcDataField[] = [];
+  const notes: MarcDataField[] = [];
+  const identifierFields: MarcDataField[] = [];
+  let originalLanguageField: MarcDataField | undefined;
   for (const field of fields) {
     const tag = field.tag;
     if (tag === '100' || tag === '110' || tag === '111') {
       const name = nameOf(field);
       if (name !== undefined) mainNames.push(name);
-    } else if ((tag === '700' || tag === '710' || tag === '711') && field.ind2 !== '2' && !hasSubfield(field, 't')) {
-      const name = nameOf(field);
-      if (name !== undefined) addedNames.push(name);
+    } else if (tag === '700' || tag === '710' || tag === '711') {
+      if (hasSubfield(field, 't')) {
+        nameTitles.push(field);
+      } else if (field.ind2 !== '2') {
+        const name = nameOf(field);
+        if (name !== undefined) addedNames.push(name);
+      }
+    } else if (tag === '765') {
+      translations.push(field);
+    } else if (tag === '500') {
+      notes.push(field);
+    } else if (tag === '024') {
+      if (field.ind1 === '7') identifierFields.push(field);
+    } else if (tag === '041') {
+      if (originalLanguageField === undefined && hasSubfield(field, 'h')) originalLanguageField = field;
     } else if (tag === '245') {
       const title = titleStatementOf(field);
       if (title !== undefined) titles.push(title);
@@ -60,7 +78,6 @@ export function workStatementFromMarc(record: MarcRecord): WorkStatement {
       relatedUniformTitles.push(field);
     }
   }
-  const nameTitles = fields.filter((field) => ['700', '710', '711'].includes(field.tag) && hasSubfield(field, 't'));
   const ownNameTitle = mainNames.length === 0 && ownUniformTitles.length === 0 && nameTitles.length === 1 && nameTitles[0]!.ind2 !== '2' && !hasSubfield(nameTitles[0]!, 'i') ? nameTitles[0] : undefined;
   if (ownNameTitle !== undefined) {
     const name = nameOf(ownNameTitle);
@@ -78,7 +95,7 @@ export function workStatementFromMarc(record: MarcRecord): WorkStatement {
     if (uniformTitle !== undefined) uniformTitles.push(uniformTitle);
   }
   const language = languageOf(record);
-  const originalLanguage = fields.find((field) => field.tag === '041' && hasSubfield(field, 'h'))?.subfields.find((s) => s.code === 'h')?.value.trim().toLowerCase().slice(0, 3);
+  const originalLanguage = originalLanguageField?.subfields.find((s) => s.code === 'h')?.value.trim().toLowerCase().slice(0, 3);
   return {
     mainNames,
     addedNames,
@@ -86,18 +103,18 @@ export function workStatementFromMarc(record: MarcRecord): WorkStatement {
     uniformTitles,
     ...(language !== undefined ? { language } : {}),
     originals: [
-      ...fields.filter((field) => field.tag === '765').flatMap((field) => {
+      ...translations.flatMap((field) => {
         const title = joinedSubfields(field, 't');
         if (title === undefined) return [];
         const name = joinedSubfields(field, 'a');
         return [{ title, ...(name !== undefined ? { name } : {}), ...(originalLanguage ? { language: originalLanguage } : {}) }];
       }),
-      ...fields.filter((field) => field.tag === '500').flatMap((field) => {
+      ...notes.flatMap((field) => {
         const title = originalTitleInNote(joinedSubfields(field, 'a') ?? '');
         return title === undefined ? [] : [{ title, ...(originalLanguage ? { language: originalLanguage } : {}) }];
       }),
     ],
-    identifiers: fields.filter((field) => field.tag === '024' && field.ind1 === '7').flatMap((field) => {
+    identifiers: identifierFields.flatMap((field) => {
       const source = field.subfields.find((subfield) => subfield.code === '2')?.value.trim().toLowerCase();
       const scheme = source === 'doi' ? 'doi' : source === 'hdl' || source === 'handle' ? 'hdl' : undefined;
       const value = joinedSubfields(field, 'a');

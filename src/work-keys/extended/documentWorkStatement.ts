@@ -11,6 +11,9 @@ import { identifierOfText } from './manifestationIdentifiers.js';
 import { languageCodeOf } from './titleLanguages.js';
 import type { StatedIdentifier, StatedTitle, WorkStatement } from './workStatement.js';
 
+/** The document fields workStatementFromDocument reads, and no other (a keying worker is sent only these). */
+export const WORK_STATEMENT_FIELDS = ['title', 'title_short', 'title_uniform', 'author', 'author2', 'author_corporate', 'language', 'url', 'doi_str_mv'] as const;
+
 export function workStatementFromDocument(document: unknown): WorkStatement {
   const doc = typeof document === 'object' && document !== null ? (document as Record<string, unknown>) : {};
   const short = stringsOf(doc.title_short)[0]?.trim();
