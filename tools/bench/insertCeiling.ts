@@ -13,7 +13,9 @@
  * ceiling at all.) Only the writing is timed (the transactions and the close that
  * checkpoints the log into the file): generating, preparing and sorting the rows is the loader's work, not
  * the storage's. The tables come from openEmbeddedIndex itself, so their shape (primary keys, WITHOUT
- * ROWID) cannot drift from the index's; the journal is the one a first load writes its tables in.
+ * ROWID, journal mode) cannot drift from the index's. (A first load's move writes outside the log, in
+ * one transaction; the ceiling's 5,000-row transactions are faster in the log, where a commit does not
+ * sync, than in the rollback journal, where each does: docs/benchmarks.md, run L.)
  *
  * Usage (from runBench): node insertCeiling.js <file path> <records> <seed>
  */
@@ -61,9 +63,6 @@ async function main(): Promise<void> {
   const db = new BetterSqlite3(path);
   // What the index's writable connections set: the journal mode is in the file already, this is not.
   db.pragma('synchronous = NORMAL');
-  // As a first load into an empty file writes its tables (stagedLoadOffThread.ts): in the rollback
-  // journal rather than the write-ahead log, put back to WAL when the tables are written.
-  db.pragma('journal_mode = DELETE');
   db.exec('DROP INDEX records_by_id');
   const insertRecord = db.prepare('INSERT INTO records (row, id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?, ?)');
   const insertKey = db.prepare('INSERT INTO work_keys (key_id, key, records) VALUES (?, ?, ?)');
@@ -118,7 +117,6 @@ async function main(): Promise<void> {
   inBatches(db.transaction((batch: readonly KeyRow[]) => {
     for (const [keyId, id, lastIndexed, row] of batch) insertKeyRow.run(keyId, id, lastIndexed, row);
   }), keyRows);
-  db.pragma('journal_mode = WAL');
   db.close();
   const timedNs = process.hrtime.bigint() - started;
   const share = shareSoFar();

@@ -20,7 +20,7 @@ import type { CatalogRecord } from '../../record/catalogRecord.js';
  * Records kept at most, over all works: the pages of the large works asked for again soonest, within the
  * server's memory budget (what it takes and gives: docs/caching-and-security.md, docs/benchmarks.md).
  */
-export const REUSED_RECORDS = 8_000;
+export const REUSED_RECORDS = 4_000;
 
 export interface ReusedRecords {
   /** Drops every record unless they were kept under this data_version; later ones are kept under it. */
