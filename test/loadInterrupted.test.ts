@@ -40,7 +40,9 @@ function catalogInFolder(t: ExecutionContext, records = RECORDS): { file: string
  * each (every record here has one key: its author and title).
  */
 function integrityOf(path: string): { records: number; orphanKeys: number; recordsMissingKeys: number } {
-  const db = new Database(path, { readonly: true });
+  // A first load killed while it stages or moves leaves its rollback journal, which only a writable open
+  // rolls back (a read-only one fails with SQLITE_READONLY_ROLLBACK): opened as the next load would open it.
+  const db = new Database(path, { readonly: !existsSync(`${path}-journal`) });
   try {
     const count = (sql: string) => (db.prepare(sql).pluck().get() as number);
     const records = count('SELECT COUNT(*) FROM records');
