@@ -4,10 +4,9 @@
  * spaces. Pure: a model and the pubDate texts in, the document's bytes out.
  *
  * It works in steps, so that a feed can be reused: compileVersionsFeed() writes everything but the items'
- * pubDates (whose time of day is the request's), as pieces between them; encodeFeed() turns those into
- * UTF-8 bytes with the places of the pubDates, and feedBytes() puts the pubDates of one request in place.
- * The plugin keeps a feed's bytes with gaps for its pubDates instead, written straight from the pieces
- * (versionsAnswers.ts, slottedFeed).
+ * pubDates (whose time of day is the request's), as pieces between them. The bytes are written from
+ * the pieces where they are sent and kept, with gaps for the pubDates of each second (versionsAnswers.ts,
+ * slottedFeed: one buffer of its own, not cut from a shared slab, so a kept feed holds only its bytes).
  *
  * The document is written as strings, not through xmlbuilder2 (the design card's choice): building its DOM
  * cost many times what writing strings does, the largest single cost of the feed view under load
@@ -206,50 +205,4 @@ export function compileVersionsFeed(feed: VersionsFeedModel): CompiledFeed {
   out.line('  </channel>');
   out.line('</rss>');
   return out.finish();
-}
-
-/** A feed written but for its pubDates: its text as UTF-8, pubDate i going at byte offset `cuts[i]`. */
-export interface EncodedFeed {
-  readonly bytes: Buffer;
-  readonly cuts: Uint32Array;
-  /** The year of each pubDate, in document order. */
-  readonly pubDateYears: readonly number[];
-}
-
-/**
- * A compiled feed in one buffer of its own. Kept feeds were once an array of small buffers, one per piece:
- * Node cuts buffers under 4 KB from shared 8 KB slabs, so a kept piece held its whole slab, and each piece
- * was a heap object besides, so the server held about twice its budget in buffers.
- */
-export function encodeFeed(compiled: CompiledFeed): EncodedFeed {
-  const lengths = compiled.pieces.map((piece) => Buffer.byteLength(piece));
-  const bytes = Buffer.allocUnsafeSlow(lengths.reduce((sum, length) => sum + length, 0));
-  const cuts = new Uint32Array(compiled.pubDateYears.length);
-  let offset = 0;
-  compiled.pieces.forEach((piece, i) => {
-    bytes.write(piece, offset);
-    offset += lengths[i] as number;
-    if (i < cuts.length) cuts[i] = offset;
-  });
-  return { bytes, cuts, pubDateYears: compiled.pubDateYears };
-}
-
-/**
- * One request's feed: the encoded pieces with the pubDate of each year put in place (`pubDateOf`, e.g.
- * rfc822Date.ts newYearPubDatesAt, as bytes). The pubDate texts are not escaped: they are RFC 822 dates,
- * letters, digits, spaces, ':', ',', '+' and '-'. `allocate` gives the body's buffer (default a new one).
- */
-export function feedBytes(feed: EncodedFeed, pubDateOf: (year: number) => Buffer, allocate: (length: number) => Buffer = Buffer.allocUnsafe): Buffer {
-  const pubDates = feed.pubDateYears.map(pubDateOf);
-  const body = allocate(pubDates.reduce((sum, pubDate) => sum + pubDate.length, feed.bytes.length));
-  let from = 0;
-  let to = 0;
-  pubDates.forEach((pubDate, i) => {
-    const cut = feed.cuts[i] as number;
-    to += feed.bytes.copy(body, to, from, cut);
-    to += pubDate.copy(body, to);
-    from = cut;
-  });
-  feed.bytes.copy(body, to, from);
-  return body;
 }

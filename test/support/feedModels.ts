@@ -17,3 +17,8 @@ export function feedModelWith(items: FeedItem[], channel: Partial<Pick<VersionsF
     items,
   };
 }
+
+/** A compiled feed's pieces with pubDate i between pieces i and i + 1: the text its bytes must be. */
+export function feedPiecesJoined(compiled: { readonly pieces: readonly string[]; readonly pubDateYears: readonly number[] }, pubDateOf: (year: number) => string): string {
+  return compiled.pieces.map((piece, i) => (i === 0 ? piece : pubDateOf(compiled.pubDateYears[i - 1]!) + piece)).join('');
+}

@@ -1,13 +1,14 @@
 import test from 'ava';
 import { XMLParser } from 'fast-xml-parser';
-import { compileVersionsFeed, encodeFeed, feedBytes, type CompiledFeed } from '../../src/feed/renderVersionsFeed.js';
+import { compileVersionsFeed, type CompiledFeed } from '../../src/feed/renderVersionsFeed.js';
+import { slottedFeed } from '../../src/http/versionsAnswers.js';
 import { newYearPubDate, newYearPubDatesAt, type ServerTimeZone } from '../../src/feed/rfc822Date.js';
 import type { FeedItem } from '../../src/feed/feedViewModel.js';
 import { feedModelWith } from '../support/feedModels.js';
 
 /** One request's whole feed as a string: the compiled pieces with the pubDates between them. */
 const feedText = (compiled: CompiledFeed, pubDateOf: (year: number) => string) =>
-  feedBytes(encodeFeed(compiled), (year) => Buffer.from(pubDateOf(year))).toString('utf8');
+  slottedFeed(compiled, (year) => Buffer.from(pubDateOf(year))).bytes.toString('utf8');
 const renderVersionsFeed = (feed: Parameters<typeof compileVersionsFeed>[0], pubDateOf: (year: number) => string) =>
   feedText(compileVersionsFeed(feed), pubDateOf);
 
