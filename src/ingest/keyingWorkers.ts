@@ -4,9 +4,9 @@
  * making their work keys, which this runs in worker threads (keyingWorker.ts, through batchWorkerPool.ts).
  * Each document is checked here, in order; one that needs keys is sent as only the fields its profile
  * reads (WorkKeyProfile.keyedFields), its keys come back, and it is prepared here with them
- * (preparedWithKeys), so the documents themselves never cross threads. Anything else (a deletion, a
- * document that carries its keys or fails its check) is answered as the mapping's value, which the
- * pipeline prepares or rejects on this thread as it would without workers. The keys are the profile's
+ * (preparedWithKeys), so the documents themselves never cross threads; a document that carries its keys
+ * is prepared here with them. Anything else (a deletion, a document that fails its check) is answered as
+ * the mapping's value, which the pipeline prepares or rejects on this thread as it would without workers. The keys are the profile's
  * keysOfDocument of the same fields wherever they are made.
  *
  * The first documents of a load are keyed here (`keyHereFirst`): a short load ends before workers
@@ -84,7 +84,12 @@ export function startKeyingWorkers(options: KeyingWorkersOptions): RecordBatchMa
           // Rejected (or thrown) by the pipeline's own preparing, with its reason, in its turn.
           continue;
         }
-        if (carriedWorkKeys(record) !== undefined) continue;
+        // Checked above: prepared here with the keys it carries, rather than checked again by the pipeline.
+        const carried = carriedWorkKeys(record);
+        if (carried !== undefined) {
+          outcomes[i] = { prepared: preparedWithKeys(record, carried, clocks[i]!) };
+          continue;
+        }
         keyed.push(i);
         documents.push(record);
       }
