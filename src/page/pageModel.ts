@@ -206,18 +206,20 @@ function facetsOf(input: VersionsPageInput): VersionsPageModel['facets'] {
   const applied = input.filters ?? [];
   const fields: FacetModel[] = [];
   const pageHref = versionsPageHrefs(input.requestedRecord.id, input.explicitLanguage, input.sort);
+  // The applied filters' parameters, written once for the links of every value.
+  const appliedParams = applied.map(filterParameter);
+  const isFilter = (filter: VersionsFilter, field: FacetField, value: string) => filter.field === field && filter.value === value;
   for (const field of FACET_FIELDS) {
     const values = counts[field];
     if (values === undefined || values.length === 0) continue;
     fields.push({
       label: input.translate(`facet.${field}`),
       values: values.map(({ value, count }) => {
-        const isApplied = applied.some((filter) => filter.field === field && filter.value === value);
-        const next = isApplied ? applied.filter((filter) => !(filter.field === field && filter.value === value)) : [...applied, { field, value }];
-        return {
-          label: facetValueLabel(field, value, input), count, isApplied,
-          href: pageHref(1, next.map(filterParameter)),
-        };
+        const isApplied = applied.some((filter) => isFilter(filter, field, value));
+        const next = isApplied
+          ? appliedParams.filter((_, i) => !isFilter(applied[i] as VersionsFilter, field, value))
+          : [...appliedParams, filterParameter({ field, value })];
+        return { label: facetValueLabel(field, value, input), count, isApplied, href: pageHref(1, next) };
       }),
     });
   }
@@ -256,7 +258,9 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
   const filtered = filteredOf(input);
   const facets = facetsOf(input);
   const reasons: PageReasons = new Map();
-  return {
+  // The properties set one after another in the model's order, those a page may lack only when it has
+  // them, rather than spread in from objects made for the purpose: the same model, without the generic copying.
+  const model: Writable<VersionsPageModel> = {
     language,
     documentTitle: `${heading} :: ${input.siteTitle}`,
     siteTitle: input.siteTitle,
@@ -265,26 +269,29 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
     heading,
     backLink: { href: recordUrl(input.baseUrl, id), label: translate('record.backToRecord') },
     showing: pastEnd?.message ?? showingLine(translate, offset, versions.records.length, versions.total),
-    ...(pastEnd !== undefined ? { pastEnd } : {}),
-    listStart: offset + 1,
-    entries: versions.records.map((record) => entryOf(record, input, reasons)),
-    ...(pagination !== undefined ? { pagination } : {}),
-    ...(input.feedPreview === true ? {
-      feedPreview: {
-        notice: translate('feed.previewNotice'),
-        addressLabel: translate('feed.address'),
-        address: versionsFeedUrl(input.baseUrl, { id, language }, page > 1 ? page : undefined),
-      },
-    } : {}),
-    ...(sort !== undefined ? { sort } : {}),
-    ...(filtered !== undefined ? { filtered } : {}),
-    ...(facets !== undefined ? { facets } : {}),
-    feed: {
-      href: versionsFeedUrl(input.baseUrl, { id, language }),
-      label: translate('feed.rssLink'),
-      title: `${translate('results.for')} ${translate('versions.label')} - ${id}`,
-    },
-    languageChoices,
-    languageSwitchLabel: translate('language.switchLabel'),
+  } as Writable<VersionsPageModel>;
+  if (pastEnd !== undefined) model.pastEnd = pastEnd;
+  model.listStart = offset + 1;
+  const entries: VersionEntryModel[] = new Array(versions.records.length);
+  for (let i = 0; i < entries.length; i++) entries[i] = entryOf(versions.records[i] as CatalogRecord, input, reasons);
+  model.entries = entries;
+  if (pagination !== undefined) model.pagination = pagination;
+  if (input.feedPreview === true) {
+    model.feedPreview = {
+      notice: translate('feed.previewNotice'),
+      addressLabel: translate('feed.address'),
+      address: versionsFeedUrl(input.baseUrl, { id, language }, page > 1 ? page : undefined),
+    };
+  }
+  if (sort !== undefined) model.sort = sort;
+  if (filtered !== undefined) model.filtered = filtered;
+  if (facets !== undefined) model.facets = facets;
+  model.feed = {
+    href: versionsFeedUrl(input.baseUrl, { id, language }),
+    label: translate('feed.rssLink'),
+    title: `${translate('results.for')} ${translate('versions.label')} - ${id}`,
   };
+  model.languageChoices = languageChoices;
+  model.languageSwitchLabel = translate('language.switchLabel');
+  return model;
 }
