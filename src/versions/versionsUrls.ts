@@ -112,6 +112,9 @@ export function versionsPageHref(id: string, page: number, language?: string, so
   return `?${query(params)}`;
 }
 
+// `filter[]` as a query names it, written once for the facet links of every page.
+const FILTER_NAME = formEncoded('filter[]');
+
 /**
  * versionsPageHref for the links of one page (its pages, its facets' values), which share the record,
  * language and sort and differ in the page and filters: what they share is written once.
@@ -121,7 +124,8 @@ export function versionsPageHrefs(id: string, language?: string, sort?: string):
   const tail = language !== undefined ? `&${query([['lng', language]])}` : '';
   return (page, filters = []) => {
     if (!isPlainPageNumber(page)) return versionsPageHref(id, page, language, sort, filters);
-    const filterPart = filters.length > 0 ? `&${query(filters.map((filter) => ['filter[]', filter] as const))}` : '';
+    let filterPart = '';
+    for (const filter of filters) filterPart += `&${FILTER_NAME}=${formEncoded(filter)}`;
     return `?${head}${filterPart}&page=${page}${tail}`;
   };
 }
