@@ -272,26 +272,26 @@ export function createVersionsPlugin(options: VersionsPluginOptions): VersionsPl
     const query = (ctx.request as { _querycache?: unknown })._querycache === undefined ? versionsQueryOf(ctx.querystring) : versionsQueryFromParsed(ctx.query);
     const settings = settingsOf(ctx, query);
     rememberChoices(ctx, settings);
-    let request: AnswerRequest;
+    let answer: VersionsAnswer | Promise<VersionsAnswer>;
     try {
       const page = pageNumberFrom(query.page);
       const sort = pageSortFrom(query.sort);
       const filters = filtersFrom(query.filters);
       // Written out rather than spread from the settings: a spread of this many properties is the
       // slowest step of sending a kept answer.
-      request = {
+      const request: AnswerRequest = {
         id: query.id, page, sort, filters, view: settings.view, language: settings.language, explicitLanguage: settings.explicitLanguage,
         translate: settings.translate, theme: settings.theme, baseUrl: settings.baseUrl, feedPreview: settings.feedPreview,
       };
-      const kept = answers.keptAnswerFor(request);
-      if (kept !== undefined) {
-        sendAnswer(ctx, settings, kept);
+      answer = answers.keptOrBuilt(request);
+      if (!(answer instanceof Promise)) {
+        sendAnswer(ctx, settings, answer);
         return undefined;
       }
     } catch (error) {
       return routeFailed(ctx, settings, error);
     }
-    return answers.answerFor(request).then((answer) => sendAnswer(ctx, settings, answer)).catch((error: unknown) => routeFailed(ctx, settings, error));
+    return answer.then((built) => sendAnswer(ctx, settings, built)).catch((error: unknown) => routeFailed(ctx, settings, error));
   }
 
   /** The error page of a failure in the route, in the request's language and theme. */

@@ -66,8 +66,11 @@ export interface SlottedFeed {
 }
 
 export interface VersionsAnswers {
-  /** The answer kept from an earlier request with the same key, if any: no promise to wait for. */
-  keptAnswerFor(request: AnswerRequest): VersionsAnswer | undefined;
+  /**
+   * The answer kept from an earlier request with the same key, as it is (no promise to wait for), or the
+   * promise of one built now: the request's key is made and looked up once.
+   */
+  keptOrBuilt(request: AnswerRequest): VersionsAnswer | Promise<VersionsAnswer>;
   /** The answer, kept from an earlier request with the same key or built now. */
   answerFor(request: AnswerRequest): Promise<VersionsAnswer>;
   /** The bytes of a feed answer at this moment: its pieces around the pubDates of the current second. */
@@ -230,24 +233,23 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
   const bodyBuffer = bodySlabs(FEED_BODY_SLAB_BYTES);
 
   return {
-    keptAnswerFor(request) {
-      if (kept === undefined || request.id === undefined) return undefined;
-      const version = index.contentVersion?.();
-      return version === undefined ? undefined : kept.get(keptAnswerKey(variantOf(request), request.id), version);
-    },
-
-    async answerFor(request) {
+    keptOrBuilt(request) {
       // Read before the index is queried: an answer built while the content changes is then kept under
       // the older version, which the next request no longer matches.
-      const version = kept === undefined ? undefined : index.contentVersion?.();
+      const version = kept === undefined || request.id === undefined ? undefined : index.contentVersion?.();
       const variant = variantOf(request);
       if (kept === undefined || version === undefined || request.id === undefined) return buildAnswer(request, variant);
       const key = keptAnswerKey(variant, request.id);
       const earlier = kept.get(key, version);
       if (earlier !== undefined) return earlier;
-      const answer = await buildAnswer(request, variant);
-      kept.set(key, version, answer, answer.bytes);
-      return answer;
+      return buildAnswer(request, variant).then((answer) => {
+        kept.set(key, version, answer, answer.bytes);
+        return answer;
+      });
+    },
+
+    async answerFor(request) {
+      return this.keptOrBuilt(request);
     },
 
     feedBody(feed) {

@@ -7,7 +7,7 @@
  * prototype here, and its locale comes from a custom mode that returns the language resolveLanguage chose.
  */
 import koaI18n from 'koa-i18n';
-import { fillPlaceholders, LABEL_KEYS, type LabelKey, type Translate } from './labels.js';
+import { fillPlaceholderParts, LABEL_KEYS, placeholderParts, type LabelKey, type Translate } from './labels.js';
 
 interface I18nInstance {
   __(key: string): unknown;
@@ -45,6 +45,8 @@ export function openLabelCatalogs(directory: string, languages: readonly string[
     // Each key looked up through koa-i18n once: its lookup splits the dotted key and walks the file's
     // objects on every call, several times per feed and per page entry, and the labels never change.
     const templates = new Map<LabelKey, string>();
+    // Labels with values (placeholders), each cut at its placeholders once.
+    const partsOfTemplates = new Map<LabelKey, readonly string[]>();
     return (key: LabelKey, params) => {
       let template = templates.get(key);
       if (template === undefined) {
@@ -53,7 +55,13 @@ export function openLabelCatalogs(directory: string, languages: readonly string[
         templates.set(key, template);
       }
       // Without values, every placeholder stays as written: the template is the text.
-      return params === undefined ? template : fillPlaceholders(template, params);
+      if (params === undefined) return template;
+      let parts = partsOfTemplates.get(key);
+      if (parts === undefined) {
+        parts = placeholderParts(template);
+        partsOfTemplates.set(key, parts);
+      }
+      return fillPlaceholderParts(parts, params);
     };
   }
 

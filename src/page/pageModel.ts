@@ -115,27 +115,78 @@ function detailsOf(record: CatalogRecord, input: VersionsPageInput): DetailModel
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
-function entryOf(record: CatalogRecord, input: VersionsPageInput, reasons: PageReasons): VersionEntryModel {
+/** What an entry shows of its record alone, the same on every page in one language and base URL. */
+interface RecordPart {
+  readonly title: string;
+  readonly recordUrl: string;
+  readonly author: string | undefined;
+  readonly year: string | undefined;
+  readonly publishedIn: string | undefined;
+  readonly formats: readonly string[];
+  readonly source: SourceModel | undefined;
+  readonly details: readonly DetailModel[];
+  readonly fullTextLinks: VersionEntryModel['fullTextLinks'];
+}
+
+function recordPartOf(record: CatalogRecord, input: VersionsPageInput): RecordPart {
   const year = yearOf(record);
-  const author = mainAuthorOf(record);
-  const title = record.title !== undefined && record.title.trim() !== '' ? record.title : input.translate('record.titleMissing');
+  return {
+    title: record.title !== undefined && record.title.trim() !== '' ? record.title : input.translate('record.titleMissing'),
+    recordUrl: recordUrl(input.baseUrl, record.id),
+    author: mainAuthorOf(record),
+    year,
+    publishedIn: year !== undefined ? `${input.translate('record.publishedIn')} ${year}` : undefined,
+    formats: record.formats.map((format) => formatLabel(format, input.translate)),
+    source: sourceOf(record, input.translate),
+    details: detailsOf(record, input),
+    fullTextLinks: record.urls.filter(isWebAddress).map((href) => ({ href: href.trim(), label: input.translate('record.fullText') })),
+  };
+}
+
+/**
+ * The record part of each frozen record's entry, for the labels, language and base URL it was made with.
+ * A frozen record cannot change (the embedded index gives the records of large works it keeps for later
+ * answers frozen: src/adapters/sqlite/reusedRecords.ts), and the pages of one large work list mostly the
+ * same records, so their parts are made once and given frozen, as feedModel.ts keeps their feed items.
+ * Weak: a part lives as long as its record is kept.
+ */
+const partsOfFrozenRecords = new WeakMap<CatalogRecord, { readonly translate: Translate; readonly language: string; readonly baseUrl: string; readonly part: RecordPart }>();
+
+function deepFrozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFrozen(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function recordPartOfEntry(record: CatalogRecord, input: VersionsPageInput): RecordPart {
+  if (!Object.isFrozen(record)) return recordPartOf(record, input);
+  const kept = partsOfFrozenRecords.get(record);
+  if (kept !== undefined && kept.translate === input.translate && kept.language === input.language && kept.baseUrl === input.baseUrl) return kept.part;
+  const part = deepFrozen(recordPartOf(record, input));
+  partsOfFrozenRecords.set(record, { translate: input.translate, language: input.language, baseUrl: input.baseUrl, part });
+  return part;
+}
+
+function entryOf(record: CatalogRecord, input: VersionsPageInput, reasons: PageReasons): VersionEntryModel {
+  const part = recordPartOfEntry(record, input);
   const isRequestedRecord = record.id === input.requestedRecord.id;
-  const source = sourceOf(record, input.translate);
   const reason = reasonOf(record, input, reasons);
   // The properties a record has, set one after another in the model's order rather than spread in from
   // objects made for each: the same entry, without the generic copying of a spread.
-  const entry: Writable<VersionEntryModel> = { title, recordUrl: recordUrl(input.baseUrl, record.id), isRequestedRecord } as Writable<VersionEntryModel>;
+  const entry: Writable<VersionEntryModel> = { title: part.title, recordUrl: part.recordUrl, isRequestedRecord } as Writable<VersionEntryModel>;
   if (isRequestedRecord) entry.requestedLabel = input.translate('record.requested');
   if (reason !== undefined) entry.reason = reason;
-  if (author !== undefined) entry.author = author;
-  if (year !== undefined) {
-    entry.year = year;
-    entry.publishedIn = `${input.translate('record.publishedIn')} ${year}`;
+  if (part.author !== undefined) entry.author = part.author;
+  if (part.year !== undefined) {
+    entry.year = part.year;
+    entry.publishedIn = part.publishedIn as string;
   }
-  entry.formats = record.formats.map((format) => formatLabel(format, input.translate));
-  if (source !== undefined) entry.source = source;
-  entry.details = detailsOf(record, input);
-  entry.fullTextLinks = record.urls.filter(isWebAddress).map((href) => ({ href: href.trim(), label: input.translate('record.fullText') }));
+  entry.formats = part.formats;
+  if (part.source !== undefined) entry.source = part.source;
+  entry.details = part.details;
+  entry.fullTextLinks = part.fullTextLinks;
   return entry;
 }
 
@@ -206,18 +257,20 @@ function facetsOf(input: VersionsPageInput): VersionsPageModel['facets'] {
   const applied = input.filters ?? [];
   const fields: FacetModel[] = [];
   const pageHref = versionsPageHrefs(input.requestedRecord.id, input.explicitLanguage, input.sort);
+  // The applied filters' parameters, written once for the links of every value.
+  const appliedParams = applied.map(filterParameter);
+  const isFilter = (filter: VersionsFilter, field: FacetField, value: string) => filter.field === field && filter.value === value;
   for (const field of FACET_FIELDS) {
     const values = counts[field];
     if (values === undefined || values.length === 0) continue;
     fields.push({
       label: input.translate(`facet.${field}`),
       values: values.map(({ value, count }) => {
-        const isApplied = applied.some((filter) => filter.field === field && filter.value === value);
-        const next = isApplied ? applied.filter((filter) => !(filter.field === field && filter.value === value)) : [...applied, { field, value }];
-        return {
-          label: facetValueLabel(field, value, input), count, isApplied,
-          href: pageHref(1, next.map(filterParameter)),
-        };
+        const isApplied = applied.some((filter) => isFilter(filter, field, value));
+        const next = isApplied
+          ? appliedParams.filter((_, i) => !isFilter(applied[i] as VersionsFilter, field, value))
+          : [...appliedParams, filterParameter({ field, value })];
+        return { label: facetValueLabel(field, value, input), count, isApplied, href: pageHref(1, next) };
       }),
     });
   }
@@ -256,7 +309,9 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
   const filtered = filteredOf(input);
   const facets = facetsOf(input);
   const reasons: PageReasons = new Map();
-  return {
+  // The properties set one after another in the model's order, those a page may lack only when it has
+  // them, rather than spread in from objects made for the purpose: the same model, without the generic copying.
+  const model: Writable<VersionsPageModel> = {
     language,
     documentTitle: `${heading} :: ${input.siteTitle}`,
     siteTitle: input.siteTitle,
@@ -265,26 +320,29 @@ export function buildVersionsPageModel(input: VersionsPageInput): VersionsPageMo
     heading,
     backLink: { href: recordUrl(input.baseUrl, id), label: translate('record.backToRecord') },
     showing: pastEnd?.message ?? showingLine(translate, offset, versions.records.length, versions.total),
-    ...(pastEnd !== undefined ? { pastEnd } : {}),
-    listStart: offset + 1,
-    entries: versions.records.map((record) => entryOf(record, input, reasons)),
-    ...(pagination !== undefined ? { pagination } : {}),
-    ...(input.feedPreview === true ? {
-      feedPreview: {
-        notice: translate('feed.previewNotice'),
-        addressLabel: translate('feed.address'),
-        address: versionsFeedUrl(input.baseUrl, { id, language }, page > 1 ? page : undefined),
-      },
-    } : {}),
-    ...(sort !== undefined ? { sort } : {}),
-    ...(filtered !== undefined ? { filtered } : {}),
-    ...(facets !== undefined ? { facets } : {}),
-    feed: {
-      href: versionsFeedUrl(input.baseUrl, { id, language }),
-      label: translate('feed.rssLink'),
-      title: `${translate('results.for')} ${translate('versions.label')} - ${id}`,
-    },
-    languageChoices,
-    languageSwitchLabel: translate('language.switchLabel'),
+  } as Writable<VersionsPageModel>;
+  if (pastEnd !== undefined) model.pastEnd = pastEnd;
+  model.listStart = offset + 1;
+  const entries: VersionEntryModel[] = new Array(versions.records.length);
+  for (let i = 0; i < entries.length; i++) entries[i] = entryOf(versions.records[i] as CatalogRecord, input, reasons);
+  model.entries = entries;
+  if (pagination !== undefined) model.pagination = pagination;
+  if (input.feedPreview === true) {
+    model.feedPreview = {
+      notice: translate('feed.previewNotice'),
+      addressLabel: translate('feed.address'),
+      address: versionsFeedUrl(input.baseUrl, { id, language }, page > 1 ? page : undefined),
+    };
+  }
+  if (sort !== undefined) model.sort = sort;
+  if (filtered !== undefined) model.filtered = filtered;
+  if (facets !== undefined) model.facets = facets;
+  model.feed = {
+    href: versionsFeedUrl(input.baseUrl, { id, language }),
+    label: translate('feed.rssLink'),
+    title: `${translate('results.for')} ${translate('versions.label')} - ${id}`,
   };
+  model.languageChoices = languageChoices;
+  model.languageSwitchLabel = translate('language.switchLabel');
+  return model;
 }

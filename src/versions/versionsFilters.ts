@@ -28,5 +28,7 @@ export function filtersFrom(values: readonly string[]): VersionsFilter[] {
 
 /** A filter as its `filter[]` value: `field:"value"`, quotes and backslashes escaped. */
 export function filterParameter(filter: VersionsFilter): string {
-  return `${filter.field}:"${filter.value.replace(/["\\]/g, '\\$&')}"`;
+  // Written for every facet value of a page: most values hold neither, and skip the replacing pass.
+  const value = filter.value.includes('"') || filter.value.includes('\\') ? filter.value.replace(/["\\]/g, '\\$&') : filter.value;
+  return `${filter.field}:"${value}"`;
 }

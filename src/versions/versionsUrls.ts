@@ -10,8 +10,43 @@ export function trimBaseUrl(baseUrl: string): string {
   return baseUrl.endsWith('/') ? baseUrl.replace(/\/+$/, '') : baseUrl;
 }
 
+/** A query string of `params` in their order, exactly as URLSearchParams writes it (formEncoded). */
 function query(params: ReadonlyArray<readonly [string, string]>): string {
-  return new URLSearchParams(params as Array<[string, string]>).toString();
+  let text = '';
+  for (let i = 0; i < params.length; i++) {
+    const [name, value] = params[i] as readonly [string, string];
+    text += `${i > 0 ? '&' : ''}${formEncoded(name)}=${formEncoded(value)}`;
+  }
+  return text;
+}
+
+// For each ASCII character, what the form-urlencoded serializer (the WHATWG URL standard, which
+// URLSearchParams follows) writes for it: null for the characters it keeps (letters, digits, `*-._`), `+`
+// for a space, otherwise its percent-escape with upper-case hex.
+const ASCII_IN_FORM: ReadonlyArray<string | null> = Array.from({ length: 128 }, (_, code) => {
+  const character = String.fromCharCode(code);
+  if (/[A-Za-z0-9*\-._]/.test(character)) return null;
+  return character === ' ' ? '+' : `%${code.toString(16).toUpperCase().padStart(2, '0')}`;
+});
+
+/**
+ * A query's name or value as URLSearchParams writes it. The links' names and values (record ids, language
+ * codes, filters) are mostly ASCII: written from the table in one pass, where a URLSearchParams made and
+ * serialized for each link cost more than the rest of the link; a value beyond ASCII goes through it.
+ */
+function formEncoded(value: string): string {
+  let encoded = '';
+  let from = 0;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 128) return new URLSearchParams([['', value]]).toString().slice(1);
+    const escape = ASCII_IN_FORM[code];
+    if (escape !== null && escape !== undefined) {
+      encoded += value.slice(from, i) + escape;
+      from = i + 1;
+    }
+  }
+  return from === 0 ? value : encoded + value.slice(from);
 }
 
 const FEED_SORT = 'last_indexed desc';
@@ -77,6 +112,9 @@ export function versionsPageHref(id: string, page: number, language?: string, so
   return `?${query(params)}`;
 }
 
+// `filter[]` as a query names it, written once for the facet links of every page.
+const FILTER_NAME = formEncoded('filter[]');
+
 /**
  * versionsPageHref for the links of one page (its pages, its facets' values), which share the record,
  * language and sort and differ in the page and filters: what they share is written once.
@@ -86,7 +124,8 @@ export function versionsPageHrefs(id: string, language?: string, sort?: string):
   const tail = language !== undefined ? `&${query([['lng', language]])}` : '';
   return (page, filters = []) => {
     if (!isPlainPageNumber(page)) return versionsPageHref(id, page, language, sort, filters);
-    const filterPart = filters.length > 0 ? `&${query(filters.map((filter) => ['filter[]', filter] as const))}` : '';
+    let filterPart = '';
+    for (const filter of filters) filterPart += `&${FILTER_NAME}=${formEncoded(filter)}`;
     return `?${head}${filterPart}&page=${page}${tail}`;
   };
 }
@@ -118,15 +157,37 @@ const PATH_SAFE_ESCAPES: Readonly<Record<string, string>> = {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 // Characters that come out of encodePathSegment as they went in: those encodeURIComponent leaves alone and
-// those PATH_SAFE_ESCAPES restores. Most record ids (`usp:123`, `oai:repo.example:4-5`) are made of these
-// alone, and then need neither encoding pass.
-const UNCHANGED_IN_PATH = /^[A-Za-z0-9\-_.!~*'()$&+,;=:@]*$/;
+// those PATH_SAFE_ESCAPES restores.
+const UNCHANGED_IN_PATH = /[A-Za-z0-9\-_.!~*'()$&+,;=:@]/;
+
+// For each ASCII character, what a path segment holds for it: null for one of UNCHANGED_IN_PATH, otherwise
+// its percent-escape as encodeURIComponent writes it (upper-case hex).
+const ASCII_IN_PATH: ReadonlyArray<string | null> = Array.from({ length: 128 }, (_, code) => (
+  UNCHANGED_IN_PATH.test(String.fromCharCode(code)) ? null : `%${code.toString(16).toUpperCase().padStart(2, '0')}`
+));
 
 /** One path segment holding `value`, with each path-unsafe character percent-encoded. */
 export function encodePathSegment(value: string): string {
   // "." and ".." would be removed by URL normalisation (RFC 3986 section 5.2.4), so they are encoded too.
   if (value === '.' || value === '..') return value.replaceAll('.', '%2E');
-  if (UNCHANGED_IN_PATH.test(value)) return value;
+  // Most record ids (`usp:123`, `oai:repo.example:4/5`) are ASCII: each character is kept or replaced by
+  // its escape from the table, in one pass, without encodeURIComponent and the pass that undoes some of it.
+  let encoded = '';
+  let from = 0;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 128) return encodeNonAsciiPathSegment(value);
+    const escape = ASCII_IN_PATH[code];
+    if (escape !== null && escape !== undefined) {
+      encoded += value.slice(from, i) + escape;
+      from = i + 1;
+    }
+  }
+  return from === 0 ? value : encoded + value.slice(from);
+}
+
+/** encodePathSegment of a value with characters beyond ASCII: their UTF-8 bytes percent-encoded. */
+function encodeNonAsciiPathSegment(value: string): string {
   return encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD')).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => PATH_SAFE_ESCAPES[escape] ?? escape);
 }
 

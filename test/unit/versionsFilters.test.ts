@@ -12,4 +12,7 @@ test('VuFind filter[] values: field:"value", several, each once; unknown fields 
 test('a filter written back reads the same', (t) => {
   const filter = { field: 'institution', value: 'A "quoted" \\ name' } as const;
   t.deepEqual(filtersFrom([filterParameter(filter)]), [filter]);
+  t.is(filterParameter(filter), 'institution:"A \\"quoted\\" \\\\ name"');
+  t.is(filterParameter({ field: 'format', value: 'Book' }), 'format:"Book"');
+  t.is(filterParameter({ field: 'building', value: 'end\\' }), 'building:"end\\\\"');
 });

@@ -45,4 +45,21 @@ test('record URLs percent-encode path-unsafe characters only', (t) => {
   t.is(encodePathSegment('a..b'), 'a..b');
   for (const id of ['x/y', 'a b', '100%', 'é', '😀', '?#[]']) t.is(decodeURIComponent(encodePathSegment(id)), id);
   t.is(encodePathSegment('a\uD800b'), 'a%EF%BF%BDb', 'a lone surrogate becomes U+FFFD, as in query strings');
+  // Every ASCII character, inside a value and around a character beyond ASCII: what encodeURIComponent
+  // writes, but for the sub-delims, ':' and '@' that a path segment holds as they are.
+  for (let code = 0; code < 128; code++) {
+    const character = String.fromCharCode(code);
+    const expected = "$&+,;=:@".includes(character) ? character : encodeURIComponent(character);
+    t.is(encodePathSegment(`a${character}b`), `a${expected}b`, `U+${code.toString(16)}`);
+    t.is(encodePathSegment(`é${character}`), `%C3%A9${expected}`, `U+${code.toString(16)} after é`);
+  }
+});
+
+test('query values are written as URLSearchParams writes them, every ASCII character and beyond', (t) => {
+  const values = ['é 😀', 'a\uD800b', 'Война & мир', ''];
+  for (let code = 0; code < 128; code++) values.push(`a${String.fromCharCode(code)}b`, `${String.fromCharCode(code)}é`);
+  for (const value of values) {
+    const expected = new URLSearchParams([['id', value], ['search', 'versions'], ['page', '2']]).toString();
+    t.is(versionsPageHref(value, 2), `?${expected}`, JSON.stringify(value));
+  }
 });
