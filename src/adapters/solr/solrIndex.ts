@@ -40,6 +40,7 @@ import { exchangeWithSolr, openSolrClient, type SolrCallback, type SolrEndpoint 
 import { describeNetworkError, isObject } from './solrFaults.js';
 import { solrIndexVersionProbe, VersionWatch } from './solrVersionWatch.js';
 import { termsQuery, WORK_KEY_SEPARATOR } from './termsQuery.js';
+import { facetFieldNamesOf } from './workIndex/documentFacets.js';
 import { checkSolrWorkIndexOptions, WorkIndexAnswers, type CheckedSolrWorkIndexOptions, type SolrWorkIndexOptions } from './workIndex/workIndexAnswers.js';
 
 /** Versions read per request for an order sorted here (src/record/recordOrder.ts): one request for nearly every work. */
@@ -253,7 +254,7 @@ class SolrIndex implements CatalogIndex {
     this.settings = settings;
     ({ agent: this.agent, client: this.client } = openSolrClient<SolrClient>(settings.endpoint));
     const { fields } = settings;
-    this.workIndex = settings.workIndex && new WorkIndexAnswers(settings.workIndex, fields.id, fields.work_keys_str_mv, fields.last_indexed);
+    this.workIndex = settings.workIndex && new WorkIndexAnswers(settings.workIndex, fields.id, fields.work_keys_str_mv, fields.last_indexed, facetFieldNamesOf(fields));
     const { versionCheckMs, maxStalenessMs, endpoint, logger } = settings;
     this.versionWatch = versionCheckMs === 0 ? undefined : new VersionWatch({
       intervalMs: versionCheckMs,
