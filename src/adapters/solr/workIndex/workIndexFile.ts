@@ -132,6 +132,10 @@ const SCHEMA = `
   ) WITHOUT ROWID;
 `;
 
+/** Works of at least this many documents have their facet tally kept (facetedVersions), up to KEPT_TALLIES of them. */
+const KEPT_TALLY_LEAST_DOCUMENTS = 200;
+const KEPT_TALLIES = 256;
+
 /** A key's id: the first 63 bits of its SHA-1 (n distinct keys share one with a chance of about n² / 2^64: 1 in 18 million at a million keys). */
 function keyIdOf(key: string): bigint {
   return BigInt(`0x${sha1Hex(key).slice(0, 16)}`) >> 1n;
@@ -185,9 +189,15 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
   const matching = `SELECT DISTINCT d.id, d.ordered_at FROM document_keys k JOIN documents d ON d.row = k.row
     WHERE k.key_id IN (SELECT value FROM json_each(?))`;
   const countMatching = db.prepare(`SELECT count(*) FROM (${matching})`).pluck();
+  // The page with the total beside each id (the window counts every match before LIMIT): one pass for both,
+  // and the count alone only for a page past the end.
   const pageBy: Record<EngineOrder, Database.Statement> = {
-    'last-indexed': db.prepare(`SELECT id FROM (${matching}) ORDER BY ordered_at DESC, id LIMIT ? OFFSET ?`).pluck(),
-    relevance: db.prepare(`SELECT id FROM (${matching}) ORDER BY id LIMIT ? OFFSET ?`).pluck(),
+    'last-indexed': db.prepare(`SELECT id, count(*) OVER () FROM (${matching}) ORDER BY ordered_at DESC, id LIMIT ? OFFSET ?`).raw(),
+    relevance: db.prepare(`SELECT id, count(*) OVER () FROM (${matching}) ORDER BY id LIMIT ? OFFSET ?`).raw(),
+  };
+  const pageOf = (keys: string, order: EngineOrder, offset: number, limit: number): { total: number; ids: string[] } => {
+    const rows = limit === 0 ? [] : pageBy[order].all(keys, limit, offset) as Array<[string, number]>;
+    return { total: rows.length > 0 ? rows[0]![1] : countMatching.get(keys) as number, ids: rows.map((row) => row[0]) };
   };
   // A document's versions: the documents sharing any of its key ids (itself included), none when it has no keys.
   const countSharing = db.prepare(`SELECT count(DISTINCT other.row) FROM document_keys own
@@ -224,6 +234,20 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
   };
   const tallyWork = db.prepare(`SELECT f.value_id, count(*) FROM (${workRows}) w JOIN document_facets f ON f.row = w.row GROUP BY f.value_id`).raw();
   const tallyLeft = db.prepare(`SELECT f.value_id, count(*) FROM (${leftRows}) l JOIN document_facets f ON f.row = l.row GROUP BY f.value_id`).raw();
+  // A large work's tally is kept while the file stays the same: every record of it asked for (a crawler
+  // walking the catalog asks for each) has the same facets, and counting them is most of such an answer.
+  const keptTallies = new Map<string, { generation: string | undefined; tally: FacetTally }>();
+  const workTally = (keys: string, size: number): FacetTally => {
+    if (size < KEPT_TALLY_LEAST_DOCUMENTS) return tallyOf(tallyWork.all(keys) as Array<[number, number]>);
+    const generation = readState.get('generation') as string | undefined;
+    const kept = keptTallies.get(keys);
+    if (kept !== undefined && kept.generation === generation) return kept.tally;
+    const tally = tallyOf(tallyWork.all(keys) as Array<[number, number]>);
+    keptTallies.delete(keys);
+    if (keptTallies.size >= KEPT_TALLIES) keptTallies.delete(keptTallies.keys().next().value as string);
+    keptTallies.set(keys, { generation, tally });
+    return tally;
+  };
   const tallyOf = (rows: ReadonlyArray<[number, number]>): FacetTally => {
     const tally = new Map<FacetField, Map<string, number>>(FACET_FIELDS.map((field) => [field, new Map()]));
     for (const [valueId, count] of rows) {
@@ -315,20 +339,15 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
     },
     remove: (ids) => remove(ids),
     findVersions({ workKeys, order, offset, limit }) {
-      const keys = keyIdList(workKeys);
-      return { total: countMatching.get(keys) as number, ids: pageBy[order].all(keys, limit, offset) as string[] };
+      return pageOf(keyIdList(workKeys), order, offset, limit);
     },
     facetedVersions({ workKeys, order, offset, limit, filters, facets }) {
       const keys = keyIdList(workKeys);
-      const unfilteredTotal = countMatching.get(keys) as number;
       if (filters.length === 0) {
-        return {
-          total: unfilteredTotal,
-          unfilteredTotal,
-          ids: limit > 0 ? pageBy[order].all(keys, limit, Math.max(0, offset)) as string[] : [],
-          ...(facets ? { tally: tallyOf(tallyWork.all(keys) as Array<[number, number]>) } : {}),
-        };
+        const { total, ids } = pageOf(keys, order, Math.max(0, offset), Math.max(0, limit));
+        return { total, unfilteredTotal: total, ids, ...(facets ? { tally: workTally(keys, total) } : {}) };
       }
+      const unfilteredTotal = countMatching.get(keys) as number;
       const required = new Set<number>();
       for (const filter of filters) {
         const valueId = valueIdOf.get(filter.field, filter.value) as number | undefined;
