@@ -17,6 +17,7 @@ import { keepWorkIndexInStep, syncWorkIndex, type WorkIndexSyncSummary } from '.
 import { parseMarcXml } from '../src/ingest/marc/marcXmlReader.js';
 import { recordDocumentFromMarc } from '../src/ingest/marc/vufindMarcMapping.js';
 import { runCli } from '../src/cli/catalogVersions.js';
+import { listVersions } from '../src/versions/listVersions.js';
 import { openWorkIndex } from '../src/adapters/solr/workIndex/workIndexFile.js';
 import { capture } from './support/commandRuns.js';
 import { indexBehaviourSuite } from './indexBehaviour/indexBehaviourSuite.js';
@@ -267,5 +268,28 @@ function workIndexTests(target: SolrTarget): void {
     const synced = openWorkIndex({ path, keysOf: () => [] });
     t.truthy(synced.state('facet_fields'), 'the file says its values are in');
     synced.close();
+  });
+
+  test(`${label}: through listVersions, an answer asks Solr once when the record's work fits a page (its documents come with the record), twice when larger`, async (t) => {
+    const url = await solrCore(target, 'work_index_requests', 'vufind');
+    await updateSolr(url, { delete: { query: '*:*' } });
+    const fixture = JSON.parse(readFileSync(new URL('fixtures/work-with-every-facet-differing.solr.json', import.meta.url), 'utf8')) as Array<Record<string, unknown>>;
+    const large = Array.from({ length: 60 }, (_, k) => ({ ...fixture[k % fixture.length], id: `large:${String(k).padStart(2, '0')}`, title: 'Sagarana' }));
+    await updateSolr(url, [...fixture, ...large]);
+    const path = newFile();
+    await syncWorkIndex({ url, path });
+    const asked: string[] = [];
+    const withFile = createSolrIndex({ url, workIndex: { path }, versionCheckMs: 0, logger: { debug: (text) => asked.push(text) } });
+    t.teardown(() => withFile.close());
+    // The same index without findVersionsOf: every answer by getRecord, then findVersions by keys.
+    const byKeys = { ...withFile, getRecord: (id: string) => withFile.getRecord(id), findVersions: (query: Parameters<typeof withFile.findVersions>[0]) => withFile.findVersions(query), findVersionsOf: undefined };
+    for (const [id, requests] of [['facets:03', 1], ['large:07', 2]] as const) {
+      for (const view of ['rss', 'html'] as const) {
+        asked.length = 0;
+        const answer = await listVersions(withFile, { id, view, page: 1 });
+        t.is(asked.length, requests, `${id} ${view}: ${asked.join(' / ')}`);
+        t.deepEqual(answer, await listVersions(byKeys, { id, view, page: 1 }), `${id} ${view}`);
+      }
+    }
   });
 }

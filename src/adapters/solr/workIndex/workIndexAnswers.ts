@@ -22,6 +22,7 @@ import { facetCountsOfTally, pageOfWork, readsWholeWork } from '../../../record/
 import { isRecordFieldOrder } from '../../../record/recordOrder.js';
 import { describeFacetFieldNames, type FacetFieldNames } from './documentFacets.js';
 import { termsQuery } from '../termsQuery.js';
+import { FEED_ROWS, PAGE_ROWS } from '../../../versions/paging.js';
 import { orderTimeOf } from './documentOrder.js';
 import { openWorkIndex, type WorkIndex } from './workIndexFile.js';
 
@@ -55,6 +56,12 @@ export function checkSolrWorkIndexOptions(value: unknown): CheckedSolrWorkIndexO
     storedFields: checkStoredKeyFields('workIndex.storedFields', given.storedFields),
   });
 }
+
+/** Solr documents by id, fetched with a requested record (getRecord). */
+export type FetchedDocuments = ReadonlyMap<string, Record<string, unknown>>;
+
+/** Works this small come whole with their requested record: every first page of both views is in them. */
+const SMALL_WORK = Math.max(FEED_ROWS, PAGE_ROWS);
 
 type Select = (params: ReadonlyArray<readonly [string, string]>, what: string) => Promise<SolrResultList>;
 
@@ -119,7 +126,7 @@ export class WorkIndexAnswers {
    * index's: one Solr request either way, sent as a POST once the ids pass SOLR_POST_THRESHOLD_BYTES
    * (docs/solr.md, "The work index beside the core").
    */
-  async findVersions(query: VersionsQuery, select: Select, toRecord: (doc: Record<string, unknown>, what: string) => CatalogRecord): Promise<VersionsPage> {
+  async findVersions(query: VersionsQuery, select: Select, toRecord: (doc: Record<string, unknown>, what: string) => CatalogRecord, fetched?: FetchedDocuments): Promise<VersionsPage> {
     if (readsWholeWork(query) && !isRecordFieldOrder(query.order) && this.index.state('facet_fields') === this.facetFields) {
       const found = this.index.facetedVersions({
         workKeys: query.workKeys, order: query.order === 'last-indexed' ? 'last-indexed' : 'relevance', offset: query.offset, limit: query.limit,
@@ -127,7 +134,7 @@ export class WorkIndexAnswers {
       });
       // A work the file holds nothing of is answered as the whole-work read answers it.
       if (found.unfilteredTotal === 0) return { total: 0, records: [] };
-      const records = await this.recordsOf(found.ids, select, toRecord, `findVersions(work index, ${found.ids.length} id${found.ids.length === 1 ? '' : 's'}, facets from the file)`);
+      const records = await this.recordsOf(found.ids, select, toRecord, `findVersions(work index, ${found.ids.length} id${found.ids.length === 1 ? '' : 's'}, facets from the file)`, fetched);
       return { total: found.total, records, unfilteredTotal: found.unfilteredTotal, ...(found.tally !== undefined ? { facets: facetCountsOfTally(found.tally) } : {}) };
     }
     const whole = readsWholeWork(query);
@@ -137,7 +144,7 @@ export class WorkIndexAnswers {
       : this.index.findVersions({ workKeys: query.workKeys, order: query.order === 'last-indexed' ? 'last-indexed' : 'relevance', offset: query.offset, limit: query.limit });
     if (ids.length === 0) return { total, records: [] };
     const what = `findVersions(work index, ${ids.length} id${ids.length === 1 ? '' : 's'}${whole ? `, ${query.order}, whole work` : ''})`;
-    const records = await this.recordsOf(ids, select, toRecord, what);
+    const records = await this.recordsOf(ids, select, toRecord, what, fetched);
     return whole ? pageOfWork(records, query) : { total, records };
   }
 
@@ -146,8 +153,10 @@ export class WorkIndexAnswers {
    * since the last sync is left out (the totals are the file's, except for a whole work, which counts
    * the records Solr still has).
    */
-  private async recordsOf(ids: readonly string[], select: Select, toRecord: (doc: Record<string, unknown>, what: string) => CatalogRecord, what: string): Promise<CatalogRecord[]> {
+  private async recordsOf(ids: readonly string[], select: Select, toRecord: (doc: Record<string, unknown>, what: string) => CatalogRecord, what: string, fetched?: FetchedDocuments): Promise<CatalogRecord[]> {
     if (ids.length === 0) return [];
+    // Every document already fetched with the requested record (getRecord, smallWorkOf): no request.
+    if (fetched !== undefined && ids.every((id) => fetched.has(id))) return ids.map((id) => toRecord(fetched.get(id)!, what));
     const response = await select([
       ['q', termsQuery(this.idField, ids)],
       ['rows', String(ids.length)],
@@ -162,6 +171,28 @@ export class WorkIndexAnswers {
       return doc === undefined ? [] : [toRecord(doc, what)];
     });
   }
+
+  /**
+   * The ids to fetch with the record `id` so that its versions need no request of their own: its whole
+   * work when no larger than a page of either view (the first pages of both views are in it, whatever
+   * the order); `undefined` for a larger work, fetched by the page.
+   */
+  smallWorkOf(id: string): string[] | undefined {
+    return this.index.workOfDocument(id, SMALL_WORK);
+  }
+
+  /** Keeps the documents fetched with a record (smallWorkOf) for its versions (takeFetched), as long as the record lives. */
+  keepFetched(record: CatalogRecord, documents: FetchedDocuments): void {
+    this.fetched.set(record, documents);
+  }
+
+  takeFetched(record: CatalogRecord): FetchedDocuments | undefined {
+    const documents = this.fetched.get(record);
+    this.fetched.delete(record);
+    return documents;
+  }
+
+  private readonly fetched = new WeakMap<CatalogRecord, FetchedDocuments>();
 
   countVersions(ids: readonly string[]): Map<string, number> {
     return this.index.countVersions(ids);

@@ -83,6 +83,8 @@ export interface WorkIndex {
   facetedVersions(query: { workKeys: readonly string[]; order: EngineOrder; offset: number; limit: number; filters: readonly VersionsFilter[]; facets: boolean }): FacetedVersions;
   /** Stores (replacing) the facet values of documents the file holds, by id (a file made before they were kept); how many it held. */
   putFacets(documents: ReadonlyArray<Readonly<Record<string, unknown>>>): number;
+  /** The ids of the documents sharing any key of the document `id` (itself included), when there are at most `most`; `undefined` when more. */
+  workOfDocument(id: string, most: number): string[] | undefined;
   /** For each id stored: how many documents share any of its keys (itself included; 1 without keys). */
   countVersions(ids: readonly string[]): Map<string, number>;
   /** The highest `_version_` put so far (exact digits), where the next sync starts; `undefined` before any. */
@@ -200,6 +202,8 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
     return { total: rows.length > 0 ? rows[0]![1] : countMatching.get(keys) as number, ids: rows.map((row) => row[0]) };
   };
   // A document's versions: the documents sharing any of its key ids (itself included), none when it has no keys.
+  const sharing = db.prepare(`SELECT DISTINCT d.id FROM documents own_d JOIN document_keys own ON own.row = own_d.row
+    JOIN document_keys k ON k.key_id = own.key_id JOIN documents d ON d.row = k.row WHERE own_d.id = ? LIMIT ?`).pluck();
   const countSharing = db.prepare(`SELECT count(DISTINCT other.row) FROM document_keys own
     JOIN document_keys other ON other.key_id = own.key_id WHERE own.row = ?`).pluck();
 
@@ -362,6 +366,11 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
         ids: limit > 0 ? leftPageBy[order].all(keys, wanted, required.size, limit, Math.max(0, offset)) as string[] : [],
         ...(facets ? { tally: tallyOf(tallyLeft.all(keys, wanted, required.size) as Array<[number, number]>) } : {}),
       };
+    },
+    workOfDocument(id, most) {
+      const ids = sharing.all(id, most + 1) as string[];
+      if (ids.length > most) return undefined;
+      return ids.includes(id) ? ids : [id, ...ids].slice(0, Math.max(1, most));
     },
     countVersions(ids) {
       const counts = new Map<string, number>();
