@@ -89,20 +89,30 @@ test('putFacets stores values for documents the file holds (a file made before t
   t.deepEqual(facetCountsOfTally(upgraded.facetedVersions(query).tally!), pageOfWork(records, query).facets);
 });
 
-test('a large work\'s tally, kept between requests, follows every change to the file; a page past the end keeps the totals', (t) => {
+test('a large work\'s orders and tally, kept between requests, follow every change to the file; a page past the end keeps the totals', (t) => {
   const index = openWorkIndex({ path: ':memory:', keysOf: titleKey, facetsOf: (document) => facetValuesOfDocument(document, names) });
   t.teardown(() => index.close());
   // Large enough for the file to keep its tally: every fixture document many times over, under other ids.
   const many = Array.from({ length: 300 }, (_, k) => ({ ...documents[k % documents.length], id: `many:${String(k).padStart(3, '0')}` }));
   index.put(many);
   const query = { workKeys, order: 'last-indexed', offset: 0, limit: 50, filters: [], facets: true } as const;
-  const countsOf = (list: ReadonlyArray<Record<string, unknown>>) => pageOfWork(list.map((document) => recordFromDocument(toRecordDocument(document, DEFAULT_SOLR_FIELDS))), query).facets;
-  t.deepEqual(facetCountsOfTally(index.facetedVersions(query).tally!), countsOf(many));
-  const changed = [{ ...many[0], format: ['Manuscript'] }, ...many.slice(1)];
+  const expected = (list: ReadonlyArray<Record<string, unknown>>) => {
+    const page = pageOfWork(list.map((document) => recordFromDocument(toRecordDocument(document, DEFAULT_SOLR_FIELDS))), query);
+    return { ids: page.records.map((record) => record.id), facets: page.facets };
+  };
+  const found = () => {
+    const page = index.facetedVersions(query);
+    return { ids: page.ids, facets: facetCountsOfTally(page.tally!) };
+  };
+  t.deepEqual(found(), expected(many));
+  t.deepEqual(found(), expected(many), 'kept, the same');
+  // Newest of all now, and of another format: first on the page, counted apart.
+  const changed = [{ ...many[0], format: ['Manuscript'], last_indexed: '2025-05-01T00:00:00Z' }, ...many.slice(1)];
   index.put([changed[0]!]);
-  t.deepEqual(facetCountsOfTally(index.facetedVersions(query).tally!), countsOf(changed), 'a put changes the kept tally');
+  t.deepEqual(found(), expected(changed), 'a put changes the kept order and tally');
   index.remove(['many:001']);
-  t.deepEqual(facetCountsOfTally(index.facetedVersions(query).tally!), countsOf(changed.filter((document) => document.id !== 'many:001')), 'a removal too');
+  t.deepEqual(found(), expected(changed.filter((document) => document.id !== 'many:001')), 'a removal too');
+  t.deepEqual(index.findVersions({ workKeys, order: 'relevance', offset: 0, limit: -1 }).ids, changed.map((document) => document.id as string).filter((id) => id !== 'many:001').sort(), 'a negative limit: every id');
   const past = index.facetedVersions({ ...query, offset: 400 });
   t.deepEqual({ total: past.total, unfilteredTotal: past.unfilteredTotal, ids: past.ids }, { total: 299, unfilteredTotal: 299, ids: [] });
   t.deepEqual(index.findVersions({ workKeys, order: 'relevance', offset: 400, limit: 10 }), { total: 299, ids: [] });

@@ -100,6 +100,7 @@ async function timeDesigns(url: string, rootB: string, fileA: string, rootA: str
     const sizeClass = classes.findIndex(([low, high]) => size.total >= low && size.total <= high);
     note(`old ${sizeClass}`, await timed(() => before.findVersions(query)));
     note(`a ${sizeClass}`, await timed(() => after.findVersions(query)));
+    note(`tally ${sizeClass}`, await timed(async () => file.facetedVersions({ ...query, filters: [] })));
     // Design (b): Solr counts the work's facets over its ids (from the file) and returns the page.
     note(`b ${sizeClass}`, await timed(async () => {
       const params = new URLSearchParams([['q', `{!terms f=id}${size.ids.join(',')}`], ['rows', '50'], ['sort', 'id asc'], ['facet', 'true'],
@@ -112,13 +113,13 @@ async function timeDesigns(url: string, rootB: string, fileA: string, rootA: str
   await before.close();
   await after.close();
   const labels = ['works of 1–7', 'works of 8–100', 'works of 101–1,000', 'works over 1,000'];
-  console.log('findVersions with facets, one request at a time, median (p90) ms: whole-work read (before) | file tally + page (a) | Solr facets over the ids (b)');
+  console.log('findVersions with facets, one request at a time, median (p90) ms: whole-work read (before) | the file\'s tally and the page from Solr (a) | of which the file\'s part | Solr facets over the ids (b)');
   classes.forEach((_, k) => {
     const cell = (name: string) => {
       const sorted = sortedCopy(times.get(`${name} ${k}`) ?? []);
       return sorted.length === 0 ? '–' : `${fmt(percentile(sorted, 0.5), 2)} (${fmt(percentile(sorted, 0.9), 2)})`;
     };
-    console.log(`  ${labels[k]} (${(times.get(`a ${k}`) ?? []).length} records): ${cell('old')} | ${cell('a')} | ${cell('b')}`);
+    console.log(`  ${labels[k]} (${(times.get(`a ${k}`) ?? []).length} records): ${cell('old')} | ${cell('a')} | ${cell('tally')} | ${cell('b')}`);
   });
 }
 

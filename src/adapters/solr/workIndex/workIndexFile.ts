@@ -134,9 +134,12 @@ const SCHEMA = `
   ) WITHOUT ROWID;
 `;
 
-/** Works of at least this many documents have their facet tally kept (facetedVersions), up to KEPT_TALLIES of them. */
-const KEPT_TALLY_LEAST_DOCUMENTS = 200;
-const KEPT_TALLIES = 256;
+/**
+ * Works of at least this many documents have their orders and facet tally kept in memory while the file
+ * stays the same (KeptWorks), up to KEPT_IDS ids in all.
+ */
+const KEPT_WORK_LEAST_DOCUMENTS = 200;
+const KEPT_IDS = 400_000;
 
 /** A key's id: the first 63 bits of its SHA-1 (n distinct keys share one with a chance of about n² / 2^64: 1 in 18 million at a million keys). */
 function keyIdOf(key: string): bigint {
@@ -197,9 +200,25 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
     'last-indexed': db.prepare(`SELECT id, count(*) OVER () FROM (${matching}) ORDER BY ordered_at DESC, id LIMIT ? OFFSET ?`).raw(),
     relevance: db.prepare(`SELECT id, count(*) OVER () FROM (${matching}) ORDER BY id LIMIT ? OFFSET ?`).raw(),
   };
+  const wholeBy: Record<EngineOrder, Database.Statement> = {
+    'last-indexed': db.prepare(`SELECT id FROM (${matching}) ORDER BY ordered_at DESC, id`).pluck(),
+    relevance: db.prepare(`SELECT id FROM (${matching}) ORDER BY id`).pluck(),
+  };
   const pageOf = (keys: string, order: EngineOrder, offset: number, limit: number): { total: number; ids: string[] } => {
+    const kept = keptWorks.current(keys)?.orders[order];
+    const cut = (ids: string[]) => (limit < 0 ? ids.slice(offset) : ids.slice(offset, offset + limit));
+    if (kept !== undefined) return { total: kept.length, ids: cut(kept) };
     const rows = limit === 0 ? [] : pageBy[order].all(keys, limit, offset) as Array<[string, number]>;
-    return { total: rows.length > 0 ? rows[0]![1] : countMatching.get(keys) as number, ids: rows.map((row) => row[0]) };
+    const total = rows.length > 0 ? rows[0]![1] : countMatching.get(keys) as number;
+    if (total >= KEPT_WORK_LEAST_DOCUMENTS) {
+      const ids = wholeBy[order].all(keys) as string[];
+      keptWorks.keep(keys, (work) => {
+        work.orders[order] = ids;
+        return ids.length;
+      });
+      return { total: ids.length, ids: cut(ids) };
+    }
+    return { total, ids: rows.map((row) => row[0]) };
   };
   // A document's versions: the documents sharing any of its key ids (itself included), none when it has no keys.
   const sharing = db.prepare(`SELECT DISTINCT d.id FROM documents own_d JOIN document_keys own ON own.row = own_d.row
@@ -218,6 +237,7 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
     if (replace) dropFacets.run(row);
     for (const [field, value] of values) addFacet.run(row, (valueIdOf.get(field, value) ?? addValue.get(field, value)) as number);
   };
+  const keptWorks = new KeptWorks(() => readState.get('generation') as string | undefined);
   const valueNames = new Map<number, readonly [FacetField, string]>();
   const valueNamed = (valueId: number): readonly [FacetField, string] => {
     let named = valueNames.get(valueId);
@@ -238,18 +258,15 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
   };
   const tallyWork = db.prepare(`SELECT f.value_id, count(*) FROM (${workRows}) w JOIN document_facets f ON f.row = w.row GROUP BY f.value_id`).raw();
   const tallyLeft = db.prepare(`SELECT f.value_id, count(*) FROM (${leftRows}) l JOIN document_facets f ON f.row = l.row GROUP BY f.value_id`).raw();
-  // A large work's tally is kept while the file stays the same: every record of it asked for (a crawler
-  // walking the catalog asks for each) has the same facets, and counting them is most of such an answer.
-  const keptTallies = new Map<string, { generation: string | undefined; tally: FacetTally }>();
   const workTally = (keys: string, size: number): FacetTally => {
-    if (size < KEPT_TALLY_LEAST_DOCUMENTS) return tallyOf(tallyWork.all(keys) as Array<[number, number]>);
-    const generation = readState.get('generation') as string | undefined;
-    const kept = keptTallies.get(keys);
-    if (kept !== undefined && kept.generation === generation) return kept.tally;
+    if (size < KEPT_WORK_LEAST_DOCUMENTS) return tallyOf(tallyWork.all(keys) as Array<[number, number]>);
+    const kept = keptWorks.current(keys)?.tally;
+    if (kept !== undefined) return kept;
     const tally = tallyOf(tallyWork.all(keys) as Array<[number, number]>);
-    keptTallies.delete(keys);
-    if (keptTallies.size >= KEPT_TALLIES) keptTallies.delete(keptTallies.keys().next().value as string);
-    keptTallies.set(keys, { generation, tally });
+    keptWorks.keep(keys, (work) => {
+      work.tally = tally;
+      return 0;
+    });
     return tally;
   };
   const tallyOf = (rows: ReadonlyArray<[number, number]>): FacetTally => {
@@ -396,4 +413,54 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
     changeCount: () => Number(readState.get('generation') ?? 0),
     close: () => db.close(),
   };
+}
+
+/** What is kept of one large work: its ids in each order the file sorts, and its facet tally. */
+interface KeptWork {
+  orders: Partial<Record<EngineOrder, string[]>>;
+  tally?: FacetTally;
+  ids: number;
+}
+
+/**
+ * Large works' orders and tallies (by their key-id list), kept while the file's generation stays the same:
+ * every record of such a work asked for (a crawler walking the catalog asks for each) has the same page
+ * order and facets, and sorting and counting the work were most of its answer. Oldest dropped first.
+ */
+class KeptWorks {
+  private readonly works = new Map<string, KeptWork>();
+  private generation: string | undefined;
+  private ids = 0;
+
+  constructor(private readonly generationNow: () => string | undefined) {}
+
+  /** The work kept for these keys, when the file is still as it was. */
+  current(keys: string): KeptWork | undefined {
+    this.follow();
+    return this.works.get(keys);
+  }
+
+  /** Adds to what is kept of a work; `add` says how many ids it added. */
+  keep(keys: string, add: (work: KeptWork) => number): void {
+    this.follow();
+    const work = this.works.get(keys) ?? { orders: {}, ids: 0 };
+    const added = add(work);
+    work.ids += added;
+    this.ids += added;
+    this.works.delete(keys);
+    this.works.set(keys, work);
+    for (const [oldest, kept] of this.works) {
+      if (this.ids <= KEPT_IDS || oldest === keys) break;
+      this.works.delete(oldest);
+      this.ids -= kept.ids;
+    }
+  }
+
+  private follow(): void {
+    const generation = this.generationNow();
+    if (generation === this.generation) return;
+    this.generation = generation;
+    this.works.clear();
+    this.ids = 0;
+  }
 }
