@@ -138,7 +138,7 @@ const SCHEMA = `
  * Works of at least this many documents have their orders and facet tally kept in memory while the file
  * stays the same (KeptWorks), up to KEPT_IDS ids in all.
  */
-const KEPT_WORK_LEAST_DOCUMENTS = 200;
+const KEPT_WORK_LEAST_DOCUMENTS = 50;
 const KEPT_IDS = 400_000;
 
 /** A key's id: the first 63 bits of its SHA-1 (n distinct keys share one with a chance of about n² / 2^64: 1 in 18 million at a million keys). */
@@ -196,9 +196,11 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
   const countMatching = db.prepare(`SELECT count(*) FROM (${matching})`).pluck();
   // The page with the total beside each id (the window counts every match before LIMIT): one pass for both,
   // and the count alone only for a page past the end.
+  // (The documents whose row is IN the links' rows: no DISTINCT to sort away, about a third less work.)
+  const inWork = 'SELECT d.id, count(*) OVER () FROM documents d WHERE d.row IN (SELECT k.row FROM document_keys k WHERE k.key_id IN (SELECT value FROM json_each(?)))';
   const pageBy: Record<EngineOrder, Database.Statement> = {
-    'last-indexed': db.prepare(`SELECT id, count(*) OVER () FROM (${matching}) ORDER BY ordered_at DESC, id LIMIT ? OFFSET ?`).raw(),
-    relevance: db.prepare(`SELECT id, count(*) OVER () FROM (${matching}) ORDER BY id LIMIT ? OFFSET ?`).raw(),
+    'last-indexed': db.prepare(`${inWork} ORDER BY d.ordered_at DESC, d.id LIMIT ? OFFSET ?`).raw(),
+    relevance: db.prepare(`${inWork} ORDER BY d.id LIMIT ? OFFSET ?`).raw(),
   };
   const wholeBy: Record<EngineOrder, Database.Statement> = {
     'last-indexed': db.prepare(`SELECT id FROM (${matching}) ORDER BY ordered_at DESC, id`).pluck(),
