@@ -7,7 +7,8 @@
  * Runs on each Solr test/indexBehaviour/realSolr.ts finds; skipped, saying so, without one.
  */
 import test from 'ava';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
@@ -16,6 +17,7 @@ import { keepWorkIndexInStep, syncWorkIndex, type WorkIndexSyncSummary } from '.
 import { parseMarcXml } from '../src/ingest/marc/marcXmlReader.js';
 import { recordDocumentFromMarc } from '../src/ingest/marc/vufindMarcMapping.js';
 import { runCli } from '../src/cli/catalogVersions.js';
+import { listVersions } from '../src/versions/listVersions.js';
 import { openWorkIndex } from '../src/adapters/solr/workIndex/workIndexFile.js';
 import { capture } from './support/commandRuns.js';
 import { indexBehaviourSuite } from './indexBehaviour/indexBehaviourSuite.js';
@@ -225,5 +227,69 @@ function workIndexTests(target: SolrTarget): void {
     await until(() => runs.at(-1)?.held === 2);
     t.is((await solr.countVersions(['i-1'])).get('i-1'), 2);
     t.like(runs.at(-1), { mode: 'changes', fetched: 1 });
+  });
+
+  test(`${label}: a work index made before facet values were kept is read by the whole-work request; its next sync fills them in, and then the same facets come with one request for the page's records`, async (t) => {
+    const url = await solrCore(target, 'work_index_facet_values', 'vufind');
+    await updateSolr(url, { delete: { query: '*:*' } });
+    const fixture = JSON.parse(readFileSync(new URL('fixtures/work-with-every-facet-differing.solr.json', import.meta.url), 'utf8')) as Array<Record<string, unknown>>;
+    await updateSolr(url, fixture);
+    const path = newFile();
+    await syncWorkIndex({ url, path });
+    // The layout before 0.2.0: no facet tables, no state saying the values are in.
+    const old = new Database(path);
+    old.exec("DROP TABLE document_facets; DROP TABLE facet_values; DELETE FROM state WHERE name = 'facet_fields';");
+    old.close();
+    const asked: string[] = [];
+    const answer = async () => {
+      const solr = createSolrIndex({ url, workIndex: { path }, versionCheckMs: 0, logger: { debug: (message) => asked.push(message) } });
+      try {
+        const record = await solr.getRecord('facets:01');
+        asked.length = 0;
+        const queries = [
+          { order: 'last-indexed', offset: 0, limit: 3, facets: true },
+          { order: 'relevance', offset: 2, limit: 3, facets: true, filters: [{ field: 'format', value: 'Book' }] },
+        ] as const;
+        return await Promise.all(queries.map((query) => solr.findVersions({ workKeys: record!.workKeys, ...query })));
+      } finally {
+        await solr.close();
+      }
+    };
+    const before = await answer();
+    t.is(before[0]!.unfilteredTotal, fixture.length);
+    t.true(asked.every((line) => / 7 ids, .*whole work/.test(line)), asked.join('\n'));
+    const phases = new Set<string>();
+    await syncWorkIndex({ url, path, onProgress: (progress) => phases.add(progress.phase) });
+    t.true(phases.has('facets'), 'the sync walked the core for the facet values');
+    asked.length = 0;
+    t.deepEqual(await answer(), before);
+    t.is(asked.length, 2);
+    t.true(asked.every((line) => /findVersions\(work index, [0-3] ids?, facets from the file\)/.test(line)), asked.join('\n'));
+    const synced = openWorkIndex({ path, keysOf: () => [] });
+    t.truthy(synced.state('facet_fields'), 'the file says its values are in');
+    synced.close();
+  });
+
+  test(`${label}: through listVersions, an answer asks Solr once when the record's work fits a page (its documents come with the record), twice when larger`, async (t) => {
+    const url = await solrCore(target, 'work_index_requests', 'vufind');
+    await updateSolr(url, { delete: { query: '*:*' } });
+    const fixture = JSON.parse(readFileSync(new URL('fixtures/work-with-every-facet-differing.solr.json', import.meta.url), 'utf8')) as Array<Record<string, unknown>>;
+    const large = Array.from({ length: 60 }, (_, k) => ({ ...fixture[k % fixture.length], id: `large:${String(k).padStart(2, '0')}`, title: 'Sagarana' }));
+    await updateSolr(url, [...fixture, ...large]);
+    const path = newFile();
+    await syncWorkIndex({ url, path });
+    const asked: string[] = [];
+    const withFile = createSolrIndex({ url, workIndex: { path }, versionCheckMs: 0, logger: { debug: (text) => asked.push(text) } });
+    t.teardown(() => withFile.close());
+    // The same index without findVersionsOf: every answer by getRecord, then findVersions by keys.
+    const byKeys = { ...withFile, getRecord: (id: string) => withFile.getRecord(id), findVersions: (query: Parameters<typeof withFile.findVersions>[0]) => withFile.findVersions(query), findVersionsOf: undefined };
+    for (const [id, requests] of [['facets:03', 1], ['large:07', 2]] as const) {
+      for (const view of ['rss', 'html'] as const) {
+        asked.length = 0;
+        const answer = await listVersions(withFile, { id, view, page: 1 });
+        t.is(asked.length, requests, `${id} ${view}: ${asked.join(' / ')}`);
+        t.deepEqual(answer, await listVersions(byKeys, { id, view, page: 1 }), `${id} ${view}`);
+      }
+    }
   });
 }

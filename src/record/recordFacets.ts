@@ -36,11 +36,16 @@ export function isFacetField(name: string): name is FacetField {
 
 /** A record's values of a facet field, each once; publication dates as years (`[1899?]` → `1899`). */
 export function facetValuesOf(record: CatalogRecord, field: FacetField): string[] {
-  const values = field === 'format' ? record.formats
+  return facetValuesOfList(field, field === 'format' ? record.formats
     : field === 'language' ? record.languages ?? []
       : field === 'institution' ? record.institutions ?? []
         : field === 'building' ? record.buildings ?? []
-          : record.publishDates.map((date) => /\d{4}/.exec(date)?.[0] ?? '');
+          : record.publishDates);
+}
+
+/** A facet field's values as facetValuesOf counts them, from the field's list (for an adapter that keeps them apart from records). */
+export function facetValuesOfList(field: FacetField, list: readonly string[]): string[] {
+  const values = field === 'publishDate' ? list.map((date) => /\d{4}/.exec(date)?.[0] ?? '') : list;
   return [...new Set(values.map((value) => value.trim()).filter((value) => value !== ''))];
 }
 

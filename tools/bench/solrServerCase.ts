@@ -17,16 +17,14 @@
  * statistics.
  *
  * Usage: measureSolrServerCase(…) from runBench.ts; as a child, node solrServerCase.js plugin-server
- * <core URL> <work index> <base URL>.
+ * <core URL> <work index> <base URL> [<package root>] (another build's dist/, for solrFreshSideBySide.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
-import { createSolrIndex } from '../../src/adapters/solr/solrIndex.js';
 import { syncWorkIndex } from '../../src/adapters/solr/workIndex/workIndexSync.js';
-import { createVersionsPlugin } from '../../src/http/createVersionsPlugin.js';
 import { PACKAGE_ROOT } from '../../src/packageFiles.js';
 import { solrCore, updateSolr } from '../../test/indexBehaviour/realSolr.js';
 import { generateRecords, planCatalog } from './catalogGenerator.js';
@@ -69,7 +67,7 @@ export type SolrServerCase =
 const CHILD = 'solrServerCase';
 
 /** What the plugin server counted: requests it served, and the Solr requests its adapter made for them (not version reads). */
-interface ServerCounts {
+export interface ServerCounts {
   readonly type: 'solr9-counts';
   readonly served: number;
   readonly questions: number;
@@ -124,7 +122,7 @@ async function countOf(url: string): Promise<number> {
 }
 
 /** The benchmark's catalog into the core, in large batches, one commit at the end; kept when it is already there. */
-async function fill(url: string, records: number, seed: number): Promise<number> {
+export async function fill(url: string, records: number, seed: number): Promise<number> {
   const started = performance.now();
   if (await countOf(url) === records) {
     progress(`the core already holds ${fmt(records)} documents (a Solr kept running): kept`);
@@ -303,7 +301,10 @@ export function solrServerCaseJson(result: SolrServerCase): Record<string, numbe
 // ---------------------------------------------------------------------------------------------------
 // Child: the plugin on the Solr adapter with the work index, in a minimal Koa host
 
-function runPluginServer(solrUrl: string, workIndexPath: string, baseUrl: string): void {
+async function runPluginServer(solrUrl: string, workIndexPath: string, baseUrl: string, root?: string): Promise<void> {
+  const source = (module: string) => (root === undefined ? `../../src/${module}` : join(root, 'dist/src', module));
+  const { createSolrIndex } = await import(source('adapters/solr/solrIndex.js')) as typeof import('../../src/adapters/solr/solrIndex.js');
+  const { createVersionsPlugin } = await import(source('http/createVersionsPlugin.js')) as typeof import('../../src/http/createVersionsPlugin.js');
   // Defaults as a host would leave them: versionCheckMs 1000, so kept answers once two reads agree.
   const counts = { served: 0, questions: 0 };
   let logged = 0;
@@ -333,7 +334,7 @@ function runPluginServer(solrUrl: string, workIndexPath: string, baseUrl: string
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === 'plugin-server') {
-  const [solrUrl, workIndexPath, baseUrl] = process.argv.slice(3);
-  if (solrUrl === undefined || workIndexPath === undefined || baseUrl === undefined) throw new Error('usage: solrServerCase plugin-server <core URL> <work index> <base URL>');
-  runPluginServer(solrUrl, workIndexPath, baseUrl);
+  const [solrUrl, workIndexPath, baseUrl, root] = process.argv.slice(3);
+  if (solrUrl === undefined || workIndexPath === undefined || baseUrl === undefined) throw new Error('usage: solrServerCase plugin-server <core URL> <work index> <base URL> [<package root>]');
+  void runPluginServer(solrUrl, workIndexPath, baseUrl, root);
 }

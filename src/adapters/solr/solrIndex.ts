@@ -29,7 +29,7 @@
  * keeping answers (answerCache.ts), and loading documents into Solr (solrWriter.ts).
  */
 import http from 'node:http';
-import type { CatalogIndex, VersionsPage, VersionsQuery } from '../../ports.js';
+import { versionsOfKeylessRecord, type CatalogIndex, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
 import { checkRecordId, checkRecordIds, checkVersionsQuery } from '../../portArguments.js';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
 import { RECORD_FIELDS, SINGLE_VALUED_FIELDS, type RecordFieldName } from '../../record/recordFields.js';
@@ -40,7 +40,8 @@ import { exchangeWithSolr, openSolrClient, type SolrCallback, type SolrEndpoint 
 import { describeNetworkError, isObject } from './solrFaults.js';
 import { solrIndexVersionProbe, VersionWatch } from './solrVersionWatch.js';
 import { termsQuery, WORK_KEY_SEPARATOR } from './termsQuery.js';
-import { checkSolrWorkIndexOptions, WorkIndexAnswers, type CheckedSolrWorkIndexOptions, type SolrWorkIndexOptions } from './workIndex/workIndexAnswers.js';
+import { facetFieldNamesOf } from './workIndex/documentFacets.js';
+import { checkSolrWorkIndexOptions, WorkIndexAnswers, type FetchedDocuments, type CheckedSolrWorkIndexOptions, type SolrWorkIndexOptions } from './workIndex/workIndexAnswers.js';
 
 /** Versions read per request for an order sorted here (src/record/recordOrder.ts): one request for nearly every work. */
 const WORK_ROWS_SORTED_HERE = 2000;
@@ -253,7 +254,8 @@ class SolrIndex implements CatalogIndex {
     this.settings = settings;
     ({ agent: this.agent, client: this.client } = openSolrClient<SolrClient>(settings.endpoint));
     const { fields } = settings;
-    this.workIndex = settings.workIndex && new WorkIndexAnswers(settings.workIndex, fields.id, fields.work_keys_str_mv, fields.last_indexed);
+    if (settings.workIndex) this.findVersionsOf = (record, query) => this.versionsOfRecord(record, query);
+    this.workIndex = settings.workIndex && new WorkIndexAnswers(settings.workIndex, fields.id, fields.work_keys_str_mv, fields.last_indexed, facetFieldNamesOf(fields));
     const { versionCheckMs, maxStalenessMs, endpoint, logger } = settings;
     this.versionWatch = versionCheckMs === 0 ? undefined : new VersionWatch({
       intervalMs: versionCheckMs,
@@ -280,28 +282,53 @@ class SolrIndex implements CatalogIndex {
   async getRecord(id: string): Promise<CatalogRecord | undefined> {
     checkRecordId('getRecord', id);
     const { fields } = this.settings;
-    const params: Params = [
-      ['q', solrPhrase(fields.id, id)],
-      ['rows', '1'],
-    ];
-    const response = await this.select(params, `getRecord(${describeId(id)})`);
-    const doc = response.docs[0];
+    // With a work index, a small work's documents come in the record's request, so that its versions
+    // (findVersionsOf) need none of their own.
+    const work = this.workIndex?.smallWorkOf(id);
+    const params: Params = work === undefined || work.length === 1
+      ? [['q', solrPhrase(fields.id, id)], ['rows', '1']]
+      : [['q', termsQuery(fields.id, work)], ['rows', String(work.length)]];
+    const what = `getRecord(${describeId(id)}${work !== undefined && work.length > 1 ? `, with the ${work.length} of its work` : ''})`;
+    const response = await this.select(params, what);
+    const doc = work === undefined || work.length === 1 ? response.docs[0] : response.docs.find((found) => found[fields.id] === id);
     if (doc === undefined) return undefined;
-    const record = this.toRecord(doc, `getRecord(${describeId(id)})`);
+    const record = this.toRecord(doc, what);
     if (record.id !== id) {
       // Only a tokenised id field could do this; a different record must never stand in for the one asked.
       this.settings.logger?.warn?.(`Solr ${this.settings.endpoint.display}: id:"…" query for ${describeId(id)} returned record ${describeId(record.id)}; treated as missing`);
       return undefined;
     }
+    if (work !== undefined && this.workIndex) {
+      const fetched = new Map<string, Record<string, unknown>>();
+      for (const found of response.docs) if (typeof found[fields.id] === 'string') fetched.set(found[fields.id] as string, found);
+      this.workIndex.keepFetched(record, fetched);
+    }
     return record;
   }
 
-  async findVersions(query: VersionsQuery): Promise<VersionsPage> {
+  /**
+   * With a work index: the versions of a record from getRecord, exactly as findVersions answers its keys
+   * (a record without keys lists itself alone), from the documents fetched with it when they hold the page.
+   */
+  readonly findVersionsOf?: (record: CatalogRecord, query: RecordVersionsQuery) => Promise<VersionsPage>;
+
+  private async versionsOfRecord(record: CatalogRecord, query: RecordVersionsQuery): Promise<VersionsPage> {
+    const fetched = this.workIndex?.takeFetched(record);
+    if (record.workKeys.length === 0) return versionsOfKeylessRecord(record, query.offset);
+    return this.versionsByKeys({ ...query, workKeys: record.workKeys }, fetched);
+  }
+
+  findVersions(query: VersionsQuery): Promise<VersionsPage> {
+    return this.versionsByKeys(query, undefined);
+  }
+
+  /** findVersions, with the documents fetched with the requested record when there are any (getRecord). */
+  private async versionsByKeys(query: VersionsQuery, fetched: FetchedDocuments | undefined): Promise<VersionsPage> {
     const { fields, facetFields } = this.settings;
     checkVersionsQuery(query);
     const keys = queryableKeys(query.workKeys, this.settings);
     if (keys.length === 0) return { total: 0, records: [] };
-    if (this.workIndex) return this.workIndex.findVersions({ ...query, workKeys: keys }, (params, what) => this.select(params, what), (doc, what) => this.toRecord(doc, what));
+    if (this.workIndex) return this.workIndex.findVersions({ ...query, workKeys: keys }, (params, what) => this.select(params, what), (doc, what) => this.toRecord(doc, what), fetched);
 
     // An order on record fields, filters or facets: the whole work in one request (ids in order, so a work
     // larger than one request's rows is read in id order, a page at a time), cut here by the rules every

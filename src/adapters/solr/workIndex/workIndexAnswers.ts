@@ -2,9 +2,13 @@
  * The Solr adapter's answers from the work index beside the core (createSolrIndex's `workIndex` option,
  * docs/solr.md): versions pages and counts from the SQLite file (workIndexFile.ts), the page's records
  * from Solr in one request by id, and a record's keys (made again from its document by the profile, as
- * the sync made them) and order time filled in, since the core holds none. The page's sorts on record
- * fields, filters and facets read the whole work's records in that same one request and cut the page by
- * the rule every adapter shares. It only reads the core; syncing the file is workIndexSync.ts's.
+ * the sync made them) and order time filled in, since the core holds none. Facets and filters are
+ * answered from the facet values the file keeps per document (documentFacets.ts), counted by the rule
+ * every adapter shares (src/record/recordFacets.ts facetCountsOfTally), so Solr is asked only for the
+ * page's records. Sorts on record fields, and every query on a file that keeps no facet values yet (made
+ * before 0.2.0 and not synced since, or from other facet fields than the adapter's), read the whole work's
+ * records in that same one request and cut the page by the shared rule (pageOfWork). It only reads the
+ * core; syncing the file is workIndexSync.ts's.
  *
  * Left to others: the requests themselves and turning documents into records (solrIndex.ts).
  */
@@ -14,8 +18,11 @@ import type { CatalogRecord } from '../../../record/catalogRecord.js';
 import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 import type { SolrResultList } from '../solrAnswers.js';
 import { checkKeyProfile, checkStoredKeyFields, keysOf, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
-import { pageOfWork, readsWholeWork } from '../../../record/recordFacets.js';
+import { facetCountsOfTally, pageOfWork, readsWholeWork } from '../../../record/recordFacets.js';
+import { isRecordFieldOrder } from '../../../record/recordOrder.js';
+import { describeFacetFieldNames, type FacetFieldNames } from './documentFacets.js';
 import { termsQuery } from '../termsQuery.js';
+import { FEED_ROWS, PAGE_ROWS } from '../../../versions/paging.js';
 import { orderTimeOf } from './documentOrder.js';
 import { openWorkIndex, type WorkIndex } from './workIndexFile.js';
 
@@ -50,17 +57,27 @@ export function checkSolrWorkIndexOptions(value: unknown): CheckedSolrWorkIndexO
   });
 }
 
+/** Solr documents by id, fetched with a requested record (getRecord). */
+export type FetchedDocuments = ReadonlyMap<string, Record<string, unknown>>;
+
+/** Works this small come whole with their requested record: every first page of both views is in them. */
+const SMALL_WORK = Math.max(FEED_ROWS, PAGE_ROWS);
+
 type Select = (params: ReadonlyArray<readonly [string, string]>, what: string) => Promise<SolrResultList>;
 
 export class WorkIndexAnswers {
   private readonly index: WorkIndex;
+  /** The facet fields' Solr names as the file records them once it keeps their values. */
+  private readonly facetFields: string;
 
   constructor(
     private readonly options: CheckedSolrWorkIndexOptions,
     private readonly idField: string,
     private readonly keyField: string,
     private readonly lastIndexedField: string,
+    facetNames: FacetFieldNames,
   ) {
+    this.facetFields = describeFacetFieldNames(facetNames);
     try {
       this.index = openWorkIndex({ path: options.path, keysOf: (document) => keysOf(document, options.keyProfile, options.storedFields) });
     } catch (error) {
@@ -102,12 +119,24 @@ export class WorkIndexAnswers {
 
   /**
    * One page: ids and total from the file, then the records from Solr in one request by id, in the file's
-   * order. An order on record fields, filters or facets (readsWholeWork) take every id of the work from the
-   * file and its records in that one request, and cut the page by the rule every adapter shares
-   * (src/record/recordFacets.ts pageOfWork), so the answer is the embedded index's: one Solr request either
-   * way, sent as a POST once the ids pass SOLR_POST_THRESHOLD_BYTES (docs/solr.md, "The work index beside the core").
+   * order. Filters and facets in the file's orders come from the file too (its facet values), with the
+   * counts pageOfWork would give. An order on record fields (or filters and facets on a file without facet
+   * values) takes every id of the work from the file and its records in that one request, and cuts the page
+   * by the rule every adapter shares (src/record/recordFacets.ts pageOfWork), so the answer is the embedded
+   * index's: one Solr request either way, sent as a POST once the ids pass SOLR_POST_THRESHOLD_BYTES
+   * (docs/solr.md, "The work index beside the core").
    */
-  async findVersions(query: VersionsQuery, select: Select, toRecord: (doc: Record<string, unknown>, what: string) => CatalogRecord): Promise<VersionsPage> {
+  async findVersions(query: VersionsQuery, select: Select, toRecord: (doc: Record<string, unknown>, what: string) => CatalogRecord, fetched?: FetchedDocuments): Promise<VersionsPage> {
+    if (readsWholeWork(query) && !isRecordFieldOrder(query.order) && this.index.state('facet_fields') === this.facetFields) {
+      const found = this.index.facetedVersions({
+        workKeys: query.workKeys, order: query.order === 'last-indexed' ? 'last-indexed' : 'relevance', offset: query.offset, limit: query.limit,
+        filters: query.filters ?? [], facets: query.facets === true,
+      });
+      // A work the file holds nothing of is answered as the whole-work read answers it.
+      if (found.unfilteredTotal === 0) return { total: 0, records: [] };
+      const records = await this.recordsOf(found.ids, select, toRecord, `findVersions(work index, ${found.ids.length} id${found.ids.length === 1 ? '' : 's'}, facets from the file)`, fetched);
+      return { total: found.total, records, unfilteredTotal: found.unfilteredTotal, ...(found.tally !== undefined ? { facets: facetCountsOfTally(found.tally) } : {}) };
+    }
     const whole = readsWholeWork(query);
     // The file sorts by its own two orders; a whole work is read in id order (SQLite's LIMIT -1: no limit).
     const { total, ids } = whole
@@ -115,6 +144,19 @@ export class WorkIndexAnswers {
       : this.index.findVersions({ workKeys: query.workKeys, order: query.order === 'last-indexed' ? 'last-indexed' : 'relevance', offset: query.offset, limit: query.limit });
     if (ids.length === 0) return { total, records: [] };
     const what = `findVersions(work index, ${ids.length} id${ids.length === 1 ? '' : 's'}${whole ? `, ${query.order}, whole work` : ''})`;
+    const records = await this.recordsOf(ids, select, toRecord, what, fetched);
+    return whole ? pageOfWork(records, query) : { total, records };
+  }
+
+  /**
+   * The records of these ids, in their order, from Solr in one request; a document deleted in the core
+   * since the last sync is left out (the totals are the file's, except for a whole work, which counts
+   * the records Solr still has).
+   */
+  private async recordsOf(ids: readonly string[], select: Select, toRecord: (doc: Record<string, unknown>, what: string) => CatalogRecord, what: string, fetched?: FetchedDocuments): Promise<CatalogRecord[]> {
+    if (ids.length === 0) return [];
+    // Every document already fetched with the requested record (getRecord, smallWorkOf): no request.
+    if (fetched !== undefined && ids.every((id) => fetched.has(id))) return ids.map((id) => toRecord(fetched.get(id)!, what));
     const response = await select([
       ['q', termsQuery(this.idField, ids)],
       ['rows', String(ids.length)],
@@ -124,14 +166,33 @@ export class WorkIndexAnswers {
       const id = doc[this.idField];
       if (typeof id === 'string') byId.set(id, doc);
     }
-    // A document deleted in the core since the last sync is left out of the page (the total is the file's,
-    // except for a whole work, which counts the records Solr still has).
-    const records = ids.flatMap((id) => {
+    return ids.flatMap((id) => {
       const doc = byId.get(id);
       return doc === undefined ? [] : [toRecord(doc, what)];
     });
-    return whole ? pageOfWork(records, query) : { total, records };
   }
+
+  /**
+   * The ids to fetch with the record `id` so that its versions need no request of their own: its whole
+   * work when no larger than a page of either view (the first pages of both views are in it, whatever
+   * the order); `undefined` for a larger work, fetched by the page.
+   */
+  smallWorkOf(id: string): string[] | undefined {
+    return this.index.workOfDocument(id, SMALL_WORK);
+  }
+
+  /** Keeps the documents fetched with a record (smallWorkOf) for its versions (takeFetched), as long as the record lives. */
+  keepFetched(record: CatalogRecord, documents: FetchedDocuments): void {
+    this.fetched.set(record, documents);
+  }
+
+  takeFetched(record: CatalogRecord): FetchedDocuments | undefined {
+    const documents = this.fetched.get(record);
+    this.fetched.delete(record);
+    return documents;
+  }
+
+  private readonly fetched = new WeakMap<CatalogRecord, FetchedDocuments>();
 
   countVersions(ids: readonly string[]): Map<string, number> {
     return this.index.countVersions(ids);

@@ -18,6 +18,11 @@
  *   documents the core no longer holds.
  * `_version_` values are read as digits from the answer's text: JSON.parse would round them.
  *
+ * Every document's facet values (documentFacets.ts) are stored with it, read from the `fields` named (the
+ * same option as createSolrIndex's); the file's state `facet_fields` records those names once every
+ * document's values are in. A file made before 0.2.0 kept none: its next run first walks the core once
+ * more for them (fl: the id and the facet fields; resumable by its own cursor), then takes changes as usual.
+ *
  * Left to others: keys (src/work-keys/storedDocumentKeys.ts), storing (workIndexFile.ts), answering (workIndexAnswers.ts).
  */
 import { IndexUnavailableError, InvalidOptionError } from '../../../errors.js';
@@ -27,6 +32,8 @@ import { isObject } from '../solrFaults.js';
 import { solrIndexVersionProbe } from '../solrVersionWatch.js';
 import { checkKeyProfile, checkStoredKeyFields, keysOf, storedFieldsRead, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
 import { openWorkIndex, type WorkIndex } from './workIndexFile.js';
+import { DEFAULT_SOLR_FIELDS, type SolrFieldMap } from '../solrIndex.js';
+import { describeFacetFieldNames, facetFieldNamesOf, facetValuesOfDocument, type FacetFieldNames } from './documentFacets.js';
 
 export interface WorkIndexSyncOptions {
   /** The core (or collection) URL, e.g. http://localhost:8983/solr/biblio; user info becomes basic auth. */
@@ -37,6 +44,8 @@ export interface WorkIndexSyncOptions {
   keyProfile?: WorkKeyProfileName;
   /** The stored fields non-MARC documents are keyed from (src/work-keys/storedDocumentKeys.ts STORED_KEY_FIELDS). */
   storedFields?: Partial<StoredKeyFields>;
+  /** Solr field names where they differ from VuFind's biblio names, as createSolrIndex's `fields`: the facet fields' are read. */
+  fields?: Partial<SolrFieldMap>;
   /** Documents per request and per transaction (default 5000). */
   rows?: number;
   /** Deadline of each request in ms (default 60000). */
@@ -46,7 +55,7 @@ export interface WorkIndexSyncOptions {
 }
 
 export interface WorkIndexSyncProgress {
-  readonly phase: 'walk' | 'changes' | 'sweep';
+  readonly phase: 'walk' | 'facets' | 'changes' | 'sweep';
   /** Documents taken so far in this phase (for the walk, resumed runs included). */
   readonly done: number;
   /** Documents the phase will take in all, as Solr counted them when it started. */
@@ -75,7 +84,11 @@ const SWEEP_ROWS = 10_000;
 
 export async function syncWorkIndex(options: WorkIndexSyncOptions): Promise<WorkIndexSyncSummary> {
   const checked = checkSyncOptions(options);
-  const index = openWorkIndex({ path: checked.path, keysOf: (document) => keysOf(document, checked.keyProfile, checked.fields) });
+  const index = openWorkIndex({
+    path: checked.path,
+    keysOf: (document) => keysOf(document, checked.keyProfile, checked.fields),
+    facetsOf: (document) => facetValuesOfDocument(document, checked.facetNames),
+  });
   try {
     return await syncOpened(index, checked);
   } finally {
@@ -105,8 +118,18 @@ export function keepWorkIndexInStep(options: WorkIndexSyncOptions & { intervalMs
 }
 
 interface CheckedSyncOptions {
-  url: URL; display: string; path: string; keyProfile: WorkKeyProfileName; fields: StoredKeyFields; rows: number; timeoutMs: number;
+  url: URL; display: string; path: string; keyProfile: WorkKeyProfileName; fields: StoredKeyFields; facetNames: FacetFieldNames; rows: number; timeoutMs: number;
   onProgress?: (progress: WorkIndexSyncProgress) => void;
+}
+
+/** The `fields` option: an object of Solr field names (only the facet fields' are read here). */
+function checkFacetFieldNames(fields: unknown): Partial<SolrFieldMap> {
+  if (fields === undefined) return {};
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new InvalidOptionError('fields', 'must be an object of Solr field names, as createSolrIndex\'s');
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) throw new InvalidOptionError(`fields.${name}`, `must be a Solr field name, not ${JSON.stringify(value)}`);
+  }
+  return fields as Partial<SolrFieldMap>;
 }
 
 function checkSyncOptions(options: WorkIndexSyncOptions): CheckedSyncOptions {
@@ -128,6 +151,7 @@ function checkSyncOptions(options: WorkIndexSyncOptions): CheckedSyncOptions {
     url, display: `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`, path: options.path,
     keyProfile: checkKeyProfile('keyProfile', options.keyProfile),
     fields: checkStoredKeyFields('storedFields', options.storedFields),
+    facetNames: facetFieldNamesOf({ ...DEFAULT_SOLR_FIELDS, ...checkFacetFieldNames(options.fields) }),
     rows: whole('rows', options.rows, DEFAULT_ROWS, 1), timeoutMs: whole('timeoutMs', options.timeoutMs, 60_000, 1),
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
   };
@@ -144,7 +168,9 @@ async function syncOpened(index: WorkIndex, options: CheckedSyncOptions): Promis
   if (core !== undefined && core !== options.display) throw new InvalidOptionError('url', `${options.path} is the work index of ${core}, not of ${options.display}`);
   if (made === undefined || core === undefined) index.setState({ key_profile: options.keyProfile, core: options.display });
 
-  const fl = ['id', '_version_', 'last_indexed', ...storedFieldsRead(options.fields)].join(',');
+  const facetFl = [...new Set(Object.values(options.facetNames))];
+  const fl = [...new Set(['id', '_version_', 'last_indexed', ...storedFieldsRead(options.fields), ...facetFl])].join(',');
+  const facetFields = describeFacetFieldNames(options.facetNames);
   const unkeyable: Record<string, number> = {};
   let fetched = 0;
   let refused = 0;
@@ -162,7 +188,8 @@ async function syncOpened(index: WorkIndex, options: CheckedSyncOptions): Promis
       // What the core holds before the walk: later runs take everything above it again.
       const version = await solrIndexVersionProbe(select, options.display)();
       if (version === undefined) throw new IndexUnavailableError(`Solr ${options.display}: partial results while reading the core's version; sync not started`);
-      index.setState({ walk_start_version: version.split('/')[1] || '0', walk_done_count: '0' });
+      // A walk stores every document's facet values: they are complete, from these fields, when it ends.
+      index.setState({ walk_start_version: version.split('/')[1] || '0', walk_done_count: '0', facet_walk_fields: facetFields });
     }
     let done = Number(index.state('walk_done_count') ?? 0);
     const pages = cursorPages(select, options.display, index.state('cursor') ?? '*', 'work index walk', (cursor) => [['q', '*:*'], ['fl', fl], ['sort', 'id asc'], ['rows', String(options.rows)], ['cursorMark', cursor]]);
@@ -174,10 +201,29 @@ async function syncOpened(index: WorkIndex, options: CheckedSyncOptions): Promis
     }
     index.transaction(() => {
       index.moveStagedKeys();
-      index.setState({ walk_done: 'true', cursor: undefined, walk_done_count: undefined, highest_version: index.state('walk_start_version'), walk_start_version: undefined });
+      index.setState({
+        walk_done: 'true', cursor: undefined, walk_done_count: undefined, highest_version: index.state('walk_start_version'), walk_start_version: undefined,
+        facet_fields: index.state('facet_walk_fields'), facet_walk_fields: undefined,
+      });
     });
     index.compact();
   } else {
+    if (index.state('facet_fields') !== facetFields) {
+      // A file made before facet values were kept, or from other fields: every document's values are
+      // read again (the changes below take what changed meanwhile, facets included).
+      if (index.state('facet_walk_fields') !== facetFields) index.setState({ facet_walk_fields: facetFields, facet_cursor: undefined, facet_done_count: '0' });
+      let done = Number(index.state('facet_done_count') ?? 0);
+      const pages = cursorPages(select, options.display, index.state('facet_cursor') ?? '*', 'work index facet walk', (cursor) => [['q', '*:*'], ['fl', ['id', ...facetFl].join(',')], ['sort', 'id asc'], ['rows', String(options.rows)], ['cursorMark', cursor]]);
+      for await (const { page, next } of pages) {
+        index.transaction(() => {
+          index.putFacets(page.docs);
+          index.setState({ facet_cursor: next, facet_done_count: String(done + page.docs.length) });
+        });
+        done += page.docs.length;
+        options.onProgress?.({ phase: 'facets', done, total: page.numFound });
+      }
+      index.setState({ facet_fields: facetFields, facet_walk_fields: undefined, facet_cursor: undefined, facet_done_count: undefined });
+    }
     const since = index.highestVersion() ?? '0';
     const newer = await select([['q', `_version_:{${since} TO *]`], ['rows', '0']], 'work index changes count');
     if (newer.numFound > 0) {
