@@ -1,8 +1,8 @@
 /**
  * Worker threads that take batches in turn, for the pipeline's batch mappings (mappingWorkers.ts maps
  * records from their bytes, keyingWorkers.ts keys documents a program holds): each batch goes to the
- * least busy worker as the message its mapping makes of it, at most BATCHES_PER_WORKER batches (or the
- * mapping's own number) to a worker, the rest waiting here; when the pipeline would wait, it has this thread run a waiting batch
+ * least busy worker as the message its mapping makes of it, at most BATCHES_PER_WORKER batches to a
+ * worker, the rest waiting here; when the pipeline would wait, it has this thread run a waiting batch
  * instead (runOneHere), so no thread idles while records wait. A worker is started only when those
  * already there hold all they take and a batch waits, so a mapping that keeps few batches in flight
  * does not pay for V8 instances it would not use.
@@ -41,11 +41,6 @@ export interface BatchWorkerPoolOptions<Batch, Result> {
   readonly resultOf: (answer: { readonly batch: number }, batch: Batch) => Result;
   /** The batch's result made on this thread. */
   readonly here: (batch: Batch) => Result;
-  /**
-   * Batches a worker holds at once (default BATCHES_PER_WORKER). Fewer leave more batches waiting here,
-   * where this thread takes one when it would wait (runOneHere) instead of finding them all posted.
-   */
-  readonly batchesPerWorker?: number;
 }
 
 export interface BatchWorkerPool<Batch, Result> {
@@ -76,14 +71,13 @@ export function startBatchWorkerPool<Batch, Result>(options: BatchWorkerPoolOpti
     posted.clear();
   };
   const workers: Worker[] = [];
-  const perWorker = options.batchesPerWorker ?? BATCHES_PER_WORKER;
-  /** Posts waiting batches to workers holding fewer than they take; refs a worker while it holds any. */
+  /** Posts waiting batches to workers holding fewer than BATCHES_PER_WORKER; refs a worker while it holds any. */
   const pump = () => {
     // A worker more only when the ones there are hold all they take and a batch still waits: a mapping
     // that keeps fewer batches in flight than one worker holds (keyingWorkers.ts) starts one.
-    if (queue.length > 0 && workers.length < options.workers && workers.every((worker) => held.get(worker)! >= perWorker)) startOne();
+    if (queue.length > 0 && workers.length < options.workers && workers.every((worker) => held.get(worker)! >= BATCHES_PER_WORKER)) startOne();
     for (const worker of workers) {
-      while (queue.length > 0 && held.get(worker)! < perWorker) {
+      while (queue.length > 0 && held.get(worker)! < BATCHES_PER_WORKER) {
         const queued = queue.shift()!;
         const batch = nextBatch++;
         posted.set(batch, queued);

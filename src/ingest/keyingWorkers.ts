@@ -60,10 +60,6 @@ export function startKeyingWorkers(options: KeyingWorkersOptions): RecordBatchMa
     stem: 'keyingWorker',
     workerData: undefined,
     workers: options.workers,
-    // One batch a worker, the next waiting here: when the pipeline reaches a batch a worker has not keyed
-    // yet, this thread keys the waiting one instead of idling (with two a worker, every batch in flight
-    // was posted, and this thread sat waiting for the workers on a busy machine: docs/benchmarks.md).
-    batchesPerWorker: 1,
     messageOf: ({ documents, keyProfile }) => {
       const message: Omit<ToKeyingWorker, 'batch'> = { keyProfile, fields: keyedFieldsText(documents, keyProfile) };
       return { message, transfer: [] };
@@ -108,10 +104,9 @@ export function startKeyingWorkers(options: KeyingWorkersOptions): RecordBatchMa
     },
     mapOneHere: () => pool.runOneHere(),
     close: () => pool.close(),
-    // Keying a batch takes a few milliseconds: two batches ahead keep a worker busy and one batch waiting
-    // for this thread; documents held for more were promoted to V8's old generation, which the load's
-    // peak memory grew with.
-    batchesAhead: 2,
+    // Keying a batch takes a few milliseconds: one batch ahead keeps the workers busy, and documents
+    // held for more were promoted to V8's old generation, which the load's peak memory grew with.
+    batchesAhead: 1,
   };
 }
 
