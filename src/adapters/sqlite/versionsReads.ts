@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
 import { versionsOfKeylessRecord, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
 import { firstKeyIdOf, holdsKeyTotals, KEYS_PER_HASH, recordFromRow, workKeysAndSharedOf, type RecordRow } from './indexTables.js';
-import { holds, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
+import { holds, LARGE_KEY_RECORDS, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder, type VersionEntry } from './versionOrder.js';
 import { reusedRecords } from './reusedRecords.js';
 import { isRecordFieldOrder } from '../../record/recordOrder.js';
@@ -25,6 +25,12 @@ export interface IndexReads {
   countVersions(ids: readonly string[]): Array<{ id: string; versions: number }>;
   /** Forgets what was read this turn: called after every write of this connection. */
   forgetRecent?(): void;
+}
+
+/** The keys of a record that may name another record, by id, with their totals (null when not known). */
+interface SharedKeys {
+  readonly ids: readonly number[];
+  readonly totals: ReadonlyArray<number | null>;
 }
 
 /** A version's row: its keys' ids only (a page never shows the keys of its versions). */
@@ -53,8 +59,9 @@ const NO_KEYS: readonly string[] = Object.freeze([]);
 
 export function currentReads(db: Database.Database): IndexReads {
   // A record's versions are found from the key ids stored with it (findVersionsOf), not from its keys' texts.
-  // The record, its key ids and its keys' texts in one statement, and how many of its keys may name
-  // another record (by the keys' totals): a record alone in its work is its own versions page (findVersionsOf).
+  // The record, its key ids and its keys' texts in one statement, and which of its keys may name another
+  // record (by the keys' totals): its versions are those keys' records, and a record with none is alone in
+  // its work, its own versions page (findVersionsOf).
   const selectRecord = db.prepare<[string], VersionRow & { keys_and_shared: string }>(
     `SELECT ${VERSION_COLUMNS}, ${workKeysAndSharedOf('r.key_ids', holdsKeyTotals(db))} AS keys_and_shared FROM records AS r WHERE r.id = ?`);
   // A page's records are read by row: a work's records are neighbours there (indexTables.ts).
@@ -76,6 +83,10 @@ export function currentReads(db: Database.Database): IndexReads {
   // themselves. Cleared with recordsThisTurn, and by every write (a plain set: weak collections cost the
   // garbage collector more).
   let aloneThisTurn: Set<CatalogRecord> | undefined;
+  // The keys that may name another record (their total not 1) of the records getRecord gave out this turn,
+  // with their totals (null when not known): their versions are read through these keys only, as a key of
+  // total 1 names the record alone. Cleared with aloneThisTurn (totals change with writes).
+  let sharedKeysThisTurn: Map<CatalogRecord, SharedKeys> | undefined;
   const rememberThisTurn = (record: CatalogRecord, keyIds: readonly number[]): CatalogRecord => {
     if (recordsThisTurn === undefined || keyTextsThisTurn === undefined) {
       recordsThisTurn = new Map();
@@ -84,6 +95,7 @@ export function currentReads(db: Database.Database): IndexReads {
         recordsThisTurn = undefined;
         keyTextsThisTurn = undefined;
         aloneThisTurn = undefined;
+        sharedKeysThisTurn = undefined;
       });
     }
     recordsThisTurn.set(record.id, record);
@@ -199,12 +211,15 @@ export function currentReads(db: Database.Database): IndexReads {
    * when the statement must answer (no large key, several large keys naming different records, an id that
    * does not survive the trip into JavaScript).
    */
-  const largeUnion = (keyIds: readonly number[]): { members: KeyMembers; extras: Map<string, VersionEntry> } | undefined => {
+  const largeUnion = (keyIds: readonly number[], totals?: ReadonlyArray<number | null>): { members: KeyMembers; extras: Map<string, VersionEntry> } | undefined => {
     const version = dataVersion.get() ?? 0;
     let members: KeyMembers | undefined;
     const smallKeys: number[] = [];
-    for (const keyId of keyIds) {
-      const found = large.membersOf(keyId, version);
+    for (let i = 0; i < keyIds.length; i++) {
+      const keyId = keyIds[i] as number;
+      // A key of a known small total is never remembered as large: not counted again.
+      const total = totals?.[i] ?? null;
+      const found = total !== null && total <= LARGE_KEY_RECORDS ? undefined : large.membersOf(keyId, version);
       if (found === undefined) smallKeys.push(keyId);
       else if (members === undefined) members = found;
       else if (found !== members) return undefined;
@@ -219,8 +234,8 @@ export function currentReads(db: Database.Database): IndexReads {
     }
     return { members, extras };
   };
-  const largeWork = (keyIds: readonly number[], query: RecordVersionsQuery) => {
-    const union = largeUnion(keyIds);
+  const largeWork = (keyIds: readonly number[], query: RecordVersionsQuery, totals?: ReadonlyArray<number | null>) => {
+    const union = largeUnion(keyIds, totals);
     if (union === undefined) return pageByStatement(JSON.stringify(keyIds), query);
     const { total, ids, rows } = pageOfUnion(union.members, union.extras, query);
     return { total, records: pageRecords(ids, rows, true) };
@@ -239,8 +254,8 @@ export function currentReads(db: Database.Database): IndexReads {
     return tallied;
   };
   /** A large work's page with its facets (no filters, the feed's or the page's default order), as pageOfWork would cut it from every record. */
-  const largeWorkWithFacets = (keyIds: readonly number[], query: RecordVersionsQuery): VersionsPage | undefined => {
-    const union = largeUnion(keyIds);
+  const largeWorkWithFacets = (keyIds: readonly number[], query: RecordVersionsQuery, totals?: ReadonlyArray<number | null>): VersionsPage | undefined => {
+    const union = largeUnion(keyIds, totals);
     if (union === undefined) return undefined;
     const { members, extras } = union;
     const tallied = talliedMembers(members);
@@ -314,13 +329,17 @@ export function currentReads(db: Database.Database): IndexReads {
     }) };
   };
 
-  /** The versions of the records holding any of these keys (by id), one page of them. */
-  const versionsOfKeyIds = (ids: readonly number[], query: RecordVersionsQuery): VersionsPage => {
+  /**
+   * The versions of the records holding any of these keys (by id), one page of them. With the keys' totals
+   * (null when not known; never fewer than the records holding the key), a key of a large total goes
+   * to largeWork without its first rows read, and one of a small total is not counted there.
+   */
+  const versionsOfKeyIds = (ids: readonly number[], query: RecordVersionsQuery, totals?: ReadonlyArray<number | null>): VersionsPage => {
     if (ids.length === 0) return { total: 0, records: [] };
     if (readsWholeWork(query)) {
       const remembered = ids.some(large.remembers);
       if (remembered && listsFacetsOnly(query)) {
-        const page = largeWorkWithFacets(ids, query);
+        const page = largeWorkWithFacets(ids, query, totals);
         if (page !== undefined) return page;
       }
       const work = workRecords.all(JSON.stringify(ids));
@@ -331,9 +350,9 @@ export function currentReads(db: Database.Database): IndexReads {
       }
       return pageOfWholeWork(work, query);
     }
-    if (ids.some(large.remembers)) return largeWork(ids, query);
+    if (ids.some(large.remembers) || totals?.some((total) => total !== null && total > SMALL_WORK_KEY_ROWS) === true) return largeWork(ids, query, totals);
     const versions = smallWorkEntries(ids);
-    if (versions === undefined) return largeWork(ids, query);
+    if (versions === undefined) return largeWork(ids, query, totals);
     versions.sort(versionOrder(query.order));
     // As LIMIT and OFFSET: no rows for a limit of 0, a negative offset counts as 0.
     const offset = Math.max(0, query.offset);
@@ -345,10 +364,11 @@ export function currentReads(db: Database.Database): IndexReads {
     getRecord(id) {
       const row = selectRecord.get(id);
       if (row === undefined) return undefined;
-      const [shared, keys] = JSON.parse(row.keys_and_shared) as [number, string[]];
+      const [ids, totals, keys] = JSON.parse(row.keys_and_shared) as [number[], Array<number | null>, string[]];
       keyIdsOfList.set(keys, row.key_ids);
       const record = rememberThisTurn(recordFromRow(row, keys), JSON.parse(row.key_ids) as number[]);
-      if (shared === 0) (aloneThisTurn ??= new Set()).add(record);
+      if (ids.length === 0) (aloneThisTurn ??= new Set()).add(record);
+      else (sharedKeysThisTurn ??= new Map()).set(record, { ids, totals });
       return record;
     },
 
@@ -360,6 +380,8 @@ export function currentReads(db: Database.Database): IndexReads {
       // Alone in its work, as getRecord found it this turn: its versions are the page of a work of one
       // (its total, facets and filters by the shared rule), without its key rows read.
       if (aloneThisTurn?.has(record) === true) return pageOfWork([record], query);
+      const shared = sharedKeysThisTurn?.get(record);
+      if (shared !== undefined) return versionsOfKeyIds(shared.ids, query, shared.totals);
       return versionsOfKeyIds(keyIdsOf(record.workKeys), query);
     },
 
@@ -369,6 +391,7 @@ export function currentReads(db: Database.Database): IndexReads {
       recordsThisTurn = undefined;
       keyTextsThisTurn = undefined;
       aloneThisTurn = undefined;
+      sharedKeysThisTurn = undefined;
       large.forget();
       reused.forget();
     },
