@@ -170,7 +170,12 @@ export const RECORD_COLUMNS = `r.id AS id, r.last_indexed AS last_indexed, ${wor
  * without checking every field again: the cost of that check was a tenth of an answer built afresh.
  */
 export function recordFromRow(row: Pick<RecordRow, 'id' | 'last_indexed' | 'document'>, workKeys: readonly string[]): CatalogRecord {
-  return recordOfCheckedFields(JSON.parse(row.document) as Record<string, unknown>, row.id, instantOfMillis(row.last_indexed), workKeys);
+  return recordOfColumns(row.id, row.last_indexed, row.document, workKeys);
+}
+
+/** recordFromRow for a row read as an array (a raw statement), its columns given one by one. */
+export function recordOfColumns(id: string, lastIndexed: number, document: string, workKeys: readonly string[]): CatalogRecord {
+  return recordOfCheckedFields(JSON.parse(document) as Record<string, unknown>, id, instantOfMillis(lastIndexed), workKeys);
 }
 
 /** The record of a row selected with RECORD_COLUMNS, its work keys included. */

@@ -10,7 +10,7 @@
 import type Database from 'better-sqlite3';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
 import { versionsOfKeylessRecord, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
-import { firstKeyIdOf, holdsKeyTotals, KEYS_PER_HASH, recordFromRow, workKeysAndSharedOf, type RecordRow } from './indexTables.js';
+import { firstKeyIdOf, holdsKeyTotals, KEYS_PER_HASH, recordOfColumns, workKeysAndSharedOf } from './indexTables.js';
 import { holds, LARGE_KEY_RECORDS, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder, type VersionEntry } from './versionOrder.js';
 import { reusedRecords } from './reusedRecords.js';
@@ -33,8 +33,12 @@ interface SharedKeys {
   readonly totals: ReadonlyArray<number | null>;
 }
 
-/** A version's row: its keys' ids only (a page never shows the keys of its versions). */
-type VersionRow = Omit<RecordRow, 'keys'>;
+/**
+ * A version's row as its statements read it, an array (better-sqlite3's raw rows: no object made per row):
+ * id, last_indexed, its keys' ids only (a JSON array, as stored), document.
+ */
+type VersionRow = readonly [id: string, lastIndexed: number, keyIds: string, document: string, ...more: unknown[]];
+const versionOfColumns = (row: VersionRow, keys: readonly string[]): CatalogRecord => recordOfColumns(row[0], row[1], row[3], keys);
 const VERSION_COLUMNS = 'r.id AS id, r.last_indexed AS last_indexed, r.key_ids AS key_ids, r.document AS document';
 /** A key row as the page is cut from it: record id, last_indexed, the record's row. */
 const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
@@ -62,11 +66,11 @@ export function currentReads(db: Database.Database): IndexReads {
   // The record, its key ids and its keys' texts in one statement, and which of its keys may name another
   // record (by the keys' totals): its versions are those keys' records, and a record with none is alone in
   // its work, its own versions page (findVersionsOf).
-  const selectRecord = db.prepare<[string], VersionRow & { keys_and_shared: string }>(
-    `SELECT ${VERSION_COLUMNS}, ${workKeysAndSharedOf('r.key_ids', holdsKeyTotals(db))} AS keys_and_shared FROM records AS r WHERE r.id = ?`);
+  const selectRecord = db.prepare<[string], readonly [id: string, lastIndexed: number, keyIds: string, document: string, keysAndShared: string]>(
+    `SELECT ${VERSION_COLUMNS}, ${workKeysAndSharedOf('r.key_ids', holdsKeyTotals(db))} AS keys_and_shared FROM records AS r WHERE r.id = ?`).raw();
   // A page's records are read by row: a work's records are neighbours there (indexTables.ts).
-  const selectVersion = db.prepare<[number], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row = ?`);
-  const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row IN (SELECT value FROM json_each(?))`);
+  const selectVersion = db.prepare<[number], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row = ?`).raw();
+  const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row IN (SELECT value FROM json_each(?))`).raw();
   const keyTextsOf = db.prepare<[string], [number, string]>('SELECT key_id, key FROM work_keys WHERE key_id IN (SELECT value FROM json_each(?))').raw();
 
   // The key ids of records given out by getRecord (a JSON array, as stored), by the identity of their
@@ -110,24 +114,24 @@ export function currentReads(db: Database.Database): IndexReads {
    * plain values, complete when given out: a host may keep one after the index is closed.
    */
   const versionsOfRows = (rows: readonly VersionRow[]): CatalogRecord[] => {
-    const texts = keyTextsOfRows(rows.filter((row) => recordsThisTurn?.has(row.id) !== true));
-    return rows.map((row) => recordsThisTurn?.get(row.id) ?? versionOfRow(row, texts));
+    const texts = keyTextsOfRows(rows.filter((row) => recordsThisTurn?.has(row[0]) !== true));
+    return rows.map((row) => recordsThisTurn?.get(row[0]) ?? versionOfRow(row, texts));
   };
   /** The texts of these rows' key ids: those read this turn, the others in one statement. */
   const keyTextsOfRows = (rows: readonly VersionRow[]): ReadonlyMap<number, string> => {
     const known = keyTextsThisTurn;
     if (rows.length === 0) return known ?? new Map();
     const unknown = new Set<number>();
-    for (const row of rows) for (const keyId of JSON.parse(row.key_ids) as number[]) if (known?.has(keyId) !== true) unknown.add(keyId);
+    for (const row of rows) for (const keyId of JSON.parse(row[2]) as number[]) if (known?.has(keyId) !== true) unknown.add(keyId);
     if (unknown.size === 0) return known ?? new Map();
     const texts = known ?? new Map<number, string>();
     for (const [keyId, text] of keyTextsOf.all(JSON.stringify([...unknown]))) texts.set(keyId, text);
     return texts;
   };
-  const versionOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): CatalogRecord => recordFromRow(row, keyTextsOfRow(row, texts));
+  const versionOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): CatalogRecord => versionOfColumns(row, keyTextsOfRow(row, texts));
   const keyTextsOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): string[] => {
     const keys: string[] = [];
-    for (const keyId of JSON.parse(row.key_ids) as number[]) {
+    for (const keyId of JSON.parse(row[2]) as number[]) {
       const text = texts.get(keyId);
       if (text !== undefined) keys.push(text);
     }
@@ -156,7 +160,7 @@ export function currentReads(db: Database.Database): IndexReads {
     // Several rows in one statement: a third less time per row than one statement each.
     const found = toRead.length === 1 ? [selectVersion.get(toRead[0] as number)] : toRead.length > 1 ? selectVersions.all(JSON.stringify(toRead)) : [];
     const read = new Map<string, VersionRow>();
-    for (const row of found) if (row !== undefined) read.set(row.id, row);
+    for (const row of found) if (row !== undefined) read.set(row[0], row);
     const texts = keyTextsOfRows([...read.values()]);
     const records: CatalogRecord[] = [];
     for (let i = 0; i < ids.length; i++) {
@@ -184,21 +188,21 @@ export function currentReads(db: Database.Database): IndexReads {
   // A large work's page and total in one statement: the distinct records of its key rows are collected
   // once, counted, and cut to the page, and only the page's records are read. An empty page (offset past
   // the end, limit 0) has no row to carry the total, so then the count runs alone.
-  type PageRow = VersionRow & { total: number };
+  type PageRow = readonly [id: string, lastIndexed: number, keyIds: string, document: string, total: number];
   const KEYED = 'FROM records_by_key WHERE key_id IN (SELECT value FROM json_each(?))';
   const largePage = (order: string, columns: string) => db.prepare<[string, number, number], PageRow>(`
     WITH versions AS MATERIALIZED (SELECT ${columns} ${KEYED} GROUP BY record_id),
          page AS (SELECT * FROM versions ORDER BY ${order} LIMIT ? OFFSET ?)
     SELECT ${VERSION_COLUMNS}, (SELECT COUNT(*) FROM versions) AS total
       FROM page JOIN records AS r ON r.row = page.record_row
-     ORDER BY ${order.replace(/(last_indexed|record_id)/g, 'page.$1')}`);
+     ORDER BY ${order.replace(/(last_indexed|record_id)/g, 'page.$1')}`).raw();
   // A record's key rows all carry its last_indexed and its row.
   const newestFirst = largePage('last_indexed DESC, record_id', 'record_id, MAX(last_indexed) AS last_indexed, MAX(record_row) AS record_row');
   const byId = largePage('record_id', 'record_id, MAX(record_row) AS record_row');
   const countOf = db.prepare<[string], number>(`SELECT COUNT(*) FROM (SELECT DISTINCT record_id ${KEYED})`).pluck();
   const pageByStatement = (keyIds: string, query: RecordVersionsQuery) => {
     const rows = query.limit > 0 ? (query.order === 'last-indexed' ? newestFirst : byId).all(keyIds, query.limit, query.offset) : [];
-    return { total: rows[0]?.total ?? countOf.get(keyIds) ?? 0, records: versionsOfRows(rows) };
+    return { total: rows[0]?.[4] ?? countOf.get(keyIds) ?? 0, records: versionsOfRows(rows) };
   };
 
   // A large work: its large keys' records remembered (largeKeyMembers.ts), the page cut from them with
@@ -247,7 +251,7 @@ export function currentReads(db: Database.Database): IndexReads {
   const talliedMembers = (members: KeyMembers) => {
     let tallied = tallies.get(members);
     if (tallied === undefined) {
-      const tally = addToFacetTally(selectVersions.all(JSON.stringify(Array.from(members.byIdRows))).map((row) => recordFromRow(row, [])));
+      const tally = addToFacetTally(selectVersions.all(JSON.stringify(Array.from(members.byIdRows))).map((row) => versionOfColumns(row, [])));
       tallied = { tally, counts: facetCountsOfTally(tally) };
       tallies.set(members, tallied);
     }
@@ -278,7 +282,7 @@ export function currentReads(db: Database.Database): IndexReads {
 
   // Every record of a work, for the orders on record fields.
   const workRecords = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r
-    WHERE r.row IN (SELECT record_row ${KEYED})`);
+    WHERE r.row IN (SELECT record_row ${KEYED})`).raw();
 
   const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
     SELECT r.id AS id,
@@ -311,18 +315,23 @@ export function currentReads(db: Database.Database): IndexReads {
     const work: CatalogRecord[] = [];
     const rowOf = new Map<CatalogRecord, VersionRow>();
     for (const row of rows) {
-      const known = recordsThisTurn?.get(row.id);
+      const known = recordsThisTurn?.get(row[0]);
       if (known !== undefined) {
         work.push(known);
         continue;
       }
-      const record = recordFromRow(row, NO_KEYS);
+      const record = versionOfColumns(row, NO_KEYS);
       rowOf.set(record, row);
       work.push(record);
     }
     const page = pageOfWork(work, query);
     if (rowOf.size === 0) return page;
-    const texts = keyTextsOfRows(page.records.flatMap((record) => rowOf.get(record) ?? []));
+    const pageRows: VersionRow[] = [];
+    for (const record of page.records) {
+      const row = rowOf.get(record);
+      if (row !== undefined) pageRows.push(row);
+    }
+    const texts = keyTextsOfRows(pageRows);
     return { ...page, records: page.records.map((record) => {
       const row = rowOf.get(record);
       return row === undefined ? record : { ...record, workKeys: keyTextsOfRow(row, texts) };
@@ -364,9 +373,9 @@ export function currentReads(db: Database.Database): IndexReads {
     getRecord(id) {
       const row = selectRecord.get(id);
       if (row === undefined) return undefined;
-      const [ids, totals, keys] = JSON.parse(row.keys_and_shared) as [number[], Array<number | null>, string[]];
-      keyIdsOfList.set(keys, row.key_ids);
-      const record = rememberThisTurn(recordFromRow(row, keys), JSON.parse(row.key_ids) as number[]);
+      const [ids, totals, keys] = JSON.parse(row[4]) as [number[], Array<number | null>, string[]];
+      keyIdsOfList.set(keys, row[2]);
+      const record = rememberThisTurn(versionOfColumns(row, keys), JSON.parse(row[2]) as number[]);
       if (ids.length === 0) (aloneThisTurn ??= new Set()).add(record);
       else (sharedKeysThisTurn ??= new Map()).set(record, { ids, totals });
       return record;
