@@ -49,6 +49,11 @@ const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
  * of a few hundred key rows (docs/benchmarks.md, "What changed": 256 rather than 16). A larger work goes to largeWork(), at once when one of its keys is remembered as large.
  */
 const SMALL_WORK_KEY_ROWS = 256;
+/**
+ * A work whose keys' totals add up to at most this many times the end of the page (offset + limit) is
+ * read whole in one statement (pageOfWorkRows); a larger one is cut from its key rows first.
+ */
+const WHOLE_WORK_PAGE_SHARE = 2;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
 const BOUND_KEYS = 8;
 /**
@@ -339,6 +344,17 @@ export function currentReads(db: Database.Database): IndexReads {
   };
 
   /**
+   * A page of a work's rows read whole, in the feed's or the page's default order, as the key rows would
+   * have cut it; undefined when an id came back with U+FFFD (smallWorkEntries says why).
+   */
+  const pageOfWorkRows = (rows: VersionRow[], query: RecordVersionsQuery): VersionsPage | undefined => {
+    if (rows.some(([id]) => id.includes('\uFFFD'))) return undefined;
+    rows.sort(versionOrder(query.order));
+    const offset = Math.max(0, query.offset);
+    return { total: rows.length, records: versionsOfRows(rows.slice(offset, offset + query.limit)) };
+  };
+
+  /**
    * The versions of the records holding any of these keys (by id), one page of them. With the keys' totals
    * (null when not known; never fewer than the records holding the key), a key of a large total goes
    * to largeWork without its first rows read, and one of a small total is not counted there.
@@ -360,6 +376,12 @@ export function currentReads(db: Database.Database): IndexReads {
       return pageOfWholeWork(work, query);
     }
     if (ids.some(large.remembers) || totals?.some((total) => total !== null && total > SMALL_WORK_KEY_ROWS) === true) return largeWork(ids, query, totals);
+    // A work whose keys' totals say it has few more records than the page shows: its records read at
+    // once, in one statement, rather than its key rows and then the page's rows.
+    if (totals !== undefined && query.limit > 0 && sumOfTotals(totals) <= WHOLE_WORK_PAGE_SHARE * (Math.max(0, query.offset) + query.limit)) {
+      const page = pageOfWorkRows(workRecords.all(JSON.stringify(ids)), query);
+      if (page !== undefined) return page;
+    }
     const versions = smallWorkEntries(ids);
     if (versions === undefined) return largeWork(ids, query, totals);
     versions.sort(versionOrder(query.order));
@@ -413,4 +435,11 @@ export { readsWholeWork };
 /** Whether a query asks for facets in the feed's or the page's default order, without filters: a large work's page is then cut from its remembered list. */
 function listsFacetsOnly(query: RecordVersionsQuery): boolean {
   return query.facets === true && (query.filters?.length ?? 0) === 0 && !isRecordFieldOrder(query.order);
+}
+
+/** The sum of keys' totals, Infinity when one is not known. */
+function sumOfTotals(totals: ReadonlyArray<number | null>): number {
+  let sum = 0;
+  for (const total of totals) sum += total ?? Infinity;
+  return sum;
 }
