@@ -36,11 +36,16 @@ export function isFacetField(name: string): name is FacetField {
 
 /** A record's values of a facet field, each once; publication dates as years (`[1899?]` → `1899`). */
 export function facetValuesOf(record: CatalogRecord, field: FacetField): string[] {
-  const values = field === 'format' ? record.formats
+  return distinctFacetValues(field, field === 'format' ? record.formats
     : field === 'language' ? record.languages ?? []
       : field === 'institution' ? record.institutions ?? []
         : field === 'building' ? record.buildings ?? []
-          : record.publishDates.map((date) => /\d{4}/.exec(date)?.[0] ?? '');
+          : record.publishDates);
+}
+
+/** The facet values of a field's list as a record holds it: trimmed, each once, none empty; dates as years. */
+function distinctFacetValues(field: FacetField, list: readonly string[]): string[] {
+  const values = field === 'publishDate' ? list.map((date) => /\d{4}/.exec(date)?.[0] ?? '') : list;
   return [...new Set(values.map((value) => value.trim()).filter((value) => value !== ''))];
 }
 
@@ -63,6 +68,25 @@ export function addToFacetTally(records: readonly CatalogRecord[], base?: FacetT
     const tally = new Map(base?.get(field));
     for (const record of records) for (const value of facetValuesOf(record, field)) tally.set(value, (tally.get(value) ?? 0) + 1);
     tallies.set(field, tally);
+  }
+  return tallies;
+}
+
+/**
+ * The tally of records given by their checked documents rather than as records (fields by their document
+ * names, FACET_FIELDS; each a string, a list of strings, or null or missing for none): counted as
+ * facetValuesOf counts the record that the reader (catalogRecord.ts) makes of the same document, for an
+ * adapter that would otherwise decode records only to count them.
+ */
+export function facetTallyOfDocuments(documents: Iterable<Readonly<Record<string, unknown>>>): FacetTally {
+  const tallies = new Map<FacetField, Map<string, number>>(FACET_FIELDS.map((field) => [field, new Map<string, number>()]));
+  for (const document of documents) {
+    for (const field of FACET_FIELDS) {
+      const stored = document[field];
+      if (stored === undefined || stored === null) continue;
+      const tally = tallies.get(field)!;
+      for (const value of distinctFacetValues(field, typeof stored === 'string' ? [stored] : stored as string[])) tally.set(value, (tally.get(value) ?? 0) + 1);
+    }
   }
   return tallies;
 }

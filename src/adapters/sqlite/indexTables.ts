@@ -175,7 +175,12 @@ export function recordFromRow(row: Pick<RecordRow, 'id' | 'last_indexed' | 'docu
 
 /** recordFromRow for a row read as an array (a raw statement), its columns given one by one. */
 export function recordOfColumns(id: string, lastIndexed: number, document: string, workKeys: readonly string[]): CatalogRecord {
-  return recordOfCheckedFields(JSON.parse(document) as Record<string, unknown>, id, instantOfMillis(lastIndexed), workKeys);
+  return recordOfParsedColumns(id, lastIndexed, JSON.parse(document) as Record<string, unknown>, workKeys);
+}
+
+/** recordOfColumns with its `document` parsed already (freshly: its lists are taken as they are). */
+export function recordOfParsedColumns(id: string, lastIndexed: number, document: Readonly<Record<string, unknown>>, workKeys: readonly string[]): CatalogRecord {
+  return recordOfCheckedFields(document, id, instantOfMillis(lastIndexed), workKeys);
 }
 
 /** The record of a row selected with RECORD_COLUMNS, its work keys included. */
