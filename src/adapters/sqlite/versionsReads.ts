@@ -285,9 +285,16 @@ export function currentReads(db: Database.Database): IndexReads {
   }
   const keyRowsByList = db.prepare<unknown[], VersionEntry>(`SELECT ${KEY_ROW_COLUMNS} ${KEYED} LIMIT ?`).raw();
 
-  // Every record of a work, for the orders on record fields.
-  const workRecords = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r
+  // Every record of a work: for its facets, filters or an order on record fields, or a small work's page.
+  const workRecordsByList = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r
     WHERE r.row IN (SELECT record_row ${KEYED})`).raw();
+  // Up to BOUND_KEYS keys bound one by one, as for the key rows: no JSON list made and read.
+  const workRecordsByCount: Array<Database.Statement<unknown[], VersionRow>> = [];
+  for (let count = 1; count <= BOUND_KEYS; count++) {
+    workRecordsByCount[count] = db.prepare<unknown[], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r
+      WHERE r.row IN (SELECT record_row FROM records_by_key WHERE key_id IN (${new Array(count).fill('?').join(', ')}))`).raw();
+  }
+  const workRecords = (ids: readonly number[]): VersionRow[] => workRecordsByCount[ids.length]?.all(...ids) ?? workRecordsByList.all(JSON.stringify(ids));
 
   const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
     SELECT r.id AS id,
@@ -383,7 +390,7 @@ export function currentReads(db: Database.Database): IndexReads {
         const page = largeWorkWithFacets(ids, query, totals);
         if (page !== undefined) return page;
       }
-      const work = workRecords.all(JSON.stringify(ids));
+      const work = workRecords(ids);
       // A large work read whole for its facets: its large keys are remembered for the next request.
       if (!remembered && work.length > SMALL_WORK_KEY_ROWS && listsFacetsOnly(query)) {
         const version = dataVersion.get() ?? 0;
@@ -395,7 +402,7 @@ export function currentReads(db: Database.Database): IndexReads {
     // A work whose keys' totals say it has few more records than the page shows: its records read at
     // once, in one statement, rather than its key rows and then the page's rows.
     if (totals !== undefined && query.limit > 0 && sumOfTotals(totals) <= WHOLE_WORK_PAGE_SHARE * (Math.max(0, query.offset) + query.limit)) {
-      const page = pageOfWorkRows(workRecords.all(JSON.stringify(ids)), query);
+      const page = pageOfWorkRows(workRecords(ids), query);
       if (page !== undefined) return page;
     }
     const versions = smallWorkEntries(ids);
