@@ -72,6 +72,25 @@ export function addToFacetTally(records: readonly CatalogRecord[], base?: FacetT
   return tallies;
 }
 
+/**
+ * The tally of records given by their checked documents rather than as records (fields by their document
+ * names, FACET_FIELDS; each a string, a list of strings, or null or missing for none): counted as
+ * facetValuesOf counts the record that the reader (catalogRecord.ts) makes of the same document, for an
+ * adapter that would otherwise decode records only to count them.
+ */
+export function facetTallyOfDocuments(documents: Iterable<Readonly<Record<string, unknown>>>): FacetTally {
+  const tallies = new Map<FacetField, Map<string, number>>(FACET_FIELDS.map((field) => [field, new Map<string, number>()]));
+  for (const document of documents) {
+    for (const field of FACET_FIELDS) {
+      const stored = document[field];
+      if (stored === undefined || stored === null) continue;
+      const tally = tallies.get(field)!;
+      for (const value of facetValuesOfList(field, typeof stored === 'string' ? [stored] : stored as string[])) tally.set(value, (tally.get(value) ?? 0) + 1);
+    }
+  }
+  return tallies;
+}
+
 /** The facet counts of a tally: a field no record carries is absent; at most FACET_VALUES_LIMIT values, most frequent first, then by value. */
 export function facetCountsOfTally(tallies: FacetTally): FacetCounts {
   const counts: Partial<Record<FacetField, FacetValue[]>> = {};

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { recordFromDocument } from '../../src/record/catalogRecord.js';
-import { addToFacetTally, facetCountsOf, facetCountsOfTally, facetValuesOf, pageOfWork } from '../../src/record/recordFacets.js';
+import { addToFacetTally, facetCountsOf, facetCountsOfTally, facetTallyOfDocuments, facetValuesOf, pageOfWork } from '../../src/record/recordFacets.js';
 
 const record = (id: string, fields: Record<string, unknown>) => recordFromDocument({ id, last_indexed: '2025-01-01T00:00:00.000Z', work_keys_str_mv: ['K'], ...fields });
 
@@ -33,4 +33,18 @@ test('a tally kept for some records, with a few more added, counts as the record
   t.deepEqual(facetCountsOfTally(tally), before);
   t.deepEqual(before, facetCountsOf(kept));
   t.is(before.institution, undefined, 'a field no record carries is absent');
+});
+
+test('documents counted without being made records count as the records made of them', (t) => {
+  // The forms a stored document may hold: a single string for a list, null, an empty list, blanks and
+  // repeats, catalogued dates, a field missing.
+  const documents: Array<Record<string, unknown>> = [
+    { format: 'Book', publishDate: '[1899?]', language: ['Portuguese', 'Portuguese '], institution: null },
+    { format: ['Book', 'eBook'], publishDate: ['c1901', 'n.d.'], building: [], language: 'English' },
+    { format: [' ', 'Map'], publishDate: [], institution: ['Library A', 'Library B'], building: ['Main'] },
+    { format: ['Map'] },
+  ];
+  const records = documents.map((fields, i) => record(`d${i}`, fields));
+  t.deepEqual(facetCountsOfTally(facetTallyOfDocuments(documents)), facetCountsOf(records));
+  t.deepEqual(facetCountsOfTally(facetTallyOfDocuments([])), {});
 });

@@ -104,15 +104,19 @@ export function workKeysOf(keyIds: string): string {
 }
 
 /**
- * SQL for `[n, keys]` (a JSON array) from an SQL expression giving a record's `key_ids`: its work keys'
- * texts as workKeysOf gives them, and n, how many of its keys may name another record (their total not 1,
- * or not known), read in the same pass over its keys' rows. Without the totals (a schema 3 file read as
- * it is) n is 1: no record is known alone.
+ * SQL for `[sharedIds, sharedTotals, keys]` (a JSON text) from an SQL expression giving a record's
+ * `key_ids`: its work keys' texts as workKeysOf gives them, and the ids of those of its keys that may name
+ * another record (their total not 1, or not known) with their totals (null when not known), read in the
+ * same pass over its keys' rows. A key whose total is 1 names the record alone: its versions are found
+ * through its other keys (versionsReads.ts), and with none left it is alone in its work. Without the
+ * totals (a schema 3 file read as it is) every key may name another record. Written by concatenation:
+ * `json_array` would parse the arrays' texts again.
  */
 export function workKeysAndSharedOf(keyIds: string, withTotals: boolean): string {
-  return withTotals
-    ? `(SELECT json_array(IFNULL(SUM(w.records IS NOT 1), 0), json_group_array(w.key ORDER BY j.key)) FROM json_each(${keyIds}) AS j JOIN work_keys AS w ON w.key_id = j.value)`
-    : `json_array(1, json(${workKeysOf(keyIds)}))`;
+  const shared = withTotals ? ' FILTER (WHERE w.records IS NOT 1)' : '';
+  const totals = withTotals ? 'w.records' : 'NULL';
+  return `(SELECT '[' || json_group_array(w.key_id)${shared} || ',' || json_group_array(${totals})${shared} || ',' || json_group_array(w.key ORDER BY j.key) || ']'
+     FROM json_each(${keyIds}) AS j JOIN work_keys AS w ON w.key_id = j.value)`;
 }
 
 /** `"name":` of each record field kept in `document` (the field table's `stored` column), in table order. */
@@ -166,7 +170,17 @@ export const RECORD_COLUMNS = `r.id AS id, r.last_indexed AS last_indexed, ${wor
  * without checking every field again: the cost of that check was a tenth of an answer built afresh.
  */
 export function recordFromRow(row: Pick<RecordRow, 'id' | 'last_indexed' | 'document'>, workKeys: readonly string[]): CatalogRecord {
-  return recordOfCheckedFields(JSON.parse(row.document) as Record<string, unknown>, row.id, instantOfMillis(row.last_indexed), workKeys);
+  return recordOfColumns(row.id, row.last_indexed, row.document, workKeys);
+}
+
+/** recordFromRow for a row read as an array (a raw statement), its columns given one by one. */
+export function recordOfColumns(id: string, lastIndexed: number, document: string, workKeys: readonly string[]): CatalogRecord {
+  return recordOfParsedColumns(id, lastIndexed, JSON.parse(document) as Record<string, unknown>, workKeys);
+}
+
+/** recordOfColumns with its `document` parsed already (freshly: its lists are taken as they are). */
+export function recordOfParsedColumns(id: string, lastIndexed: number, document: Readonly<Record<string, unknown>>, workKeys: readonly string[]): CatalogRecord {
+  return recordOfCheckedFields(document, id, instantOfMillis(lastIndexed), workKeys);
 }
 
 /** The record of a row selected with RECORD_COLUMNS, its work keys included. */

@@ -12,10 +12,13 @@ export type VersionEntry = readonly [id: string, lastIndexed: number, row: numbe
 /** SQLite's order of TEXT (BINARY: UTF-8 bytes, i.e. code points), as the record orders compare ids. */
 export const compareAsSqlite = compareByCodePoints;
 
-const newestFirst = ([idA, a]: VersionEntry, [idB, b]: VersionEntry): number => b - a || compareAsSqlite(idA, idB);
-const byId = ([idA]: VersionEntry, [idB]: VersionEntry): number => compareAsSqlite(idA, idB);
+/** What an order reads of a version: any row that starts with its id and last_indexed (a VersionEntry, a record's row). */
+type Ordered = readonly [id: string, lastIndexed: number, ...rest: unknown[]];
+
+const newestFirst = ([idA, a]: Ordered, [idB, b]: Ordered): number => b - a || compareAsSqlite(idA, idB);
+const byId = ([idA]: Ordered, [idB]: Ordered): number => compareAsSqlite(idA, idB);
 
 /** The comparator of an order, as `ORDER BY last_indexed DESC, record_id` or `ORDER BY record_id` sorts. */
-export function versionOrder(order: VersionsOrder): (a: VersionEntry, b: VersionEntry) => number {
+export function versionOrder(order: VersionsOrder): (a: Ordered, b: Ordered) => number {
   return order === 'last-indexed' ? newestFirst : byId;
 }

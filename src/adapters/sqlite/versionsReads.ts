@@ -10,12 +10,12 @@
 import type Database from 'better-sqlite3';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
 import { versionsOfKeylessRecord, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
-import { firstKeyIdOf, holdsKeyTotals, KEYS_PER_HASH, recordFromRow, workKeysAndSharedOf, type RecordRow } from './indexTables.js';
-import { holds, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
+import { firstKeyIdOf, holdsKeyTotals, KEYS_PER_HASH, recordOfColumns, recordOfParsedColumns, workKeysAndSharedOf } from './indexTables.js';
+import { holds, LARGE_KEY_RECORDS, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder, type VersionEntry } from './versionOrder.js';
 import { reusedRecords } from './reusedRecords.js';
 import { isRecordFieldOrder } from '../../record/recordOrder.js';
-import { addToFacetTally, facetCountsOfTally, pageOfWork, readsWholeWork, type FacetCounts, type FacetTally } from '../../record/recordFacets.js';
+import { addToFacetTally, facetCountsOfTally, facetTallyOfDocuments, pageOfWork, readsWholeWork, type FacetCounts, type FacetTally } from '../../record/recordFacets.js';
 
 export interface IndexReads {
   getRecord(id: string): CatalogRecord | undefined;
@@ -27,8 +27,18 @@ export interface IndexReads {
   forgetRecent?(): void;
 }
 
-/** A version's row: its keys' ids only (a page never shows the keys of its versions). */
-type VersionRow = Omit<RecordRow, 'keys'>;
+/** The keys of a record that may name another record, by id, with their totals (null when not known). */
+interface SharedKeys {
+  readonly ids: readonly number[];
+  readonly totals: ReadonlyArray<number | null>;
+}
+
+/**
+ * A version's row as its statements read it, an array (better-sqlite3's raw rows: no object made per row):
+ * id, last_indexed, its keys' ids only (a JSON array, as stored), document.
+ */
+type VersionRow = readonly [id: string, lastIndexed: number, keyIds: string, document: string, ...more: unknown[]];
+const versionOfColumns = (row: VersionRow, keys: readonly string[]): CatalogRecord => recordOfColumns(row[0], row[1], row[3], keys);
 const VERSION_COLUMNS = 'r.id AS id, r.last_indexed AS last_indexed, r.key_ids AS key_ids, r.document AS document';
 /** A key row as the page is cut from it: record id, last_indexed, the record's row. */
 const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
@@ -39,6 +49,11 @@ const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
  * of a few hundred key rows (docs/benchmarks.md, "What changed": 256 rather than 16). A larger work goes to largeWork(), at once when one of its keys is remembered as large.
  */
 const SMALL_WORK_KEY_ROWS = 256;
+/**
+ * A work whose keys' totals add up to at most this many times the end of the page (offset + limit) is
+ * read whole in one statement (pageOfWorkRows); a larger one is cut from its key rows first.
+ */
+const WHOLE_WORK_PAGE_SHARE = 2;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
 const BOUND_KEYS = 8;
 /**
@@ -53,13 +68,14 @@ const NO_KEYS: readonly string[] = Object.freeze([]);
 
 export function currentReads(db: Database.Database): IndexReads {
   // A record's versions are found from the key ids stored with it (findVersionsOf), not from its keys' texts.
-  // The record, its key ids and its keys' texts in one statement, and how many of its keys may name
-  // another record (by the keys' totals): a record alone in its work is its own versions page (findVersionsOf).
-  const selectRecord = db.prepare<[string], VersionRow & { keys_and_shared: string }>(
-    `SELECT ${VERSION_COLUMNS}, ${workKeysAndSharedOf('r.key_ids', holdsKeyTotals(db))} AS keys_and_shared FROM records AS r WHERE r.id = ?`);
+  // The record, its key ids and its keys' texts in one statement, and which of its keys may name another
+  // record (by the keys' totals): its versions are those keys' records, and a record with none is alone in
+  // its work, its own versions page (findVersionsOf).
+  const selectRecord = db.prepare<[string], readonly [id: string, lastIndexed: number, keyIds: string, document: string, keysAndShared: string]>(
+    `SELECT ${VERSION_COLUMNS}, ${workKeysAndSharedOf('r.key_ids', holdsKeyTotals(db))} AS keys_and_shared FROM records AS r WHERE r.id = ?`).raw();
   // A page's records are read by row: a work's records are neighbours there (indexTables.ts).
-  const selectVersion = db.prepare<[number], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row = ?`);
-  const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row IN (SELECT value FROM json_each(?))`);
+  const selectVersion = db.prepare<[number], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row = ?`).raw();
+  const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row IN (SELECT value FROM json_each(?))`).raw();
   const keyTextsOf = db.prepare<[string], [number, string]>('SELECT key_id, key FROM work_keys WHERE key_id IN (SELECT value FROM json_each(?))').raw();
 
   // The key ids of records given out by getRecord (a JSON array, as stored), by the identity of their
@@ -76,6 +92,10 @@ export function currentReads(db: Database.Database): IndexReads {
   // themselves. Cleared with recordsThisTurn, and by every write (a plain set: weak collections cost the
   // garbage collector more).
   let aloneThisTurn: Set<CatalogRecord> | undefined;
+  // The keys that may name another record (their total not 1) of the records getRecord gave out this turn,
+  // with their totals (null when not known): their versions are read through these keys only, as a key of
+  // total 1 names the record alone. Cleared with aloneThisTurn (totals change with writes).
+  let sharedKeysThisTurn: Map<CatalogRecord, SharedKeys> | undefined;
   const rememberThisTurn = (record: CatalogRecord, keyIds: readonly number[]): CatalogRecord => {
     if (recordsThisTurn === undefined || keyTextsThisTurn === undefined) {
       recordsThisTurn = new Map();
@@ -84,6 +104,7 @@ export function currentReads(db: Database.Database): IndexReads {
         recordsThisTurn = undefined;
         keyTextsThisTurn = undefined;
         aloneThisTurn = undefined;
+        sharedKeysThisTurn = undefined;
       });
     }
     recordsThisTurn.set(record.id, record);
@@ -98,24 +119,24 @@ export function currentReads(db: Database.Database): IndexReads {
    * plain values, complete when given out: a host may keep one after the index is closed.
    */
   const versionsOfRows = (rows: readonly VersionRow[]): CatalogRecord[] => {
-    const texts = keyTextsOfRows(rows.filter((row) => recordsThisTurn?.has(row.id) !== true));
-    return rows.map((row) => recordsThisTurn?.get(row.id) ?? versionOfRow(row, texts));
+    const texts = keyTextsOfRows(rows.filter((row) => recordsThisTurn?.has(row[0]) !== true));
+    return rows.map((row) => recordsThisTurn?.get(row[0]) ?? versionOfRow(row, texts));
   };
   /** The texts of these rows' key ids: those read this turn, the others in one statement. */
   const keyTextsOfRows = (rows: readonly VersionRow[]): ReadonlyMap<number, string> => {
     const known = keyTextsThisTurn;
     if (rows.length === 0) return known ?? new Map();
     const unknown = new Set<number>();
-    for (const row of rows) for (const keyId of JSON.parse(row.key_ids) as number[]) if (known?.has(keyId) !== true) unknown.add(keyId);
+    for (const row of rows) for (const keyId of JSON.parse(row[2]) as number[]) if (known?.has(keyId) !== true) unknown.add(keyId);
     if (unknown.size === 0) return known ?? new Map();
     const texts = known ?? new Map<number, string>();
     for (const [keyId, text] of keyTextsOf.all(JSON.stringify([...unknown]))) texts.set(keyId, text);
     return texts;
   };
-  const versionOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): CatalogRecord => recordFromRow(row, keyTextsOfRow(row, texts));
+  const versionOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): CatalogRecord => versionOfColumns(row, keyTextsOfRow(row, texts));
   const keyTextsOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): string[] => {
     const keys: string[] = [];
-    for (const keyId of JSON.parse(row.key_ids) as number[]) {
+    for (const keyId of JSON.parse(row[2]) as number[]) {
       const text = texts.get(keyId);
       if (text !== undefined) keys.push(text);
     }
@@ -144,7 +165,7 @@ export function currentReads(db: Database.Database): IndexReads {
     // Several rows in one statement: a third less time per row than one statement each.
     const found = toRead.length === 1 ? [selectVersion.get(toRead[0] as number)] : toRead.length > 1 ? selectVersions.all(JSON.stringify(toRead)) : [];
     const read = new Map<string, VersionRow>();
-    for (const row of found) if (row !== undefined) read.set(row.id, row);
+    for (const row of found) if (row !== undefined) read.set(row[0], row);
     const texts = keyTextsOfRows([...read.values()]);
     const records: CatalogRecord[] = [];
     for (let i = 0; i < ids.length; i++) {
@@ -172,21 +193,21 @@ export function currentReads(db: Database.Database): IndexReads {
   // A large work's page and total in one statement: the distinct records of its key rows are collected
   // once, counted, and cut to the page, and only the page's records are read. An empty page (offset past
   // the end, limit 0) has no row to carry the total, so then the count runs alone.
-  type PageRow = VersionRow & { total: number };
+  type PageRow = readonly [id: string, lastIndexed: number, keyIds: string, document: string, total: number];
   const KEYED = 'FROM records_by_key WHERE key_id IN (SELECT value FROM json_each(?))';
   const largePage = (order: string, columns: string) => db.prepare<[string, number, number], PageRow>(`
     WITH versions AS MATERIALIZED (SELECT ${columns} ${KEYED} GROUP BY record_id),
          page AS (SELECT * FROM versions ORDER BY ${order} LIMIT ? OFFSET ?)
     SELECT ${VERSION_COLUMNS}, (SELECT COUNT(*) FROM versions) AS total
       FROM page JOIN records AS r ON r.row = page.record_row
-     ORDER BY ${order.replace(/(last_indexed|record_id)/g, 'page.$1')}`);
+     ORDER BY ${order.replace(/(last_indexed|record_id)/g, 'page.$1')}`).raw();
   // A record's key rows all carry its last_indexed and its row.
   const newestFirst = largePage('last_indexed DESC, record_id', 'record_id, MAX(last_indexed) AS last_indexed, MAX(record_row) AS record_row');
   const byId = largePage('record_id', 'record_id, MAX(record_row) AS record_row');
   const countOf = db.prepare<[string], number>(`SELECT COUNT(*) FROM (SELECT DISTINCT record_id ${KEYED})`).pluck();
   const pageByStatement = (keyIds: string, query: RecordVersionsQuery) => {
     const rows = query.limit > 0 ? (query.order === 'last-indexed' ? newestFirst : byId).all(keyIds, query.limit, query.offset) : [];
-    return { total: rows[0]?.total ?? countOf.get(keyIds) ?? 0, records: versionsOfRows(rows) };
+    return { total: rows[0]?.[4] ?? countOf.get(keyIds) ?? 0, records: versionsOfRows(rows) };
   };
 
   // A large work: its large keys' records remembered (largeKeyMembers.ts), the page cut from them with
@@ -199,12 +220,15 @@ export function currentReads(db: Database.Database): IndexReads {
    * when the statement must answer (no large key, several large keys naming different records, an id that
    * does not survive the trip into JavaScript).
    */
-  const largeUnion = (keyIds: readonly number[]): { members: KeyMembers; extras: Map<string, VersionEntry> } | undefined => {
+  const largeUnion = (keyIds: readonly number[], totals?: ReadonlyArray<number | null>): { members: KeyMembers; extras: Map<string, VersionEntry> } | undefined => {
     const version = dataVersion.get() ?? 0;
     let members: KeyMembers | undefined;
     const smallKeys: number[] = [];
-    for (const keyId of keyIds) {
-      const found = large.membersOf(keyId, version);
+    for (let i = 0; i < keyIds.length; i++) {
+      const keyId = keyIds[i] as number;
+      // A key of a known small total is never remembered as large: not counted again.
+      const total = totals?.[i] ?? null;
+      const found = total !== null && total <= LARGE_KEY_RECORDS ? undefined : large.membersOf(keyId, version);
       if (found === undefined) smallKeys.push(keyId);
       else if (members === undefined) members = found;
       else if (found !== members) return undefined;
@@ -219,8 +243,8 @@ export function currentReads(db: Database.Database): IndexReads {
     }
     return { members, extras };
   };
-  const largeWork = (keyIds: readonly number[], query: RecordVersionsQuery) => {
-    const union = largeUnion(keyIds);
+  const largeWork = (keyIds: readonly number[], query: RecordVersionsQuery, totals?: ReadonlyArray<number | null>) => {
+    const union = largeUnion(keyIds, totals);
     if (union === undefined) return pageByStatement(JSON.stringify(keyIds), query);
     const { total, ids, rows } = pageOfUnion(union.members, union.extras, query);
     return { total, records: pageRecords(ids, rows, true) };
@@ -232,15 +256,15 @@ export function currentReads(db: Database.Database): IndexReads {
   const talliedMembers = (members: KeyMembers) => {
     let tallied = tallies.get(members);
     if (tallied === undefined) {
-      const tally = addToFacetTally(selectVersions.all(JSON.stringify(Array.from(members.byIdRows))).map((row) => recordFromRow(row, [])));
+      const tally = addToFacetTally(selectVersions.all(JSON.stringify(Array.from(members.byIdRows))).map((row) => versionOfColumns(row, [])));
       tallied = { tally, counts: facetCountsOfTally(tally) };
       tallies.set(members, tallied);
     }
     return tallied;
   };
   /** A large work's page with its facets (no filters, the feed's or the page's default order), as pageOfWork would cut it from every record. */
-  const largeWorkWithFacets = (keyIds: readonly number[], query: RecordVersionsQuery): VersionsPage | undefined => {
-    const union = largeUnion(keyIds);
+  const largeWorkWithFacets = (keyIds: readonly number[], query: RecordVersionsQuery, totals?: ReadonlyArray<number | null>): VersionsPage | undefined => {
+    const union = largeUnion(keyIds, totals);
     if (union === undefined) return undefined;
     const { members, extras } = union;
     const tallied = talliedMembers(members);
@@ -261,9 +285,16 @@ export function currentReads(db: Database.Database): IndexReads {
   }
   const keyRowsByList = db.prepare<unknown[], VersionEntry>(`SELECT ${KEY_ROW_COLUMNS} ${KEYED} LIMIT ?`).raw();
 
-  // Every record of a work, for the orders on record fields.
-  const workRecords = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r
-    WHERE r.row IN (SELECT record_row ${KEYED})`);
+  // Every record of a work: for its facets, filters or an order on record fields, or a small work's page.
+  const workRecordsByList = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r
+    WHERE r.row IN (SELECT record_row ${KEYED})`).raw();
+  // Up to BOUND_KEYS keys bound one by one, as for the key rows: no JSON list made and read.
+  const workRecordsByCount: Array<Database.Statement<unknown[], VersionRow>> = [];
+  for (let count = 1; count <= BOUND_KEYS; count++) {
+    workRecordsByCount[count] = db.prepare<unknown[], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r
+      WHERE r.row IN (SELECT record_row FROM records_by_key WHERE key_id IN (${new Array(count).fill('?').join(', ')}))`).raw();
+  }
+  const workRecords = (ids: readonly number[]): VersionRow[] => workRecordsByCount[ids.length]?.all(...ids) ?? workRecordsByList.all(JSON.stringify(ids));
 
   const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
     SELECT r.id AS id,
@@ -296,44 +327,86 @@ export function currentReads(db: Database.Database): IndexReads {
     const work: CatalogRecord[] = [];
     const rowOf = new Map<CatalogRecord, VersionRow>();
     for (const row of rows) {
-      const known = recordsThisTurn?.get(row.id);
+      const known = recordsThisTurn?.get(row[0]);
       if (known !== undefined) {
         work.push(known);
         continue;
       }
-      const record = recordFromRow(row, NO_KEYS);
+      const record = versionOfColumns(row, NO_KEYS);
       rowOf.set(record, row);
       work.push(record);
     }
     const page = pageOfWork(work, query);
     if (rowOf.size === 0) return page;
-    const texts = keyTextsOfRows(page.records.flatMap((record) => rowOf.get(record) ?? []));
+    const pageRows: VersionRow[] = [];
+    for (const record of page.records) {
+      const row = rowOf.get(record);
+      if (row !== undefined) pageRows.push(row);
+    }
+    const texts = keyTextsOfRows(pageRows);
     return { ...page, records: page.records.map((record) => {
       const row = rowOf.get(record);
       return row === undefined ? record : { ...record, workKeys: keyTextsOfRow(row, texts) };
     }) };
   };
 
-  /** The versions of the records holding any of these keys (by id), one page of them. */
-  const versionsOfKeyIds = (ids: readonly number[], query: RecordVersionsQuery): VersionsPage => {
+  /**
+   * A page of a work read whole for its facets only (no filters, the feed's or the page's default order),
+   * as pageOfWholeWork cuts it: every row's document parsed and counted for the facets, only the page's
+   * rows made records (with their work keys).
+   */
+  const pageOfWholeWorkWithFacets = (rows: readonly VersionRow[], query: RecordVersionsQuery): VersionsPage => {
+    const work = rows.map((row) => [row[0], row[1], row, JSON.parse(row[3]) as Record<string, unknown>] as const);
+    const facets = facetCountsOfTally(facetTallyOfDocuments(work.map(([, , , document]) => document)));
+    work.sort(versionOrder(query.order));
+    const offset = Math.max(0, query.offset);
+    const page = query.limit > 0 ? work.slice(offset, offset + query.limit) : [];
+    const texts = keyTextsOfRows(page.flatMap(([id, , row]) => recordsThisTurn?.has(id) === true ? [] : [row]));
+    const records = page.map(([id, lastIndexed, row, document]) => recordsThisTurn?.get(id) ?? recordOfParsedColumns(id, lastIndexed, document, keyTextsOfRow(row, texts)));
+    return { total: work.length, records, unfilteredTotal: work.length, facets };
+  };
+
+  /**
+   * A page of a work's rows read whole, in the feed's or the page's default order, as the key rows would
+   * have cut it; undefined when an id came back with U+FFFD (smallWorkEntries says why).
+   */
+  const pageOfWorkRows = (rows: VersionRow[], query: RecordVersionsQuery): VersionsPage | undefined => {
+    if (rows.some(([id]) => id.includes('\uFFFD'))) return undefined;
+    rows.sort(versionOrder(query.order));
+    const offset = Math.max(0, query.offset);
+    return { total: rows.length, records: versionsOfRows(rows.slice(offset, offset + query.limit)) };
+  };
+
+  /**
+   * The versions of the records holding any of these keys (by id), one page of them. With the keys' totals
+   * (null when not known; never fewer than the records holding the key), a key of a large total goes
+   * to largeWork without its first rows read, and one of a small total is not counted there.
+   */
+  const versionsOfKeyIds = (ids: readonly number[], query: RecordVersionsQuery, totals?: ReadonlyArray<number | null>): VersionsPage => {
     if (ids.length === 0) return { total: 0, records: [] };
     if (readsWholeWork(query)) {
       const remembered = ids.some(large.remembers);
       if (remembered && listsFacetsOnly(query)) {
-        const page = largeWorkWithFacets(ids, query);
+        const page = largeWorkWithFacets(ids, query, totals);
         if (page !== undefined) return page;
       }
-      const work = workRecords.all(JSON.stringify(ids));
+      const work = workRecords(ids);
       // A large work read whole for its facets: its large keys are remembered for the next request.
       if (!remembered && work.length > SMALL_WORK_KEY_ROWS && listsFacetsOnly(query)) {
         const version = dataVersion.get() ?? 0;
         for (const keyId of ids) large.membersOf(keyId, version);
       }
-      return pageOfWholeWork(work, query);
+      return listsFacetsOnly(query) ? pageOfWholeWorkWithFacets(work, query) : pageOfWholeWork(work, query);
     }
-    if (ids.some(large.remembers)) return largeWork(ids, query);
+    if (ids.some(large.remembers) || totals?.some((total) => total !== null && total > SMALL_WORK_KEY_ROWS) === true) return largeWork(ids, query, totals);
+    // A work whose keys' totals say it has few more records than the page shows: its records read at
+    // once, in one statement, rather than its key rows and then the page's rows.
+    if (totals !== undefined && query.limit > 0 && sumOfTotals(totals) <= WHOLE_WORK_PAGE_SHARE * (Math.max(0, query.offset) + query.limit)) {
+      const page = pageOfWorkRows(workRecords(ids), query);
+      if (page !== undefined) return page;
+    }
     const versions = smallWorkEntries(ids);
-    if (versions === undefined) return largeWork(ids, query);
+    if (versions === undefined) return largeWork(ids, query, totals);
     versions.sort(versionOrder(query.order));
     // As LIMIT and OFFSET: no rows for a limit of 0, a negative offset counts as 0.
     const offset = Math.max(0, query.offset);
@@ -345,10 +418,11 @@ export function currentReads(db: Database.Database): IndexReads {
     getRecord(id) {
       const row = selectRecord.get(id);
       if (row === undefined) return undefined;
-      const [shared, keys] = JSON.parse(row.keys_and_shared) as [number, string[]];
-      keyIdsOfList.set(keys, row.key_ids);
-      const record = rememberThisTurn(recordFromRow(row, keys), JSON.parse(row.key_ids) as number[]);
-      if (shared === 0) (aloneThisTurn ??= new Set()).add(record);
+      const [ids, totals, keys] = JSON.parse(row[4]) as [number[], Array<number | null>, string[]];
+      keyIdsOfList.set(keys, row[2]);
+      const record = rememberThisTurn(versionOfColumns(row, keys), JSON.parse(row[2]) as number[]);
+      if (ids.length === 0) (aloneThisTurn ??= new Set()).add(record);
+      else (sharedKeysThisTurn ??= new Map()).set(record, { ids, totals });
       return record;
     },
 
@@ -360,6 +434,8 @@ export function currentReads(db: Database.Database): IndexReads {
       // Alone in its work, as getRecord found it this turn: its versions are the page of a work of one
       // (its total, facets and filters by the shared rule), without its key rows read.
       if (aloneThisTurn?.has(record) === true) return pageOfWork([record], query);
+      const shared = sharedKeysThisTurn?.get(record);
+      if (shared !== undefined) return versionsOfKeyIds(shared.ids, query, shared.totals);
       return versionsOfKeyIds(keyIdsOf(record.workKeys), query);
     },
 
@@ -369,6 +445,7 @@ export function currentReads(db: Database.Database): IndexReads {
       recordsThisTurn = undefined;
       keyTextsThisTurn = undefined;
       aloneThisTurn = undefined;
+      sharedKeysThisTurn = undefined;
       large.forget();
       reused.forget();
     },
@@ -381,4 +458,11 @@ export { readsWholeWork };
 /** Whether a query asks for facets in the feed's or the page's default order, without filters: a large work's page is then cut from its remembered list. */
 function listsFacetsOnly(query: RecordVersionsQuery): boolean {
   return query.facets === true && (query.filters?.length ?? 0) === 0 && !isRecordFieldOrder(query.order);
+}
+
+/** The sum of keys' totals, Infinity when one is not known. */
+function sumOfTotals(totals: ReadonlyArray<number | null>): number {
+  let sum = 0;
+  for (const total of totals) sum += total ?? Infinity;
+  return sum;
 }
