@@ -23,13 +23,7 @@ import type { AnswerRequest, VersionsAnswers, VersionsAnswersSettings } from '..
 import type { ThemeEngine, ThemeEngineOptions } from '../../src/http/themeEngine.js';
 import type { LabelCatalogs } from '../../src/i18n/labelCatalogs.js';
 import type { ServerTimeZone } from '../../src/feed/rfc822Date.js';
-
-function option(name: string, fallback?: string): string {
-  const at = process.argv.indexOf(name);
-  const value = at >= 0 ? process.argv[at + 1] : fallback;
-  if (value === undefined) throw new Error(`missing ${name}`);
-  return value;
-}
+import { option } from './benchCommandLine.js';
 
 const cpuMicros = (): number => {
   const usage = process.cpuUsage();

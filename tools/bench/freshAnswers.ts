@@ -22,18 +22,10 @@ import { DEFAULT_SEED } from './catalogGenerator.js';
 import { freshRequestMix } from './freshRequestMix.js';
 import { cpuSeconds, memoryOf, percentile, sortedCopy } from './processStats.js';
 import { SIZE_CLASSES, sizeClassOf } from './workSizeClasses.js';
+import { option, flag } from './benchCommandLine.js';
+import { HTML_REQUEST_HEADERS } from './benchRequests.js';
 
 interface Side { name: string; root: string; index: string; child?: ChildProcess; port?: number }
-
-const HTML_HEADERS = { cookie: 'language=en; ui=standard; VUFIND_SESSION=3f9a0c1d2b4e5f60718293a4b5c6d7e8', 'accept-language': 'en' };
-
-function option(name: string, fallback?: string): string {
-  const at = process.argv.indexOf(name);
-  const value = at >= 0 ? process.argv[at + 1] : fallback;
-  if (value === undefined) throw new Error(`missing ${name}`);
-  return value;
-}
-const flag = (name: string): boolean => process.argv.includes(name);
 
 function sideOf(name: string, text: string): Side {
   const cut = text.lastIndexOf(':');
@@ -131,7 +123,7 @@ async function main(): Promise<void> {
   const totals = new Map<string, { cpu: number; answers: number; seconds: number; latencies: number[]; failures: number }>();
   let differing = 0;
   for (const view of views) {
-    const headers = view === 'html' ? HTML_HEADERS : {};
+    const headers = view === 'html' ? HTML_REQUEST_HEADERS : {};
     for (const [group, ids] of groups) {
       for (const side of sides) totals.set(`${side.name}-${view}-${group}`, { cpu: 0, answers: 0, seconds: 0, latencies: [], failures: 0 });
       for (let from = 0, turn = 0; from < ids.length; from += block, turn++) {

@@ -18,14 +18,7 @@ import { cpuBySize, freshRequestMix } from './freshRequestMix.js';
 import { sizeClassOf } from './workSizeClasses.js';
 import type { EmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
 import type { RecordVersionsQuery } from '../../src/ports.js';
-
-function option(name: string, fallback?: string): string {
-  const at = process.argv.indexOf(name);
-  const value = at >= 0 ? process.argv[at + 1] : fallback;
-  if (value === undefined) throw new Error(`missing ${name}`);
-  return value;
-}
-
+import { option } from './benchCommandLine.js';
 
 async function openIndex(root: string, path: string): Promise<EmbeddedIndex> {
   const module = await import(join(root, 'dist/src/adapters/sqlite/index.js')) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex };

@@ -25,13 +25,11 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_SEED, planCatalog, requestIds, sampleCatalog } from './catalogGenerator.js';
 import { figuresOf, newCaseResult, runLoad, type CaseResult, type DrivenCase } from './loadDriver.js';
 import { cpuSeconds, type ListeningReport } from './processStats.js';
+import { HTML_REQUEST_HEADERS } from './benchRequests.js';
 
 interface Server { readonly name: string; readonly child: ChildProcess; readonly port: number }
 
 const BASE_URL = 'https://catalog.example.edu';
-// A returning browser, as the benchmark's HTML case: it sends back the cookies the first answer set.
-const HTML_HEADERS = { cookie: 'language=en; ui=standard; VUFIND_SESSION=3f9a0c1d2b4e5f60718293a4b5c6d7e8', 'accept-language': 'en' };
-
 const { values: options } = parseArgs({
   options: {
     records: { type: 'string' }, seed: { type: 'string', default: String(DEFAULT_SEED) }, index: { type: 'string' },
@@ -104,18 +102,18 @@ function comparedRequests(id: string, etag: string | undefined, lastModified: st
     { path: versionsPath(id, 'rss'), headers: { 'accept-language': 'es-MX,es;q=0.9' } },
     { path: `${versionsPath(id, 'rss')}&lng=pt-br`, headers: { cookie: 'ui=mobile' } },
     { path: versionsPath(id, 'rss'), headers: preview },
-    { path: versionsPath(id, 'rss'), headers: { ...preview, ...HTML_HEADERS } },
+    { path: versionsPath(id, 'rss'), headers: { ...preview, ...HTML_REQUEST_HEADERS } },
     { path: versionsPath(id, 'html'), headers: {} },
-    { path: versionsPath(id, 'html'), headers: HTML_HEADERS },
+    { path: versionsPath(id, 'html'), headers: HTML_REQUEST_HEADERS },
     { path: versionsPath(id, 'html'), headers: { cookie: 'language=pt-br; ui=mobile', 'accept-language': 'es' } },
     { path: `${versionsPath(id, 'html')}&lng=es&sort=year-asc`, headers: {} },
-    { path: `${versionsPath(id, 'html')}&page=2`, headers: HTML_HEADERS },
-    { path: versionsPath(id, 'html'), headers: HTML_HEADERS, method: 'HEAD' },
+    { path: `${versionsPath(id, 'html')}&page=2`, headers: HTML_REQUEST_HEADERS },
+    { path: versionsPath(id, 'html'), headers: HTML_REQUEST_HEADERS, method: 'HEAD' },
     { path: versionsPath(id, 'rss'), headers: {}, method: 'HEAD' },
     ...(etag !== undefined ? [{ path: versionsPath(id, 'rss'), headers: { 'if-none-match': etag } }] : []),
     ...(lastModified !== undefined ? [{ path: versionsPath(id, 'rss'), headers: { 'if-modified-since': lastModified } }] : []),
     { path: `${versionsPath(id, 'rss')}&page=999`, headers: {} },
-    { path: `${versionsPath(`${id}-missing`, 'html')}`, headers: HTML_HEADERS },
+    { path: `${versionsPath(`${id}-missing`, 'html')}`, headers: HTML_REQUEST_HEADERS },
     { path: `${versionsPath(id, 'html')}&page=-3`, headers: {} },
     { path: '/Search/Versions', headers: {} },
   ];
@@ -187,7 +185,7 @@ async function main(): Promise<void> {
   }
   for (const server of [a, b]) {
     await warm(server.port, paths.rss, {});
-    if (views.length > 1) await warm(server.port, paths.html, HTML_HEADERS);
+    if (views.length > 1) await warm(server.port, paths.html, HTML_REQUEST_HEADERS);
   }
   const bodyFile = join(roots.b, '.bench', `kept-ceiling-body-${records}.xml`);
   writeFileSync(bodyFile, await ceilingBody(b.port, paths.rss));
@@ -196,7 +194,7 @@ async function main(): Promise<void> {
 
   const loadAverages: number[] = [];
   for (const view of views) {
-    const loadCase: DrivenCase = { connections, paths: paths[view], headers: view === 'html' ? HTML_HEADERS : {} };
+    const loadCase: DrivenCase = { connections, paths: paths[view], headers: view === 'html' ? HTML_REQUEST_HEADERS : {} };
     // A short run of each first, so the first round does not meet cold code or sockets.
     for (const server of servers) await runLoad(server.port, loadCase, 1);
     const totals = new Map(servers.map((server) => [server.name, { result: newCaseResult(), cpu: 0 } as Tally]));

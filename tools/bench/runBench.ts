@@ -43,6 +43,7 @@ import { measureSolrServerCase, solrServerCaseJson, solrServerCaseLines, solrSer
 import { facetCostJson, facetCostLines, facetCostTarget, measureFacetCost } from './facetCost.js';
 import { keyCostLine, measureKeyCost } from './keyCost.js';
 import { measurePerCore, perCoreJson, perCoreLines, perCoreTargets } from './perCoreCases.js';
+import { HTML_REQUEST_HEADERS } from './benchRequests.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Options
@@ -475,8 +476,7 @@ async function main(): Promise<void> {
   const baseUrl = 'https://catalog.example.edu';
   const server = startChild('versionsServer', [indexPath, baseUrl], options.profile);
   const serverPort = (await messageFrom<ListeningReport>(server, 'listening', 120_000)).port;
-  // A returning browser: it sends back the cookies the first answer set, so pages do not set them again.
-  const htmlHeaders = { cookie: 'language=en; ui=standard; VUFIND_SESSION=3f9a0c1d2b4e5f60718293a4b5c6d7e8', 'accept-language': 'en' };
+  const htmlHeaders = HTML_REQUEST_HEADERS;
   const ids = requestIds(sample, options.seed);
   const coldIds = neverRequestedIds(plan, new Set(ids), options.seed);
   const bodies = await sampleBodies(serverPort, ids, htmlHeaders);

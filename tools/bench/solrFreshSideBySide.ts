@@ -27,20 +27,13 @@ import { DEFAULT_SEED, planCatalog, requestIds, sampleCatalog } from './catalogG
 import { figuresOf, fmt, newCaseResult, runLoad, type CaseResult } from './loadDriver.js';
 import { cpuSeconds, percentile, sortedCopy, type ListeningReport } from './processStats.js';
 import { fill, type ServerCounts } from './solrServerCase.js';
+import { option } from './benchCommandLine.js';
+import { HTML_REQUEST_HEADERS } from './benchRequests.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const CORE = 'bench_fresh_side_by_side';
 const BASE_URL = 'https://catalog.example.org';
-// runBench.ts's HTML request headers.
-const HTML_HEADERS = { cookie: 'language=en; ui=standard; VUFIND_SESSION=3f9a0c1d2b4e5f60718293a4b5c6d7e8', 'accept-language': 'en' };
-
-function option(name: string, fallback?: string): string {
-  const at = process.argv.indexOf(name);
-  const value = at >= 0 ? process.argv[at + 1] : fallback;
-  if (value === undefined) throw new Error(`missing ${name}`);
-  return value;
-}
 
 const say = (text: string) => process.stderr.write(`[solr fresh] ${text}\n`);
 const path = (id: string, view: 'rss' | 'html') => `/Search/Versions?${new URLSearchParams({ id, search: 'versions', ...(view === 'rss' ? { view: 'rss' } : {}) })}`;
@@ -189,7 +182,7 @@ async function main(): Promise<void> {
           const into = newCaseResult();
           const server = servers[build];
           const before = { server: cpuSeconds(server.pid!), solr: Number.isInteger(solrPid) ? cpuSeconds(solrPid) : 0, counts: await message<ServerCounts>(server, 'solr9-counts', { type: 'counts' }) };
-          await drive(ports[build], paths, view === 'html' ? HTML_HEADERS : {}, into, true);
+          await drive(ports[build], paths, view === 'html' ? HTML_REQUEST_HEADERS : {}, into, true);
           await new Promise((resolve) => setTimeout(resolve, 2000));
           const counts = await message<ServerCounts>(server, 'solr9-counts', { type: 'counts' });
           const spent = work[view][build];
