@@ -253,6 +253,10 @@ const KEPT_ABBREVIATIONS = new Set(['col', 'mr', 'mrs', 'ms', 'etc', 'jr', 'sr',
  * Repeated until nothing changes (`Foo. /` → `Foo`).
  */
 export function trimTrailingIsbdPunctuation(value: string): string {
+  // Every rule below ends on a separator, a space, a period, a dash or a bracket: a value ending on an
+  // ASCII letter or digit, or on a letter of the Latin, Greek or Cyrillic blocks (no space among them),
+  // is already as trimmed, and most values end so.
+  if (endsOnLetterOrDigit(value)) return value;
   let current = value;
   for (;;) {
     let next = current.replace(TRAILING_SEPARATORS, '').replace(TRAILING_DOT_DASH, '');
@@ -262,6 +266,15 @@ export function trimTrailingIsbdPunctuation(value: string): string {
     if (next === current) return next;
     current = next;
   }
+}
+
+function endsOnLetterOrDigit(value: string): boolean {
+  const last = value.charCodeAt(value.length - 1);
+  if (last >= 0x30 && last <= 0x39) return true;
+  const folded = last | 0x20;
+  if (folded >= 0x61 && folded <= 0x7a) return true;
+  // U+00C0 to U+052F: Latin-1's letters (and × ÷) to the end of Cyrillic; none is a space or a separator.
+  return last >= 0xc0 && last <= 0x52f;
 }
 
 function keepsFinalPeriod(value: string): boolean {
