@@ -9,7 +9,7 @@
  * Left to others: batching, ordering and turning outcomes back into documents and errors (mappingWorkers.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { bytesMappingOf, outcomeOf, outcomeText, OutcomeTexts, storedFieldRuns, type FromMappingWorker, type MappingWorkerData, type ToMappingWorker } from './mappingWorkers.js';
+import { bytesMappingOf, outcomeOf, outcomeText, OutcomeTexts, storedFieldRuns, unpackedPosition, type FromMappingWorker, type MappingWorkerData, type ToMappingWorker } from './mappingWorkers.js';
 
 const port = parentPort!;
 const { format, settings } = workerData as MappingWorkerData;
@@ -30,11 +30,12 @@ port.on('message', ({ batch, bytes, ends, positions, keyProfile, clocks }: ToMap
   let start = 0;
   for (let i = 0; i < ends.length; i++) {
     const end = ends[i]!;
-    if (clocks[i] !== clockText) {
-      clockText = clocks[i]!;
+    const instant = clocks.instants[clocks.indexes[i]!]!;
+    if (instant !== clockText) {
+      clockText = instant;
       clock = new Date(clockText);
     }
-    const outcome = outcomeOf(mapping, all.subarray(start, end), positions[i]!, settings, keyProfile, clock);
+    const outcome = outcomeOf(mapping, all.subarray(start, end), unpackedPosition(positions, i), settings, keyProfile, clock);
     const [kind, text] = outcomeText(outcome);
     runCounts[i] = 'prepared' in outcome ? storedFieldRuns(outcome.prepared.document, text, runs) : -1;
     kinds[i] = kind;

@@ -39,15 +39,37 @@ export interface MappingWorkerData {
   readonly settings: LocalMappingSettings | undefined;
 }
 
-/** A batch as posted: the records' bytes one after another, where each ends, and their positions. */
+/**
+ * A batch as posted: the records' bytes one after another, where each ends, their positions and their
+ * clocks. Positions and clocks go as texts named once and numbers in typed arrays (PackedPositions,
+ * PackedClocks): a thousand position objects cost more to clone, and far more to read back in the worker,
+ * than mapping a tenth of their records.
+ */
 export interface ToMappingWorker {
   readonly batch: number;
   readonly bytes: ArrayBuffer;
   readonly ends: Int32Array;
-  readonly positions: readonly RecordPosition[];
+  readonly positions: PackedPositions;
   readonly keyProfile: WorkKeyProfileName;
-  /** For each record, its clock (pipeline.ts, `now`) as an ISO instant. */
-  readonly clocks: readonly string[];
+  readonly clocks: PackedClocks;
+}
+
+/** A batch's positions (sourceRecord.ts, RecordPosition), field by field. */
+export interface PackedPositions {
+  /** The batch's sources, each once. */
+  readonly sources: readonly string[];
+  /** For each record, its source's place in `sources`. */
+  readonly sourceIndexes: Int32Array;
+  readonly recordNumbers: Float64Array;
+  /** For each record, its line, NaN when it has none. */
+  readonly lines: Float64Array;
+  readonly ids: ReadonlyArray<string | undefined>;
+}
+
+/** A batch's clocks (pipeline.ts, `now`) as ISO instants, each once, and for each record its clock's place. */
+export interface PackedClocks {
+  readonly instants: readonly string[];
+  readonly indexes: Int32Array;
 }
 
 /** What an outcome's text (FromMappingWorker) holds. */
@@ -105,8 +127,13 @@ export function startMappingWorkers(options: MappingWorkersOptions): RecordBatch
     workers: options.workers,
     messageOf: (queued) => {
       const { bytes, ends, endsBuffer } = packed(queued.records);
-      const message: Omit<ToMappingWorker, 'batch'> = { bytes, ends, positions: queued.positions, keyProfile: queued.keyProfile, clocks: instantsOf(queued.clocks) };
-      return { message, transfer: [bytes, endsBuffer] };
+      const positions = packedPositions(queued.positions);
+      const clocks = packedClocks(queued.clocks);
+      const message: Omit<ToMappingWorker, 'batch'> = { bytes, ends, positions, keyProfile: queued.keyProfile, clocks };
+      return {
+        message,
+        transfer: [bytes, endsBuffer, positions.sourceIndexes.buffer as ArrayBuffer, positions.recordNumbers.buffer as ArrayBuffer, positions.lines.buffer as ArrayBuffer, clocks.indexes.buffer as ArrayBuffer],
+      };
     },
     resultOf: (answer) => outcomesOf(answer as FromMappingWorker),
     here: (queued) => queued.records.map((record, i) => outcomeOf(mappingHere, record, queued.positions[i]!, options.settings, queued.keyProfile, queued.clocks[i]!)),
@@ -142,17 +169,54 @@ export function bytesMappingOf(formatName: string): RecordBytesReading {
   return mapping;
 }
 
-/** The clocks of a batch as ISO instants; a load's records mostly share one clock, made into text once. */
-function instantsOf(clocks: readonly Date[]): string[] {
-  let last: Date | undefined;
-  let text = '';
-  return clocks.map((clock) => {
-    if (clock !== last) {
-      last = clock;
-      text = clock.toISOString();
+/** A batch's positions as PackedPositions. */
+export function packedPositions(positions: readonly RecordPosition[]): PackedPositions {
+  const sources: string[] = [];
+  const sourceIndexes = new Int32Array(positions.length);
+  const recordNumbers = new Float64Array(positions.length);
+  const lines = new Float64Array(positions.length);
+  const ids: Array<string | undefined> = new Array(positions.length);
+  let source: string | undefined;
+  let sourceIndex = -1;
+  positions.forEach((position, i) => {
+    if (position.source !== source) {
+      source = position.source;
+      sourceIndex = sources.indexOf(source);
+      if (sourceIndex < 0) sourceIndex = sources.push(source) - 1;
     }
-    return text;
+    sourceIndexes[i] = sourceIndex;
+    recordNumbers[i] = position.recordNumber;
+    lines[i] = position.line ?? Number.NaN;
+    ids[i] = position.id;
   });
+  return { sources, sourceIndexes, recordNumbers, lines, ids };
+}
+
+/** The position of record `i` of PackedPositions, with the fields it was given. */
+export function unpackedPosition({ sources, sourceIndexes, recordNumbers, lines, ids }: PackedPositions, i: number): RecordPosition {
+  const line = lines[i]!;
+  const id = ids[i];
+  const position: { source: string; recordNumber: number; line?: number; id?: string } = { source: sources[sourceIndexes[i]!]!, recordNumber: recordNumbers[i]! };
+  if (!Number.isNaN(line)) position.line = line;
+  if (id !== undefined) position.id = id;
+  return position;
+}
+
+/** The clocks of a batch as PackedClocks; a load's records mostly share one clock, made into text once. */
+function packedClocks(clocks: readonly Date[]): PackedClocks {
+  const instants: string[] = [];
+  const indexes = new Int32Array(clocks.length);
+  let last: Date | undefined;
+  let lastTime = Number.NaN;
+  clocks.forEach((clock, i) => {
+    if (clock !== last || clock.getTime() !== lastTime) {
+      last = clock;
+      lastTime = clock.getTime();
+      instants.push(clock.toISOString());
+    }
+    indexes[i] = instants.length - 1;
+  });
+  return { instants, indexes };
 }
 
 /**
