@@ -322,29 +322,36 @@ export function storedFieldRuns(document: PreparedRecordDocument, text: string, 
   let count = 0;
   for (const name of Object.keys(document)) {
     if ((document as Record<string, unknown>)[name] === undefined) continue;
+    const order = STORED_FIELD_ORDER.get(name);
+    if (order !== undefined && order <= lastOrder) {
+      runs.length = before;
+      return -1;
+    }
+    // Only where a run starts or ends is a member's place needed.
+    if ((order === undefined) === (runStart < 0)) {
+      if (order !== undefined) lastOrder = order;
+      continue;
+    }
     let member = memberStarts.get(name);
     if (member === undefined) {
       member = `${JSON.stringify(name)}:`;
       if (memberStarts.size < 256) memberStarts.set(name, member);
     }
     const start = text.indexOf(member, from);
-    const order = STORED_FIELD_ORDER.get(name);
-    if (start < 0 || (order !== undefined && order <= lastOrder)) {
+    if (start < 0) {
       runs.length = before;
       return -1;
     }
     from = start + member.length;
     if (order === undefined) {
-      if (runStart >= 0) {
-        // The run ends before the comma that opens this member.
-        runs.push(runStart, start - 1);
-        count += 1;
-        runStart = -1;
-      }
-      continue;
+      // The run ends before the comma that opens this member.
+      runs.push(runStart, start - 1);
+      count += 1;
+      runStart = -1;
+    } else {
+      lastOrder = order;
+      runStart = start;
     }
-    lastOrder = order;
-    if (runStart < 0) runStart = start;
   }
   if (runStart >= 0) {
     // The last member ends before the closing brace.
