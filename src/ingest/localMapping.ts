@@ -15,7 +15,7 @@
  */
 import { describeValue, InvalidArgumentError, InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import type { RecordDocument } from '../record/catalogRecord.js';
-import type { MarcRecord } from './marc/marcRecord.js';
+import { isDataField, type MarcRecord } from './marc/marcRecord.js';
 import { fieldSpecPartValues, parseFieldSpec, trimAsJavaDoes, type FieldSpecPart } from './marc/marcFieldSpec.js';
 import {
   checkMappingOptions, checkMarcRecord, documentOfCheckedMarc, trimTrailingIsbdPunctuation, type VufindMappingOptions,
@@ -245,11 +245,21 @@ export function localMarcDocument(record: MarcRecord, settings: LocalMappingSett
   checkMappingOptions(options, 'localMarcDocument');
   const id = localIdOf(record, settings);
   if (settings.deleteWithdrawn && record.leader.charAt(5) === 'd') return recordDeletion(id);
-  // The stock mapping takes its id from 001: give it the local id there (the rest of it never reads 001).
-  const withId: MarcRecord = { leader: record.leader, fields: [{ tag: '001', value: id }, ...record.fields.filter((field) => field.tag !== '001')] };
+  // The stock mapping takes its id from the last 001: give it the local id there (the rest of it never
+  // reads 001), unless that is where the id came from (most records: one 001, no prefix).
+  const withId: MarcRecord = stockIdOf(record) === id ? record : { leader: record.leader, fields: [{ tag: '001', value: id }, ...record.fields.filter((field) => field.tag !== '001')] };
   const document = documentOfCheckedMarc(withId, options);
   for (const [field, source] of settings.fields) setField(document, field, source.kind === 'constant' ? [source.value] : marcValues(record, source.specs), source);
   return document;
+}
+
+/** The id the stock mapping reads (its last 001 control field, trimmed), or undefined without one. */
+function stockIdOf(record: MarcRecord): string | undefined {
+  for (let i = record.fields.length - 1; i >= 0; i--) {
+    const field = record.fields[i]!;
+    if (field.tag === '001' && !isDataField(field)) return trimAsJavaDoes(field.value);
+  }
+  return undefined;
 }
 
 function setField(document: RecordDocument, field: LocalMappingField, found: readonly string[], source: LocalFieldSource): void {

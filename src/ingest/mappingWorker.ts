@@ -3,12 +3,13 @@
  * posted, as bytes, with its format's mapping of bytes (recordFormats.ts, `asBytes.toDocument`) and the
  * load's local mapping settings, prepares each document (checked, keyed, stamped with the clock posted
  * with it: mappingWorkers.ts, outcomeOf), and answers the outcomes in the records' order, each as a short
- * text (mappingWorkers.ts, FromMappingWorker and outcomeText, say how they are written).
+ * text with, for a document, where its stored fields lie in it (mappingWorkers.ts, FromMappingWorker,
+ * outcomeText and storedFieldRuns, say how they are written).
  *
  * Left to others: batching, ordering and turning outcomes back into documents and errors (mappingWorkers.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { bytesMappingOf, outcomeOf, outcomeText, OutcomeTexts, type FromMappingWorker, type MappingWorkerData, type ToMappingWorker } from './mappingWorkers.js';
+import { bytesMappingOf, outcomeOf, outcomeText, OutcomeTexts, storedFieldRuns, unpackedPosition, type FromMappingWorker, type MappingWorkerData, type ToMappingWorker } from './mappingWorkers.js';
 
 const port = parentPort!;
 const { format, settings } = workerData as MappingWorkerData;
@@ -24,18 +25,27 @@ port.on('message', ({ batch, bytes, ends, positions, keyProfile, clocks }: ToMap
   const all = new Uint8Array(bytes);
   const kinds = new Uint8Array(ends.length);
   const textEnds = new Int32Array(ends.length);
+  const runCounts = new Int32Array(ends.length);
+  const runs: number[] = [];
   let start = 0;
   for (let i = 0; i < ends.length; i++) {
     const end = ends[i]!;
-    if (clocks[i] !== clockText) {
-      clockText = clocks[i]!;
+    const instant = clocks.instants[clocks.indexes[i]!]!;
+    if (instant !== clockText) {
+      clockText = instant;
       clock = new Date(clockText);
     }
-    const [kind, text] = outcomeText(outcomeOf(mapping, all.subarray(start, end), positions[i]!, settings, keyProfile, clock));
+    const outcome = outcomeOf(mapping, all.subarray(start, end), unpackedPosition(positions, i), settings, keyProfile, clock);
+    const [kind, text] = outcomeText(outcome);
+    runCounts[i] = 'prepared' in outcome ? storedFieldRuns(outcome.prepared.document, text, runs) : -1;
     kinds[i] = kind;
     textEnds[i] = texts.add(text);
     start = end;
   }
   const written = texts.take();
-  port.postMessage({ batch, kinds, texts: written, ends: textEnds } satisfies FromMappingWorker, [kinds.buffer, written.buffer as ArrayBuffer, textEnds.buffer]);
+  const runsAt = Int32Array.from(runs);
+  port.postMessage(
+    { batch, kinds, texts: written, ends: textEnds, runCounts, runs: runsAt } satisfies FromMappingWorker,
+    [kinds.buffer, written.buffer as ArrayBuffer, textEnds.buffer, runCounts.buffer, runsAt.buffer],
+  );
 });

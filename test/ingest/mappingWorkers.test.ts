@@ -11,7 +11,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IngestOptions, RecordBatchMapping } from '../../src/ingest/pipeline.js';
-import { startMappingWorkers } from '../../src/ingest/mappingWorkers.js';
+import { startMappingWorkers, storedFieldRuns, storedFieldsJsonFrom } from '../../src/ingest/mappingWorkers.js';
+import { prepareRecordDocument, type PreparedRecordDocument } from '../../src/ingest/prepareRecordDocument.js';
+import { documentColumnOf } from '../../src/adapters/sqlite/indexTables.js';
 import { recordFormatNamed } from '../../src/ingest/recordFormats.js';
 import { recordedLoad } from '../support/recordingWriter.js';
 import type { SourceItem } from '../../src/ingest/sourceRecord.js';
@@ -116,4 +118,33 @@ test('the mapping workers refuse a worker count that is not a whole number >= 1'
   for (const workers of [0, -1, 1.5, Number.NaN]) {
     t.throws(() => startMappingWorkers({ format: 'iso2709', workers }), { message: /workers/ });
   }
+});
+
+test('the stored fields a worker cuts from a document\'s text are the embedded index\'s document column, and documents out of that order are left to the writer', (t) => {
+  const mapped = [1, 2, 3, 40].map((n) => prepareRecordDocument(recordDocumentFromMarc(bookRecord(n)), new Date('2024-06-11T00:00:00Z'), 'extended').document);
+  const documents: PreparedRecordDocument[] = [
+    ...mapped,
+    // Roles between the names, a quote, a backslash and a key's text inside values, a null.
+    {
+      id: 'x"1', title: 'A "title": \\', author: ['Name, A.'], author_role: ['"author":'], author2: ['B'], author2_role: ['ed.'],
+      format: ['Book'], edition: null, work_keys_str_mv: ['"physical":'], last_indexed: '2024-06-11T00:00:00.000Z',
+    } as unknown as PreparedRecordDocument,
+    // No stored field at all.
+    { id: 'bare', work_keys_str_mv: [], last_indexed: '2024-06-11T00:00:00.000Z' } as PreparedRecordDocument,
+  ];
+  for (const document of documents) {
+    const text = JSON.stringify(document);
+    const runs: number[] = [7];
+    const count = storedFieldRuns(document, text, runs);
+    t.true(count >= 0, document.id);
+    t.is(runs.length, 1 + 2 * count);
+    t.is(storedFieldsJsonFrom(text, Int32Array.from(runs.slice(1))), documentColumnOf(document), document.id);
+  }
+  // A local mapping's field set after the others (localMapping.ts) is out of the stored order.
+  const local = { ...mapped[0]!, title: undefined, institution: ['Main'] } as unknown as PreparedRecordDocument;
+  delete (local as { title?: string }).title;
+  (local as { title?: string }).title = 'Later';
+  const runs: number[] = [];
+  t.is(storedFieldRuns(local, JSON.stringify(local), runs), -1);
+  t.deepEqual(runs, []);
 });

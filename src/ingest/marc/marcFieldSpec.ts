@@ -184,42 +184,58 @@ export function fieldSpecValues(record: MarcRecord, spec: FieldSpec | string, re
   return values.values;
 }
 
-/** One part's values by SolrMarc's rules. */
 /**
  * One part's values, as solrMarcValues reads each part: a control field's value (or the named characters),
  * each subfield of a one-code part, or one value per field of its named subfields joined by `separator`.
  */
 export function fieldSpecPartValues(record: MarcRecord, part: FieldSpecPart, separator = ' '): string[] {
-  return partValues(record, part, separator);
+  const values: string[] = [];
+  addPartValues(values, record, part, separator);
+  return values;
 }
 
-function partValues(record: MarcRecord, part: FieldSpecPart, separator: string): string[] {
-  const values: string[] = [];
-  if (part.tag === '000' || /^00[1-9]$/.test(part.tag)) {
-    const texts = part.tag === '000'
-      ? [record.leader]
-      : record.fields.filter((field) => field.tag === part.tag && !isDataField(field)).map((field) => (field as { value: string }).value);
-    for (const text of texts) {
-      const value = part.positions === undefined ? text : text.substring(part.positions.first, part.positions.last + 1);
+/** A control field's tag (`001` to `009`) or the leader's (`000`). */
+function isControlOrLeaderTag(tag: string): boolean {
+  if (tag.length !== 3 || tag.charCodeAt(0) !== 0x30 || tag.charCodeAt(1) !== 0x30) return false;
+  const last = tag.charCodeAt(2);
+  return last >= 0x30 && last <= 0x39;
+}
+
+/** fieldSpecPartValues appending to `values` (a field's subfields read in one pass, without lists made for them). */
+function addPartValues(values: string[], record: MarcRecord, part: FieldSpecPart, separator: string): void {
+  const tag = part.tag;
+  if (isControlOrLeaderTag(tag)) {
+    const positions = part.positions;
+    const add = (text: string) => {
+      const value = positions === undefined ? text : text.substring(positions.first, positions.last + 1);
       if (value !== '') values.push(value);
-    }
-    return values;
+    };
+    if (tag === '000') add(record.leader);
+    else for (const field of record.fields) if (field.tag === tag && !isDataField(field)) add(field.value);
+    return;
   }
+  const codes = part.codes;
   for (const field of record.fields) {
-    if (field.tag !== part.tag || !isDataField(field)) continue;
-    const matching = field.subfields.filter((subfield) => part.codes === '' || part.codes.includes(subfield.code));
-    if (part.codes.length === 1) {
-      for (const subfield of matching) {
+    if (field.tag !== tag || !isDataField(field)) continue;
+    if (codes.length === 1) {
+      for (const subfield of field.subfields) {
+        if (!codes.includes(subfield.code)) continue;
         const value = trimAsJavaDoes(subfield.value);
         if (value !== '') values.push(value);
       }
-    } else if (matching.length > 0) {
-      // SolrMarc writes the separator for every subfield after the first, even an empty one.
-      const value = matching.map((subfield) => trimAsJavaDoes(subfield.value)).join(separator);
-      if (value !== '') values.push(value);
+      continue;
     }
+    // SolrMarc writes the separator for every subfield after the first, even an empty one.
+    let value = '';
+    let matched = false;
+    for (const subfield of field.subfields) {
+      if (codes !== '' && !codes.includes(subfield.code)) continue;
+      if (matched) value += separator;
+      value += trimAsJavaDoes(subfield.value);
+      matched = true;
+    }
+    if (value !== '') values.push(value);
   }
-  return values;
 }
 
 /**
@@ -233,7 +249,7 @@ export function solrMarcValues(record: MarcRecord, spec: FieldSpec | string): st
   const parsed = typeof spec === 'string' ? parseFieldSpec(spec) : spec;
   const values: string[] = [];
   for (const part of parsed.parts) {
-    values.push(...partValues(record, part, parsed.separator));
+    addPartValues(values, record, part, parsed.separator);
     if (parsed.first && values.length > 0) return values.slice(0, 1);
   }
   return values;

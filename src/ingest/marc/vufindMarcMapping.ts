@@ -41,7 +41,7 @@
 import { InvalidArgumentError, InvalidRecordDocumentError } from '../../errors.js';
 import type { RecordDocument } from '../../record/catalogRecord.js';
 import { solrMarcValues, trimAsJavaDoes } from './marcFieldSpec.js';
-import { isDataField, type MarcDataField, type MarcRecord } from './marcRecord.js';
+import { isDataField, type MarcDataField, type MarcField, type MarcRecord } from './marcRecord.js';
 import { marcWorkKeys } from './marcWorkKeys.js';
 import { workStatementFromMarc } from './marcWorkStatement.js';
 import { extendedWorkKeys } from '../../work-keys/extended/extendedWorkKeys.js';
@@ -136,8 +136,11 @@ export function checkMarcRecord(record: unknown, functionName: string): asserts 
 }
 
 function idOf(record: MarcRecord): string {
-  const controlNumbers = record.fields.filter((field) => field.tag === '001' && !isDataField(field));
-  const last = controlNumbers.at(-1);
+  let last: MarcField | undefined;
+  for (let i = record.fields.length - 1; i >= 0 && last === undefined; i--) {
+    const field = record.fields[i]!;
+    if (field.tag === '001' && !isDataField(field)) last = field;
+  }
   if (last === undefined || isDataField(last)) {
     throw new InvalidRecordDocumentError('the MARC record has no 001 (control number), so it has no id');
   }
@@ -174,28 +177,32 @@ function distinct(values: ReadonlyArray<string | undefined>): string[] {
   return [...new Set(values.filter((value): value is string => value !== undefined && value !== ''))];
 }
 
-function dataFields(record: MarcRecord, tag: string): MarcDataField[] {
-  return record.fields.filter((field): field is MarcDataField => isDataField(field) && field.tag === tag);
-}
-
 /**
  * VuFind's getDates: the cleaned years of every 260$c, then those of the 264$c with ind2 1, or when
  * there are none those with ind2 4; no repeats, first occurrence kept.
  */
 export function vufindPublishDates(record: MarcRecord, currentYear: number): string[] {
   const dates = new Set<string>();
-  const yearsOf = (field: MarcDataField): string[] => field.subfields
-    .filter((subfield) => subfield.code === 'c')
-    .map((subfield) => cleanDateAsSolrMarc(subfield.value, currentYear))
-    .filter((year): year is string => year !== undefined);
-  for (const field of dataFields(record, '260')) for (const year of yearsOf(field)) dates.add(year);
-  const publication = new Set<string>();
-  const copyright = new Set<string>();
-  for (const field of dataFields(record, '264')) {
-    if (field.ind2 === '1') for (const year of yearsOf(field)) publication.add(year);
-    else if (field.ind2 === '4') for (const year of yearsOf(field)) copyright.add(year);
+  const addYearsOf = (field: MarcDataField, years: Set<string>): void => {
+    for (const subfield of field.subfields) {
+      if (subfield.code !== 'c') continue;
+      const year = cleanDateAsSolrMarc(subfield.value, currentYear);
+      if (year !== undefined) years.add(year);
+    }
+  };
+  // One pass: the 260s' years go straight in, the 264s' wait for the choice between their two kinds.
+  let publication: Set<string> | undefined;
+  let copyright: Set<string> | undefined;
+  for (const field of record.fields) {
+    if (!isDataField(field)) continue;
+    if (field.tag === '260') addYearsOf(field, dates);
+    else if (field.tag === '264') {
+      if (field.ind2 === '1') addYearsOf(field, publication ??= new Set());
+      else if (field.ind2 === '4') addYearsOf(field, copyright ??= new Set());
+    }
   }
-  for (const year of publication.size > 0 ? publication : copyright) dates.add(year);
+  const chosen = publication !== undefined && publication.size > 0 ? publication : copyright;
+  if (chosen !== undefined) for (const year of chosen) dates.add(year);
   return [...dates];
 }
 
@@ -253,6 +260,10 @@ const KEPT_ABBREVIATIONS = new Set(['col', 'mr', 'mrs', 'ms', 'etc', 'jr', 'sr',
  * Repeated until nothing changes (`Foo. /` → `Foo`).
  */
 export function trimTrailingIsbdPunctuation(value: string): string {
+  // Every rule below ends on a separator, a space, a period, a dash or a bracket: a value ending on an
+  // ASCII letter or digit, or on a letter of the Latin, Greek or Cyrillic blocks (no space among them),
+  // is already as trimmed, and most values end so.
+  if (endsOnLetterOrDigit(value)) return value;
   let current = value;
   for (;;) {
     let next = current.replace(TRAILING_SEPARATORS, '').replace(TRAILING_DOT_DASH, '');
@@ -262,6 +273,15 @@ export function trimTrailingIsbdPunctuation(value: string): string {
     if (next === current) return next;
     current = next;
   }
+}
+
+function endsOnLetterOrDigit(value: string): boolean {
+  const last = value.charCodeAt(value.length - 1);
+  if (last >= 0x30 && last <= 0x39) return true;
+  const folded = last | 0x20;
+  if (folded >= 0x61 && folded <= 0x7a) return true;
+  // U+00C0 to U+052F: Latin-1's letters (and × ÷) to the end of Cyrillic; none is a space or a separator.
+  return last >= 0xc0 && last <= 0x52f;
 }
 
 function keepsFinalPeriod(value: string): boolean {
