@@ -26,7 +26,8 @@ import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { startBatchWorkerPool } from './batchWorkerPool.js';
 import type { LocalMappingSettings } from './localMapping.js';
 import type { MappingOutcome, RecordBatchMapping } from './pipeline.js';
-import { prepareMappedDocument, rememberStoredFieldsJson, type PreparedDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
+import { prepareMappedDocument, type PreparedDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
+import { rememberStoredFieldsJson } from '../record/storedFieldsJson.js';
 import { isRecordDeletion } from './recordDeletion.js';
 import { recordFormatNamed, type RecordBytesReading } from './recordFormats.js';
 import type { RecordPosition } from './sourceRecord.js';
@@ -274,7 +275,7 @@ const utf8 = new TextDecoder();
 /**
  * A prepared outcome as the worker's JSON text, decoded and parsed on reading (the pipeline reads it once).
  * With the runs of the text that hold its stored fields, the document is given the JSON of those fields
- * (prepareRecordDocument.ts, rememberStoredFieldsJson) cut from the same text, so that a writer storing
+ * (src/record/storedFieldsJson.ts) cut from the same text, so that a writer storing
  * it does not write it again.
  */
 class PreparedText {

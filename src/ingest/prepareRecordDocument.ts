@@ -65,22 +65,3 @@ function instantOf(now: Date): string {
   }
   return lastClockText;
 }
-
-/**
- * The JSON of prepared documents' stored fields, made where they were mapped: the fields the embedded
- * index keeps in its `document` column (recordFields.ts, DOCUMENT_COLUMN_FIELD_NAMES), in that order, each
- * value as JSON.stringify writes it, in one JSON object. A mapping worker's document comes as JSON text
- * that holds them already (mappingWorkers.ts, storedFieldRuns); kept for the very object parsed from it,
- * which nothing changes before it is written (a copy, as a grouping decision makes, has none and is
- * written from its fields).
- */
-const storedFieldsJson = new WeakMap<PreparedRecordDocument, string>();
-
-export function rememberStoredFieldsJson(document: PreparedRecordDocument, json: string): void {
-  storedFieldsJson.set(document, json);
-}
-
-/** The JSON of the document's stored fields made where it was mapped, when it was (rememberStoredFieldsJson). */
-export function storedFieldsJsonOf(document: PreparedRecordDocument): string | undefined {
-  return storedFieldsJson.get(document);
-}

@@ -11,7 +11,7 @@ import { contentFingerprintOf } from '../../record/recordContent.js';
 import type { PreparedRecordDocument, StoredContent } from '../../ports.js';
 import { IndexUnavailableError } from '../../errors.js';
 import { clusterOf, documentColumnOf, documentFromRow, firstKeyIdOf, holdsRecords, KEYS_PER_HASH, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow } from './indexTables.js';
-import { storedFieldsJsonOf } from '../../ingest/prepareRecordDocument.js';
+import { storedFieldsJsonOf } from '../../record/storedFieldsJson.js';
 import type { BulkLoad, StagedRows } from './bulkLoad.js';
 import { stagedLoadOffThread } from './stagedLoadOffThread.js';
 
@@ -178,7 +178,7 @@ export function stagedRowsOf(batch: readonly PreparedRecordDocument[]): StagedRo
     const keys = document.work_keys_str_mv;
     rows.push(document.id, storedInstantOf(document), keys.length);
     for (const key of keys) rows.push(key);
-    // The column as the mapping worker cut it from the document's text, when it did (prepareRecordDocument.ts).
+    // The column as the mapping worker cut it from the document's text, when it did (src/record/storedFieldsJson.ts).
     rows.push(storedFieldsJsonOf(document) ?? documentColumnOf(document));
   }
   return rows;
