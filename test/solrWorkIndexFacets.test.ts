@@ -10,7 +10,9 @@ import { readFileSync } from 'node:fs';
 import { DEFAULT_SOLR_FIELDS, toRecordDocument } from '../src/adapters/solr/solrIndex.js';
 import { facetFieldNamesOf, facetValuesOfDocument } from '../src/adapters/solr/workIndex/documentFacets.js';
 import { openWorkIndex, type KeysOf } from '../src/adapters/solr/workIndex/workIndexFile.js';
+import { SMALL_WORK } from '../src/adapters/solr/workIndex/workIndexAnswers.js';
 import { recordFromDocument } from '../src/record/catalogRecord.js';
+import { FEED_ROWS, PAGE_ROWS } from '../src/versions/paging.js';
 import { facetCountsOfTally, pageOfWork, type VersionsFilter } from '../src/record/recordFacets.js';
 
 const documents = JSON.parse(readFileSync(new URL('fixtures/work-with-every-facet-differing.solr.json', import.meta.url), 'utf8')) as Array<Record<string, unknown>>;
@@ -116,4 +118,10 @@ test('a large work\'s orders and tally, kept between requests, follow every chan
   const past = index.facetedVersions({ ...query, offset: 400 });
   t.deepEqual({ total: past.total, unfilteredTotal: past.unfilteredTotal, ids: past.ids }, { total: 299, unfilteredTotal: 299, ids: [] });
   t.deepEqual(index.findVersions({ workKeys, order: 'relevance', offset: 400, limit: 10 }), { total: 299, ids: [] });
+});
+
+test('a work fetched whole with its requested record holds the first page of the feed and of the HTML page', (t) => {
+  // Otherwise a small work's versions would need a request of their own, or miss records of their first page.
+  t.true(SMALL_WORK >= FEED_ROWS, `SMALL_WORK ${SMALL_WORK} against the feed's ${FEED_ROWS} rows`);
+  t.true(SMALL_WORK >= PAGE_ROWS, `SMALL_WORK ${SMALL_WORK} against the page's ${PAGE_ROWS} rows`);
 });

@@ -22,7 +22,6 @@ import { facetCountsOfTally, pageOfWork, readsWholeWork } from '../../../record/
 import { isRecordFieldOrder } from '../../../record/recordOrder.js';
 import { describeFacetFieldNames, type FacetFieldNames } from './documentFacets.js';
 import { termsQuery } from '../termsQuery.js';
-import { FEED_ROWS, PAGE_ROWS } from '../../../versions/paging.js';
 import { orderTimeOf } from './documentOrder.js';
 import { openWorkIndex, type WorkIndex } from './workIndexFile.js';
 
@@ -60,8 +59,12 @@ export function checkSolrWorkIndexOptions(value: unknown): CheckedSolrWorkIndexO
 /** Solr documents by id, fetched with a requested record (getRecord). */
 export type FetchedDocuments = ReadonlyMap<string, Record<string, unknown>>;
 
-/** Works this small come whole with their requested record: every first page of both views is in them. */
-const SMALL_WORK = Math.max(FEED_ROWS, PAGE_ROWS);
+/**
+ * Works this small come whole with their requested record: every first page of both views is in them, as
+ * long as this is at least the larger of their page sizes (src/versions/paging.ts, which an adapter does
+ * not import; test/solrWorkIndexFacets.test.ts holds the two together).
+ */
+export const SMALL_WORK = 50;
 
 type Select = (params: ReadonlyArray<readonly [string, string]>, what: string) => Promise<SolrResultList>;
 
