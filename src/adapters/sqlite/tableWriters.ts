@@ -10,7 +10,10 @@ import type Database from 'better-sqlite3';
 import { contentFingerprintOf } from '../../record/recordContent.js';
 import type { PreparedRecordDocument, StoredContent } from '../../ports.js';
 import { IndexUnavailableError } from '../../errors.js';
-import { clusterOf, documentColumnOf, documentFromRow, firstKeyIdOf, holdsRecords, KEYS_PER_HASH, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow } from './indexTables.js';
+import {
+  clusterOf, DOCUMENT_COLUMN_VALUES, documentColumnOf, documentColumnOfValues, documentFromRow, firstKeyIdOf, holdsRecords, KEYS_PER_HASH,
+  pushDocumentColumnValues, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow,
+} from './indexTables.js';
 import type { BulkLoad, StagedRows } from './bulkLoad.js';
 import { stagedLoadOffThread } from './stagedLoadOffThread.js';
 
@@ -170,14 +173,19 @@ function replacingWriter(db: Database.Database, drop: (id: string) => void): Bat
   });
 }
 
-/** A batch of prepared documents as staged rows (bulkLoad.ts). */
+/**
+ * A batch of prepared documents as staged rows (bulkLoad.ts): each document's stored fields as their
+ * values, its document column written where they are staged (stagedLoad), off this thread when the load
+ * runs in a worker.
+ */
 export function stagedRowsOf(batch: readonly PreparedRecordDocument[]): StagedRows {
   const rows: StagedRows = [];
   for (const document of batch) {
     const keys = document.work_keys_str_mv;
     rows.push(document.id, storedInstantOf(document), keys.length);
     for (const key of keys) rows.push(key);
-    rows.push(documentColumnOf(document));
+    rows.push(undefined);
+    pushDocumentColumnValues(document, rows);
   }
   return rows;
 }
@@ -218,7 +226,11 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
       const lastIndexed = rows[i++] as number;
       const keys = rows.slice(i + 1, i + 1 + (rows[i] as number)) as string[];
       i += 1 + keys.length;
-      const document = rows[i++] as string;
+      let document = rows[i++];
+      if (typeof document !== 'string') {
+        document = documentColumnOfValues(rows, i);
+        i += DOCUMENT_COLUMN_VALUES;
+      }
       const keyIds = keys.map(firstKeyIdOf);
       const { lastInsertRowid } = stageRecord.run(clusterOf(keys), id, lastIndexed, JSON.stringify(keyIds), document);
       for (let k = 0; k < keys.length; k++) stageKeyRow.run(lastInsertRowid, keyIds[k], keys[k], id, lastIndexed);
