@@ -5,7 +5,7 @@
  */
 
 /**
- * A batch as the staging inserts take it: for each document its id, its last_indexed in milliseconds, the
+ * A batch as the staging inserts take it: for each document its id, its last_indexed (the prepared text), the
  * number of its work keys, the keys, then its document column (indexTables.ts) either as its text or as
  * `undefined` followed by the DOCUMENT_COLUMN_VALUES values the column is written from
  * (pushDocumentColumnValues), one after another in one flat array. It is what a worker is posted

@@ -174,15 +174,15 @@ function replacingWriter(db: Database.Database, drop: (id: string) => void): Bat
 }
 
 /**
- * A batch of prepared documents as staged rows (bulkLoad.ts): each document's stored fields as their
- * values, its document column written where they are staged (stagedLoad), off this thread when the load
- * runs in a worker.
+ * A batch of prepared documents as staged rows (bulkLoad.ts): each document's last_indexed and stored
+ * fields as they are, its instant and document column made where they are staged (stagedLoad), off this
+ * thread when the load runs in a worker.
  */
 export function stagedRowsOf(batch: readonly PreparedRecordDocument[]): StagedRows {
   const rows: StagedRows = [];
   for (const document of batch) {
     const keys = document.work_keys_str_mv;
-    rows.push(document.id, storedInstantOf(document), keys.length);
+    rows.push(document.id, document.last_indexed, keys.length);
     for (const key of keys) rows.push(key);
     rows.push(undefined);
     pushDocumentColumnValues(document, rows);
@@ -223,7 +223,7 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
   const writeRows = db.transaction((rows: StagedRows) => {
     for (let i = 0; i < rows.length;) {
       const id = rows[i++] as string;
-      const lastIndexed = rows[i++] as number;
+      const lastIndexed = storedInstantOf({ last_indexed: rows[i++] as string });
       const keys = rows.slice(i + 1, i + 1 + (rows[i] as number)) as string[];
       i += 1 + keys.length;
       let document = rows[i++];
