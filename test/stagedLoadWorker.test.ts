@@ -14,8 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { IndexUnavailableError } from '../src/errors.js';
 import { openEmbeddedIndex, type EmbeddedIndex } from '../src/adapters/sqlite/index.js';
-import { DOCUMENT_COLUMN_VALUES, documentColumnOf, SCHEMA, workKeyHash } from '../src/adapters/sqlite/indexTables.js';
-import { stagedLoad, stagedRowsOf } from '../src/adapters/sqlite/tableWriters.js';
+import { workKeyHash } from '../src/adapters/sqlite/indexTables.js';
 import { prepareRecordDocument, type PreparedRecordDocument } from '../src/ingest/prepareRecordDocument.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -252,40 +251,4 @@ test('no worker keeps the process alive after a failed load, a closed one, or on
   t.is(signal, null, `the process ended by itself; output: ${output}`);
   t.is(code, 0, output);
   t.true(output.includes('reached the end'), output);
-});
-
-test('staged rows carrying a document column as its values write the same rows as rows carrying its text', (t) => {
-  // Fields absent, null, one string for a list, a list, text outside Latin-1 and a lone surrogate: what
-  // the column's text must keep byte for byte when it is written from values that crossed to the worker.
-  const batch = [
-    prepareRecordDocument({ id: 'c1', title: 'Ḿusica ☃', title_short: null, author: ['Ana', 'Bo \ud800'], format: 'Book', publishDate: '1999', last_indexed: '2025-01-01T00:00:00Z' }, NOW).document,
-    prepareRecordDocument({ id: 'c2', title: 'Música', author: 'Ana', url: [], language: ['por'], physical: 'x "quoted" \\ y' }, NOW).document,
-    prepareRecordDocument({ id: 'c3' }, NOW).document,
-  ];
-  const withText = (rows: unknown[]): unknown[] => {
-    // The same rows with each document's values replaced by the column's text, as stagedRowsOf wrote them before.
-    const out: unknown[] = [];
-    let i = 0;
-    for (const document of batch) {
-      const keys = rows[i + 2] as number;
-      out.push(...rows.slice(i, i + 3 + keys), documentColumnOf(document));
-      i += 3 + keys + 1 + DOCUMENT_COLUMN_VALUES;
-    }
-    t.is(i, rows.length);
-    return out;
-  };
-  const tablesOf = (rows: unknown[]) => {
-    const db = new Database(':memory:');
-    db.exec(SCHEMA);
-    const load = stagedLoad(db);
-    load.writeRows(rows);
-    load.finish();
-    const tables = db.prepare('SELECT * FROM records ORDER BY row').raw().all();
-    db.close();
-    return tables;
-  };
-  const rows = stagedRowsOf(batch);
-  const fromValues = tablesOf(structuredClone(rows));
-  t.deepEqual(fromValues, tablesOf(withText(rows)));
-  t.is(fromValues.length, 3);
 });

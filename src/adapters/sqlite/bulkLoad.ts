@@ -5,16 +5,13 @@
  */
 
 /**
- * A batch as the staging inserts take it: for each document its id, its last_indexed (the prepared text), the
- * number of its work keys, the keys, then its document column (indexTables.ts) either as its text or as
- * `undefined` followed by the DOCUMENT_COLUMN_VALUES values the column is written from
- * (pushDocumentColumnValues), one after another in one flat array. It is what a worker is posted
- * (stagedLoadOffThread.ts), made on the thread that prepared the documents. Cloning this array costs less
- * than an array of one object per document or one joined string, and posting the documents themselves
- * loaded no faster and took more CPU time; the values cost that thread less to push and post than the
- * column's text costs to write and post, and the worker writes the text (docs/benchmarks.md).
+ * A batch as the staging inserts take it: for each document its id, its last_indexed in milliseconds, the
+ * number of its work keys, the keys, and its document column, one after another in one flat array. It is
+ * what a worker is posted (stagedLoadOffThread.ts), written on the thread that prepared the documents.
+ * Cloning this array costs less than an array of one object per document or one joined string, and
+ * posting the documents themselves loaded no faster and took more CPU time (docs/benchmarks.md).
  */
-export type StagedRows = unknown[];
+export type StagedRows = (string | number)[];
 
 /**
  * A staged load as the writer drives it, wherever its SQLite side runs: on the index's connection

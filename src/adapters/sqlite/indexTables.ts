@@ -136,29 +136,8 @@ export function documentColumnOf(document: PreparedRecordDocument): string {
   return json === '' ? '{}' : `${json}}`;
 }
 
-/** The values documentColumnOf writes, in its order (undefined for a field the document does not have), pushed onto `into`. */
-export function pushDocumentColumnValues(document: PreparedRecordDocument, into: unknown[]): void {
-  for (const [name] of DOCUMENT_FIELD_PREFIXES) into.push(document[name]);
-}
-
-/** How many values pushDocumentColumnValues pushes. */
-export const DOCUMENT_COLUMN_VALUES = DOCUMENT_FIELD_PREFIXES.length;
-
-/**
- * documentColumnOf of the document whose values pushDocumentColumnValues pushed, read from `values` at `from`
- * (where they crossed to another thread: structured clone keeps strings, lists, null and undefined as they were).
- */
-export function documentColumnOfValues(values: readonly unknown[], from: number): string {
-  let json = '';
-  for (let f = 0; f < DOCUMENT_FIELD_PREFIXES.length; f++) {
-    const value = values[from + f];
-    if (value !== undefined) json += `${json === '' ? '{' : ','}${DOCUMENT_FIELD_PREFIXES[f]![1]}${JSON.stringify(value)}`;
-  }
-  return json === '' ? '{}' : `${json}}`;
-}
-
 /** last_indexed as stored: milliseconds since 1970 (the normalised ISO form has milliseconds). */
-export function storedInstantOf(document: Pick<PreparedRecordDocument, 'last_indexed'>): number {
+export function storedInstantOf(document: PreparedRecordDocument): number {
   return Date.parse(document.last_indexed);
 }
 

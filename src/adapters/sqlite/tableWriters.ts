@@ -10,10 +10,7 @@ import type Database from 'better-sqlite3';
 import { contentFingerprintOf } from '../../record/recordContent.js';
 import type { PreparedRecordDocument, StoredContent } from '../../ports.js';
 import { IndexUnavailableError } from '../../errors.js';
-import {
-  clusterOf, DOCUMENT_COLUMN_VALUES, documentColumnOf, documentColumnOfValues, documentFromRow, firstKeyIdOf, holdsRecords, KEYS_PER_HASH,
-  pushDocumentColumnValues, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow,
-} from './indexTables.js';
+import { clusterOf, documentColumnOf, documentFromRow, firstKeyIdOf, holdsRecords, KEYS_PER_HASH, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow } from './indexTables.js';
 import type { BulkLoad, StagedRows } from './bulkLoad.js';
 import { stagedLoadOffThread } from './stagedLoadOffThread.js';
 
@@ -173,19 +170,14 @@ function replacingWriter(db: Database.Database, drop: (id: string) => void): Bat
   });
 }
 
-/**
- * A batch of prepared documents as staged rows (bulkLoad.ts): each document's last_indexed and stored
- * fields as they are, its instant and document column made where they are staged (stagedLoad), off this
- * thread when the load runs in a worker.
- */
+/** A batch of prepared documents as staged rows (bulkLoad.ts). */
 export function stagedRowsOf(batch: readonly PreparedRecordDocument[]): StagedRows {
   const rows: StagedRows = [];
   for (const document of batch) {
     const keys = document.work_keys_str_mv;
-    rows.push(document.id, document.last_indexed, keys.length);
+    rows.push(document.id, storedInstantOf(document), keys.length);
     for (const key of keys) rows.push(key);
-    rows.push(undefined);
-    pushDocumentColumnValues(document, rows);
+    rows.push(documentColumnOf(document));
   }
   return rows;
 }
@@ -223,14 +215,10 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
   const writeRows = db.transaction((rows: StagedRows) => {
     for (let i = 0; i < rows.length;) {
       const id = rows[i++] as string;
-      const lastIndexed = storedInstantOf({ last_indexed: rows[i++] as string });
+      const lastIndexed = rows[i++] as number;
       const keys = rows.slice(i + 1, i + 1 + (rows[i] as number)) as string[];
       i += 1 + keys.length;
-      let document = rows[i++];
-      if (typeof document !== 'string') {
-        document = documentColumnOfValues(rows, i);
-        i += DOCUMENT_COLUMN_VALUES;
-      }
+      const document = rows[i++] as string;
       const keyIds = keys.map(firstKeyIdOf);
       const { lastInsertRowid } = stageRecord.run(clusterOf(keys), id, lastIndexed, JSON.stringify(keyIds), document);
       for (let k = 0; k < keys.length; k++) stageKeyRow.run(lastInsertRowid, keyIds[k], keys[k], id, lastIndexed);
