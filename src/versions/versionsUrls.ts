@@ -35,12 +35,25 @@ const ASCII_IN_FORM: ReadonlyArray<string | null> = Array.from({ length: 128 }, 
  * serialized for each link cost more than the rest of the link; a value beyond ASCII goes through it.
  */
 function formEncoded(value: string): string {
+  return escapedByAsciiTable(value, ASCII_IN_FORM, formEncodedBeyondAscii);
+}
+
+function formEncodedBeyondAscii(value: string): string {
+  return new URLSearchParams([['', value]]).toString().slice(1);
+}
+
+/**
+ * `value` with each ASCII character kept (null in `table`) or replaced by its escape from `table`, in one
+ * pass; a value with a character beyond ASCII is given whole to `beyondAscii` instead. The one loop of
+ * formEncoded and encodePathSegment, which differ only in their tables and their way beyond ASCII.
+ */
+function escapedByAsciiTable(value: string, table: ReadonlyArray<string | null>, beyondAscii: (value: string) => string): string {
   let encoded = '';
   let from = 0;
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
-    if (code >= 128) return new URLSearchParams([['', value]]).toString().slice(1);
-    const escape = ASCII_IN_FORM[code];
+    if (code >= 128) return beyondAscii(value);
+    const escape = table[code];
     if (escape !== null && escape !== undefined) {
       encoded += value.slice(from, i) + escape;
       from = i + 1;
@@ -172,18 +185,7 @@ export function encodePathSegment(value: string): string {
   if (value === '.' || value === '..') return value.replaceAll('.', '%2E');
   // Most record ids (`usp:123`, `oai:repo.example:4/5`) are ASCII: each character is kept or replaced by
   // its escape from the table, in one pass, without encodeURIComponent and the pass that undoes some of it.
-  let encoded = '';
-  let from = 0;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code >= 128) return encodeNonAsciiPathSegment(value);
-    const escape = ASCII_IN_PATH[code];
-    if (escape !== null && escape !== undefined) {
-      encoded += value.slice(from, i) + escape;
-      from = i + 1;
-    }
-  }
-  return from === 0 ? value : encoded + value.slice(from);
+  return escapedByAsciiTable(value, ASCII_IN_PATH, encodeNonAsciiPathSegment);
 }
 
 /** encodePathSegment of a value with characters beyond ASCII: their UTF-8 bytes percent-encoded. */
