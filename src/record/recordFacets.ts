@@ -45,9 +45,16 @@ export function facetValuesOf(record: CatalogRecord, field: FacetField): string[
 
 /** A facet field's values as facetValuesOf counts them, from the field's list (for an adapter that keeps them apart from records). */
 export function facetValuesOfList(field: FacetField, list: readonly string[]): string[] {
-  const values = field === 'publishDate' ? list.map((date) => /\d{4}/.exec(date)?.[0] ?? '') : list;
+  const values = field === 'publishDate' ? list.map(yearOfDate) : list;
   return [...new Set(values.map((value) => value.trim()).filter((value) => value !== ''))];
 }
+
+/** A publication date's year, its first four digits ('' for none): a date of four digits alone, the common case, without the pattern. */
+function yearOfDate(date: string): string {
+  if (date.length === 4 && isDigit(date.charCodeAt(0)) && isDigit(date.charCodeAt(1)) && isDigit(date.charCodeAt(2)) && isDigit(date.charCodeAt(3))) return date;
+  return /\d{4}/.exec(date)?.[0] ?? '';
+}
+const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 
 /** Whether a record carries every filter's value. */
 export function matchesFilters(record: CatalogRecord, filters: readonly VersionsFilter[]): boolean {
@@ -87,13 +94,14 @@ export function facetTallyOfDocuments(documents: Iterable<Readonly<Record<string
 }
 
 /**
- * The tally of records given by their stored documents' JSON texts, counted as facetTallyOfDocuments counts
- * the parsed documents: the texts are scanned for the five facet fields only (the other fields skipped,
- * not decoded), and a text the scan does not expect (a facet field's value that is neither a string, a
- * list of strings nor null) is parsed whole instead. For an adapter that reads a work's documents only to
- * count their facets, without making objects of their titles, authors and URLs.
+ * The tally of records given by their stored documents' JSON texts, and of others whose documents are
+ * parsed already (`parsed`), counted as facetTallyOfDocuments counts the parsed documents: the texts are
+ * scanned for the five facet fields only (the other fields skipped, not decoded), and a text the scan does
+ * not expect (a facet field's value that is neither a string, a list of strings nor null) is parsed whole
+ * instead. For an adapter that reads a work's documents only to count their facets, without making
+ * objects of their titles, authors and URLs, and parses only those it gives out.
  */
-export function facetTallyOfDocumentTexts(texts: Iterable<string>): FacetTally {
+export function facetTallyOfDocumentTexts(texts: Iterable<string>, parsed: Iterable<Readonly<Record<string, unknown>>> = []): FacetTally {
   const tallies = emptyTallies();
   const found: unknown[] = new Array(FACET_FIELDS.length);
   for (const text of texts) {
@@ -103,6 +111,9 @@ export function facetTallyOfDocumentTexts(texts: Iterable<string>): FacetTally {
       const document = JSON.parse(text) as Record<string, unknown>;
       for (let i = 0; i < FACET_FIELDS.length; i++) countStored(tallies[i]!, FACET_FIELDS[i]!, document[FACET_FIELDS[i]!]);
     }
+  }
+  for (const document of parsed) {
+    for (let i = 0; i < FACET_FIELDS.length; i++) countStored(tallies[i]!, FACET_FIELDS[i]!, document[FACET_FIELDS[i]!]);
   }
   return new Map(FACET_FIELDS.map((field, i) => [field, tallies[i]!]));
 }
@@ -115,7 +126,7 @@ function countStored(tally: Map<string, number>, field: FacetField, stored: unkn
   // One value, the common case: no list or set made for it.
   const one = typeof stored === 'string' ? stored : (stored as string[]).length === 1 ? (stored as string[])[0]! : undefined;
   if (one !== undefined) {
-    const value = (field === 'publishDate' ? /\d{4}/.exec(one)?.[0] ?? '' : one).trim();
+    const value = (field === 'publishDate' ? yearOfDate(one) : one).trim();
     if (value !== '') tally.set(value, (tally.get(value) ?? 0) + 1);
     return;
   }

@@ -61,6 +61,8 @@ test('stored documents counted from their JSON texts count as the records made o
   t.deepEqual(counts.institution?.map(({ value }) => value), ['Biblioteca', 'Bibliothèque 𝔐', 'Library "A"', 'Library B\\']);
   // Text by text as well: a value that one text carries is not lost to a neighbour.
   for (const [i, text] of texts.entries()) t.deepEqual(facetCountsOfTally(facetTallyOfDocumentTexts([text])), facetCountsOf([records[i]!]), text);
+  // Some given as texts, the others parsed already (a page's records, parsed to be given out).
+  t.deepEqual(facetCountsOfTally(facetTallyOfDocumentTexts(texts.slice(0, 4), texts.slice(4).map((text) => JSON.parse(text) as Record<string, unknown>))), counts);
   t.deepEqual(facetCountsOfTally(facetTallyOfDocumentTexts([])), {});
 });
 

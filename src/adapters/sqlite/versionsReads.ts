@@ -10,7 +10,7 @@
 import type Database from 'better-sqlite3';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
 import { versionsOfKeylessRecord, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
-import { firstKeyIdOf, holdsKeyTotals, KEYS_PER_HASH, recordOfColumns, workKeysAndSharedOf } from './indexTables.js';
+import { firstKeyIdOf, holdsKeyTotals, KEYS_PER_HASH, recordOfColumns, recordOfParsedColumns, workKeysAndSharedOf } from './indexTables.js';
 import { holds, LARGE_KEY_RECORDS, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder, type VersionEntry } from './versionOrder.js';
 import { reusedRecords } from './reusedRecords.js';
@@ -352,17 +352,21 @@ export function currentReads(db: Database.Database): IndexReads {
 
   /**
    * A page of a work read whole for its facets only (no filters, the feed's or the page's default order),
-   * as pageOfWholeWork cuts it: every row's document scanned for its facet fields only and counted
-   * (facetTallyOfDocumentTexts: titles, authors and the rest are not decoded), only the page's rows parsed
-   * and made records (with their work keys).
+   * as pageOfWholeWork cuts it: the page's rows parsed and made records (with their work keys), the other
+   * rows' documents only scanned for their facet fields (facetTallyOfDocumentTexts: their titles, authors
+   * and the rest are not decoded), all of them counted.
    */
   const pageOfWholeWorkWithFacets = (rows: VersionRow[], query: RecordVersionsQuery): VersionsPage => {
-    const facets = facetCountsOfTally(facetTallyOfDocumentTexts(rows.map((row) => row[3])));
     rows.sort(versionOrder(query.order));
     const offset = Math.max(0, query.offset);
-    const page = query.limit > 0 ? rows.slice(offset, offset + query.limit) : [];
+    const end = query.limit > 0 ? Math.min(rows.length, offset + query.limit) : offset;
+    const page = rows.slice(offset, end);
+    const documents = page.map((row) => JSON.parse(row[3]) as Record<string, unknown>);
+    const others: string[] = [];
+    for (let i = 0; i < rows.length; i++) if (i < offset || i >= end) others.push(rows[i]![3]);
+    const facets = facetCountsOfTally(facetTallyOfDocumentTexts(others, documents));
     const texts = keyTextsOfRows(page.filter((row) => recordsThisTurn?.has(row[0]) !== true));
-    const records = page.map((row) => recordsThisTurn?.get(row[0]) ?? versionOfColumns(row, keyTextsOfRow(row, texts)));
+    const records = page.map((row, i) => recordsThisTurn?.get(row[0]) ?? recordOfParsedColumns(row[0], row[1], documents[i]!, keyTextsOfRow(row, texts)));
     return { total: rows.length, records, unfilteredTotal: rows.length, facets };
   };
 
