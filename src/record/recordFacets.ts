@@ -86,11 +86,7 @@ export function addToFacetTally(records: readonly CatalogRecord[], base?: FacetT
  * adapter that would otherwise decode records only to count them.
  */
 export function facetTallyOfDocuments(documents: Iterable<Readonly<Record<string, unknown>>>): FacetTally {
-  const tallies = emptyTallies();
-  for (const document of documents) {
-    for (let i = 0; i < FACET_FIELDS.length; i++) countStored(tallies[i]!, FACET_FIELDS[i]!, document[FACET_FIELDS[i]!]);
-  }
-  return new Map(FACET_FIELDS.map((field, i) => [field, tallies[i]!]));
+  return facetTallyOfDocumentTexts([], documents);
 }
 
 /**
