@@ -654,6 +654,33 @@ test('a large work\'s page with its facets, cut from its remembered records, is 
   t.true(all.length > 300);
 });
 
+test('a work read whole for its page\'s facets gives the page and the facets of every record, wherever the page falls', async (t) => {
+  // 60 records of one work, fewer than a large work has: read whole for every page with facets. Their
+  // documents hold what the stored text scan meets: escapes, lists, null, missing facet fields.
+  const at = (minutes: number) => new Date(Date.UTC(2025, 0, 1) + minutes * 60_000).toISOString();
+  const documents: Array<Record<string, unknown>> = Array.from({ length: 60 }, (_, i) => ({
+    id: `mid-${String(i).padStart(2, '0')}`, title: 'Mid', author: 'Middle', ...(i % 5 === 0 ? { edition: 'A "quoted" \\ edition {' } : {}),
+    format: i % 4 === 0 ? ['Book', 'eBook'] : i % 4 === 1 ? 'Book' : i % 4 === 2 ? null : 'Map "A"',
+    ...(i % 3 === 0 ? { language: ['English', 'English '] } : {}), publishDate: i % 6 === 0 ? '[1899?]' : String(1950 + (i % 9)),
+    institution: `Library ${i % 7}\u00e9`, last_indexed: at(i % 13),
+  }));
+  const index = openEmbeddedIndex({ path: ':memory:', keyProfile: 'vufind' });
+  t.teardown(() => index.close());
+  await index.load(documents);
+  const work = await Promise.all(documents.map(async (d) => (await index.getRecord(d.id as string))!));
+  t.true(work.every((record) => record.workKeys.join() === work[0]!.workKeys.join()));
+  for (const order of ['last-indexed', 'relevance'] as const) {
+    for (const [offset, limit] of [[0, 20], [40, 20], [50, 20], [75, 20], [0, 0], [60, 0]] as const) {
+      const query = { order, offset, limit, facets: true };
+      const expected = pageOfWork(work, query);
+      const ofRecord = await index.findVersionsOf((await index.getRecord('mid-07'))!, query);
+      t.deepEqual(ofRecord, expected, `${order} ${offset}/${limit}`);
+      const byKeys = await index.findVersions({ workKeys: work[7]!.workKeys, ...query });
+      t.deepEqual(byKeys, expected, `by keys: ${order} ${offset}/${limit}`);
+    }
+  }
+});
+
 test('a load that names no batch size writes in the batches its writer prefers: 1,000 into an empty index, 5,000 into a filled one', async (t) => {
   const index = openEmbeddedIndex({ path: newFile('preferred-batches') });
   const documents = (count: number, prefix: string) => Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, title: `Title ${i % 40}`, author: 'A' }));

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { recordFromDocument } from '../../src/record/catalogRecord.js';
-import { addToFacetTally, facetCountsOf, facetCountsOfTally, facetTallyOfDocuments, facetValuesOf, pageOfWork } from '../../src/record/recordFacets.js';
+import { addToFacetTally, facetCountsOf, facetCountsOfTally, facetTallyOfDocuments, facetTallyOfDocumentTexts, facetValuesOf, pageOfWork } from '../../src/record/recordFacets.js';
 
 const record = (id: string, fields: Record<string, unknown>) => recordFromDocument({ id, last_indexed: '2025-01-01T00:00:00.000Z', work_keys_str_mv: ['K'], ...fields });
 
@@ -47,4 +48,24 @@ test('documents counted without being made records count as the records made of 
   const records = documents.map((fields, i) => record(`d${i}`, fields));
   t.deepEqual(facetCountsOfTally(facetTallyOfDocuments(documents)), facetCountsOf(records));
   t.deepEqual(facetCountsOfTally(facetTallyOfDocuments([])), {});
+});
+
+test('stored documents counted from their JSON texts count as the records made of them, whatever the texts hold', (t) => {
+  // Texts as a stored document may be written: escapes in values and names, quotes and braces inside
+  // strings, spaces, lists, null, missing fields, other fields of any shape, a name given twice.
+  const texts = readFileSync(new URL('../fixtures/stored-documents-with-awkward-facets.jsonl', import.meta.url), 'utf8').split('\n').filter((line) => line !== '');
+  const records = texts.map((text, i) => record(`s${i}`, JSON.parse(text) as Record<string, unknown>));
+  const counts = facetCountsOfTally(facetTallyOfDocumentTexts(texts));
+  t.deepEqual(counts, facetCountsOf(records));
+  t.deepEqual(counts.format, [{ value: 'Book', count: 3 }, { value: 'Map', count: 2 }, { value: 'eBook', count: 2 }, { value: 'Journal', count: 1 }, { value: 'Thesis', count: 1 }]);
+  t.deepEqual(counts.institution?.map(({ value }) => value), ['Biblioteca', 'Bibliothèque 𝔐', 'Library "A"', 'Library B\\']);
+  // Text by text as well: a value that one text carries is not lost to a neighbour.
+  for (const [i, text] of texts.entries()) t.deepEqual(facetCountsOfTally(facetTallyOfDocumentTexts([text])), facetCountsOf([records[i]!]), text);
+  // Some given as texts, the others parsed already (a page's records, parsed to be given out).
+  t.deepEqual(facetCountsOfTally(facetTallyOfDocumentTexts(texts.slice(0, 4), texts.slice(4).map((text) => JSON.parse(text) as Record<string, unknown>))), counts);
+  t.deepEqual(facetCountsOfTally(facetTallyOfDocumentTexts([])), {});
+});
+
+test('a stored text that is not JSON fails as JSON.parse fails, not with a count', (t) => {
+  t.throws(() => facetTallyOfDocumentTexts(['{"format":"Book"']), { instanceOf: SyntaxError });
 });

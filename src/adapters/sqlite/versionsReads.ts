@@ -15,7 +15,7 @@ import { holds, LARGE_KEY_RECORDS, largeKeys, pageOfUnion, type KeyMembers } fro
 import { versionOrder, type VersionEntry } from './versionOrder.js';
 import { reusedRecords } from './reusedRecords.js';
 import { isRecordFieldOrder } from '../../record/recordOrder.js';
-import { addToFacetTally, facetCountsOfTally, facetTallyOfDocuments, pageOfWork, readsWholeWork, type FacetCounts, type FacetTally } from '../../record/recordFacets.js';
+import { addToFacetTally, facetCountsOfTally, facetTallyOfDocumentTexts, pageOfWork, readsWholeWork, type FacetCounts, type FacetTally } from '../../record/recordFacets.js';
 
 export interface IndexReads {
   getRecord(id: string): CatalogRecord | undefined;
@@ -352,18 +352,22 @@ export function currentReads(db: Database.Database): IndexReads {
 
   /**
    * A page of a work read whole for its facets only (no filters, the feed's or the page's default order),
-   * as pageOfWholeWork cuts it: every row's document parsed and counted for the facets, only the page's
-   * rows made records (with their work keys).
+   * as pageOfWholeWork cuts it: the page's rows parsed and made records (with their work keys), the other
+   * rows' documents only scanned for their facet fields (facetTallyOfDocumentTexts: their titles, authors
+   * and the rest are not decoded), all of them counted.
    */
-  const pageOfWholeWorkWithFacets = (rows: readonly VersionRow[], query: RecordVersionsQuery): VersionsPage => {
-    const work = rows.map((row) => [row[0], row[1], row, JSON.parse(row[3]) as Record<string, unknown>] as const);
-    const facets = facetCountsOfTally(facetTallyOfDocuments(work.map(([, , , document]) => document)));
-    work.sort(versionOrder(query.order));
+  const pageOfWholeWorkWithFacets = (rows: VersionRow[], query: RecordVersionsQuery): VersionsPage => {
+    rows.sort(versionOrder(query.order));
     const offset = Math.max(0, query.offset);
-    const page = query.limit > 0 ? work.slice(offset, offset + query.limit) : [];
-    const texts = keyTextsOfRows(page.flatMap(([id, , row]) => recordsThisTurn?.has(id) === true ? [] : [row]));
-    const records = page.map(([id, lastIndexed, row, document]) => recordsThisTurn?.get(id) ?? recordOfParsedColumns(id, lastIndexed, document, keyTextsOfRow(row, texts)));
-    return { total: work.length, records, unfilteredTotal: work.length, facets };
+    const end = query.limit > 0 ? Math.min(rows.length, offset + query.limit) : offset;
+    const page = rows.slice(offset, end);
+    const documents = page.map((row) => JSON.parse(row[3]) as Record<string, unknown>);
+    const others: string[] = [];
+    for (let i = 0; i < rows.length; i++) if (i < offset || i >= end) others.push(rows[i]![3]);
+    const facets = facetCountsOfTally(facetTallyOfDocumentTexts(others, documents));
+    const texts = keyTextsOfRows(page.filter((row) => recordsThisTurn?.has(row[0]) !== true));
+    const records = page.map((row, i) => recordsThisTurn?.get(row[0]) ?? recordOfParsedColumns(row[0], row[1], documents[i]!, keyTextsOfRow(row, texts)));
+    return { total: rows.length, records, unfilteredTotal: rows.length, facets };
   };
 
   /**
