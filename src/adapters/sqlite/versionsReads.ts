@@ -133,14 +133,15 @@ export function currentReads(db: Database.Database): IndexReads {
     const known = keyTextsThisTurn;
     keyIdsOfRows = new Map();
     if (rows.length === 0) return known ?? new Map();
-    const unknown: number[] = [];
+    const unknownIds = new Set<number>();
     for (const row of rows) {
       const keyIds = JSON.parse(row[2]) as number[];
       keyIdsOfRows.set(row, keyIds);
-      for (const keyId of keyIds) if (known?.has(keyId) !== true && !unknown.includes(keyId)) unknown.push(keyId);
+      for (const keyId of keyIds) if (known?.has(keyId) !== true) unknownIds.add(keyId);
     }
-    if (unknown.length === 0) return known ?? new Map();
+    if (unknownIds.size === 0) return known ?? new Map();
     const texts = known ?? new Map<number, string>();
+    const unknown = [...unknownIds];
     // Up to BOUND_KEYS ids bound one by one: no JSON list made and read, no temporary list of them.
     const bound = keyTextsByCount[unknown.length];
     for (const [keyId, text] of bound !== undefined ? bound.all(...unknown) : keyTextsOf.all(JSON.stringify(unknown))) texts.set(keyId, text);
