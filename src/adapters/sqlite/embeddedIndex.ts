@@ -70,6 +70,16 @@ export interface EmbeddedIndex extends CatalogIndex {
   readonly curation: WorkCuration;
 }
 
+/**
+ * SQLite's page cache of a read-only open, in KiB (better-sqlite3's default is 16,000). A server's reads
+ * of records never asked before land on pages spread over the whole file, which a cache of any size a
+ * server can hold seldom has: what a larger cache keeps beyond the tables' inner pages, read by every
+ * lookup, is mostly pages not read again, held in the process's own memory while the operating system
+ * keeps the file's pages for all processes (docs/benchmarks.md, "Round 12: recordread"). Writable opens
+ * keep the default, for loads.
+ */
+const READ_ONLY_PAGE_CACHE_KIB = 4000;
+
 // Loaded on first open, so that a host importing the package without the embedded index never loads the
 // native module.
 const require = createRequire(import.meta.url);
@@ -127,6 +137,8 @@ export function openEmbeddedIndex(options: EmbeddedIndexOptions): EmbeddedIndex 
     if (!readOnly) {
       if (options.path !== ':memory:') db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+    } else {
+      db.pragma(`cache_size = -${READ_ONLY_PAGE_CACHE_KIB}`);
     }
     const currentLayout = prepareSchema(db, readOnly);
     const profile = keyProfileRecordOn(db, options.path === ':memory:' ? 'the embedded index' : `the index file ${options.path}`, options.keyProfile, readOnly);

@@ -96,11 +96,20 @@ export function firstKeyIdOf(key: string): number {
 }
 
 /**
+ * The rows of a record's work keys in the record's order, from an SQL expression giving its `key_ids`:
+ * json_each walks the array in order, and CROSS JOIN keeps it the outer loop (SQLite does not reorder
+ * the tables of a CROSS JOIN), each id finding at most one key by its integer key. The aggregates over
+ * these rows take them in that order without an `ORDER BY`, which would sort them in a temporary B-tree
+ * for every record read.
+ */
+const KEYS_IN_RECORD_ORDER = (keyIds: string) => `FROM json_each(${keyIds}) AS j CROSS JOIN work_keys AS w ON w.key_id = j.value`;
+
+/**
  * SQL for the texts of a record's work keys, as a JSON array in the record's order, from an SQL expression
  * giving its `key_ids` (a column, or a parameter).
  */
 export function workKeysOf(keyIds: string): string {
-  return `(SELECT json_group_array(w.key ORDER BY j.key) FROM json_each(${keyIds}) AS j JOIN work_keys AS w ON w.key_id = j.value)`;
+  return `(SELECT json_group_array(w.key) ${KEYS_IN_RECORD_ORDER(keyIds)})`;
 }
 
 /**
@@ -115,8 +124,8 @@ export function workKeysOf(keyIds: string): string {
 export function workKeysAndSharedOf(keyIds: string, withTotals: boolean): string {
   const shared = withTotals ? ' FILTER (WHERE w.records IS NOT 1)' : '';
   const totals = withTotals ? 'w.records' : 'NULL';
-  return `(SELECT '[' || json_group_array(w.key_id)${shared} || ',' || json_group_array(${totals})${shared} || ',' || json_group_array(w.key ORDER BY j.key) || ']'
-     FROM json_each(${keyIds}) AS j JOIN work_keys AS w ON w.key_id = j.value)`;
+  return `(SELECT '[' || json_group_array(w.key_id)${shared} || ',' || json_group_array(${totals})${shared} || ',' || json_group_array(w.key) || ']'
+     ${KEYS_IN_RECORD_ORDER(keyIds)})`;
 }
 
 /** `"name":` of each record field kept in `document` (the field table's `stored` column), in table order. */

@@ -77,6 +77,10 @@ export function currentReads(db: Database.Database): IndexReads {
   const selectVersion = db.prepare<[number], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row = ?`).raw();
   const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row IN (SELECT value FROM json_each(?))`).raw();
   const keyTextsOf = db.prepare<[string], [number, string]>('SELECT key_id, key FROM work_keys WHERE key_id IN (SELECT value FROM json_each(?))').raw();
+  const keyTextsByCount: Array<Database.Statement<number[], [number, string]>> = [];
+  for (let count = 1; count <= BOUND_KEYS; count++) {
+    keyTextsByCount[count] = db.prepare<number[], [number, string]>(`SELECT key_id, key FROM work_keys WHERE key_id IN (${new Array(count).fill('?').join(', ')})`).raw();
+  }
 
   // The key ids of records given out by getRecord (a JSON array, as stored), by the identity of their
   // workKeys list: listVersions asks for the versions of that record's list next (findVersionsOf or
@@ -122,21 +126,31 @@ export function currentReads(db: Database.Database): IndexReads {
     const texts = keyTextsOfRows(rows.filter((row) => recordsThisTurn?.has(row[0]) !== true));
     return rows.map((row) => recordsThisTurn?.get(row[0]) ?? versionOfRow(row, texts));
   };
+  // The key ids of the rows keyTextsOfRows was last given, parsed there once for keyTextsOfRow.
+  let keyIdsOfRows = new Map<VersionRow, number[]>();
   /** The texts of these rows' key ids: those read this turn, the others in one statement. */
   const keyTextsOfRows = (rows: readonly VersionRow[]): ReadonlyMap<number, string> => {
     const known = keyTextsThisTurn;
+    keyIdsOfRows = new Map();
     if (rows.length === 0) return known ?? new Map();
-    const unknown = new Set<number>();
-    for (const row of rows) for (const keyId of JSON.parse(row[2]) as number[]) if (known?.has(keyId) !== true) unknown.add(keyId);
-    if (unknown.size === 0) return known ?? new Map();
+    const unknownIds = new Set<number>();
+    for (const row of rows) {
+      const keyIds = JSON.parse(row[2]) as number[];
+      keyIdsOfRows.set(row, keyIds);
+      for (const keyId of keyIds) if (known?.has(keyId) !== true) unknownIds.add(keyId);
+    }
+    if (unknownIds.size === 0) return known ?? new Map();
     const texts = known ?? new Map<number, string>();
-    for (const [keyId, text] of keyTextsOf.all(JSON.stringify([...unknown]))) texts.set(keyId, text);
+    const unknown = [...unknownIds];
+    // Up to BOUND_KEYS ids bound one by one: no JSON list made and read, no temporary list of them.
+    const bound = keyTextsByCount[unknown.length];
+    for (const [keyId, text] of bound !== undefined ? bound.all(...unknown) : keyTextsOf.all(JSON.stringify(unknown))) texts.set(keyId, text);
     return texts;
   };
   const versionOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): CatalogRecord => versionOfColumns(row, keyTextsOfRow(row, texts));
   const keyTextsOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): string[] => {
     const keys: string[] = [];
-    for (const keyId of JSON.parse(row[2]) as number[]) {
+    for (const keyId of keyIdsOfRows.get(row) ?? JSON.parse(row[2]) as number[]) {
       const text = texts.get(keyId);
       if (text !== undefined) keys.push(text);
     }
