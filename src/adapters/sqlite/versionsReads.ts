@@ -252,11 +252,14 @@ export function currentReads(db: Database.Database): IndexReads {
 
   // The facet values of a remembered list's records, tallied once (read while the list is remembered), and
   // its facet counts: the page of a large work is then cut from the list, not from every record read again.
+  // Tallied from the stored documents, as pageOfWholeWorkWithFacets tallies them: no record made of each.
   const tallies = new WeakMap<KeyMembers, { tally: FacetTally; counts: FacetCounts }>();
+  const documentsOfRows = db.prepare<[string], string>('SELECT document FROM records WHERE row IN (SELECT value FROM json_each(?))').pluck();
   const talliedMembers = (members: KeyMembers) => {
     let tallied = tallies.get(members);
     if (tallied === undefined) {
-      const tally = addToFacetTally(selectVersions.all(JSON.stringify(Array.from(members.byIdRows))).map((row) => versionOfColumns(row, [])));
+      const documents = documentsOfRows.all(JSON.stringify(Array.from(members.byIdRows))).map((document) => JSON.parse(document) as Record<string, unknown>);
+      const tally = facetTallyOfDocuments(documents);
       tallied = { tally, counts: facetCountsOfTally(tally) };
       tallies.set(members, tallied);
     }
