@@ -2,6 +2,7 @@ import test from 'ava';
 import Database from 'better-sqlite3';
 import { holds, idAt, LARGE_KEY_RECORDS, largeKeys, listBytes, pageOfUnion } from '../src/adapters/sqlite/largeKeyMembers.js';
 import { compareAsSqlite, type VersionEntry } from '../src/adapters/sqlite/versionOrder.js';
+import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
 
 /** The key rows table of the index's layout (indexTables.ts), holding only what largeKeys reads. */
 function keyRowsFile(keys: Record<number, readonly VersionEntry[]>): Database.Database {
@@ -86,4 +87,35 @@ test('a key with an id that came back with U+FFFD is not remembered', (t) => {
   const large = largeKeys(keyRowsFile({ 1: [...entries, ['w\uFFFD', 1, 1]] }));
   t.is(large.membersOf(1, 1), undefined);
   t.false(large.remembers(1));
+});
+
+test('a work of 101-256 records named by two large keys is paged from their one list, as the statement pages it', async (t) => {
+  const at = (minutes: number) => new Date(Date.UTC(2025, 0, 1) + minutes * 60_000).toISOString();
+  // 150 records, each with both authors: two keys of 150 records (300 key rows, more than the small-work
+  // path reads), last_indexed in runs of equal instants.
+  const documents: Array<Record<string, unknown>> = Array.from({ length: 150 }, (_, i) => ({
+    id: `mid-${String((i * 7) % 150).padStart(3, '0')}`, title: 'Middle', author: 'Many', author2: 'Other', last_indexed: at(Math.floor(i / 3)),
+  }));
+  const index = openEmbeddedIndex({ path: ':memory:', keyProfile: 'vufind' });
+  t.teardown(() => index.close());
+  await index.load(documents);
+  const expected = {
+    'last-indexed': [...documents].sort((a, b) => String(b.last_indexed).localeCompare(String(a.last_indexed)) || (String(a.id) < String(b.id) ? -1 : 1)).map((d) => d.id),
+    relevance: documents.map((d) => d.id as string).sort(),
+  };
+  for (const order of ['last-indexed', 'relevance'] as const) {
+    for (let round = 0; round < 2; round++) {
+      const seen: string[] = [];
+      for (let offset = 0; offset < 160; offset += 40) {
+        const record = (await index.getRecord(`mid-${String(offset).padStart(3, '0')}`))!;
+        t.is(record.workKeys.length, 2);
+        const page = await index.findVersionsOf(record, { order, offset, limit: 40 });
+        t.is(page.total, 150);
+        seen.push(...page.records.map((version) => version.id));
+        const byKeys = await index.findVersions({ workKeys: record.workKeys, order, offset, limit: 40 });
+        t.deepEqual(byKeys.records.map((version) => version.id), page.records.map((version) => version.id));
+      }
+      t.deepEqual(seen, expected[order], `${order}, round ${round}`);
+    }
+  }
 });
