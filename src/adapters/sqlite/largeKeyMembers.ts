@@ -9,9 +9,13 @@
  * with the same records share one list, and a page is cut from that list with the few records the small
  * keys add (most often none: they name records already in it).
  *
+ * A list is held in a few values rather than one string object per record: its ids one after another in
+ * one string, and rows, last_indexed and the feed's order in typed arrays; a page's ids are cut from the
+ * string when the page is cut (about 24 bytes per record and the ids' characters).
+ *
  * Kept while the file is unchanged: every use checks SQLite's data_version (another connection's commit
- * changes it), and a write of the same connection forgets everything (forget()). At most REMEMBERED_IDS
- * record ids in all (~80 bytes each), the least recently used key given up first.
+ * changes it), and a write of the same connection forgets everything (forget()). At most REMEMBERED_BYTES
+ * of lists in all, a list shared by several keys counted once, the least recently used key given up first.
  */
 import type Database from 'better-sqlite3';
 import type { RecordVersionsQuery } from '../../ports.js';
@@ -19,35 +23,52 @@ import { compareAsSqlite, versionOrder, type VersionEntry } from './versionOrder
 
 /** Keys naming more records than this are remembered. */
 export const LARGE_KEY_RECORDS = 100;
-const REMEMBERED_IDS = 150_000;
+/**
+ * The lists remembered at most, in bytes as listBytes() counts them: enough for every large key of the
+ * benchmark's 1M-record catalog (docs/benchmarks.md, "Round 12: largerows").
+ */
+export const REMEMBERED_BYTES = 8 * 1024 * 1024;
 
 export interface KeyMembers {
   /** data_version when read. */
   readonly version: number;
-  /** Record ids in SQLite's order of TEXT (the page's order). */
-  readonly byId: readonly string[];
-  /** The row of each of byId. */
+  /** How many records. */
+  readonly size: number;
+  /** The records' ids one after another in SQLite's order of TEXT (the page's order); idAt() cuts one out. */
+  readonly idText: string;
+  /** Where each id of idText ends. */
+  readonly idEnds: Int32Array;
+  /** The row of each record, in id order. */
   readonly byIdRows: Float64Array;
-  /** Record ids newest last_indexed first, equal ones in id order (the feed's order). */
-  readonly newestFirst: readonly string[];
-  /** The last_indexed of each of newestFirst. */
+  /** The feed's order (newest last_indexed first, equal ones in id order), as positions in the id order. */
+  readonly newestOrder: Int32Array;
+  /** The last_indexed of each record in the feed's order. */
   readonly newestLastIndexed: Float64Array;
-  /** The row of each of newestFirst. */
-  readonly newestRows: Float64Array;
+}
+
+/** The id of the record at this position of the id order. */
+export function idAt(members: KeyMembers, position: number): string {
+  return members.idText.slice(position === 0 ? 0 : members.idEnds[position - 1], members.idEnds[position]);
 }
 
 /** Whether a remembered list holds a record: a binary search of its id order. */
 export function holds(members: KeyMembers, id: string): boolean {
   let low = 0;
-  let high = members.byId.length - 1;
+  let high = members.size - 1;
   while (low <= high) {
     const middle = (low + high) >>> 1;
-    const order = compareAsSqlite(members.byId[middle] as string, id);
+    const order = compareAsSqlite(idAt(members, middle), id);
     if (order === 0) return true;
     if (order < 0) low = middle + 1;
     else high = middle - 1;
   }
   return false;
+}
+
+/** What a list takes in memory, about: its ids' characters (two bytes each beyond Latin-1), 24 bytes a record, and the objects. */
+export function listBytes(members: KeyMembers): number {
+  const bytesPerCharacter = /[\u0100-\uffff]/.test(members.idText) ? 2 : 1;
+  return members.idText.length * bytesPerCharacter + 24 * members.size + 400;
 }
 
 export interface LargeKeys {
@@ -62,30 +83,60 @@ export interface LargeKeys {
   forget(): void;
 }
 
-export function largeKeys(db: Database.Database): LargeKeys {
+export function largeKeys(db: Database.Database, limitBytes = REMEMBERED_BYTES): LargeKeys {
   const countOf = db.prepare<[number, number], number>('SELECT COUNT(*) FROM (SELECT 1 FROM records_by_key WHERE key_id = ? LIMIT ?)').pluck();
   const rowsOf = db.prepare<[number], VersionEntry>('SELECT record_id, last_indexed, record_row FROM records_by_key WHERE key_id = ? ORDER BY record_id').raw();
+  // Use order: the first keys are the ones given up when the memory is full.
   const remembered = new Map<number, KeyMembers>();
-  let rememberedIds = 0;
+  // Each list remembered, with how many keys hold it: a list is counted (and given up) once.
+  const holders = new Map<KeyMembers, number>();
+  let rememberedBytes = 0;
 
+  const hold = (keyId: number, members: KeyMembers) => {
+    remembered.set(keyId, members);
+    const count = holders.get(members) ?? 0;
+    holders.set(members, count + 1);
+    if (count === 0) rememberedBytes += listBytes(members);
+  };
   const drop = (keyId: number, members: KeyMembers) => {
     remembered.delete(keyId);
-    rememberedIds -= members.byId.length;
+    const count = holders.get(members)! - 1;
+    if (count > 0) holders.set(members, count);
+    else {
+      holders.delete(members);
+      rememberedBytes -= listBytes(members);
+    }
   };
 
   function read(keyId: number, version: number): KeyMembers | undefined {
     const rows = rowsOf.all(keyId);
-    if (rows.some(([id]) => id.includes('\uFFFD'))) return undefined;
-    const byId = rows.map(([id]) => id);
-    // Keys naming the same records share one list: found by comparing with the lists of the same length.
-    for (const other of remembered.values()) {
-      if (other.version === version && other.byId.length === byId.length && other.byId.every((id, i) => id === byId[i])) return other;
+    const size = rows.length;
+    const ids: string[] = new Array<string>(size);
+    const idEnds = new Int32Array(size);
+    const byIdRows = new Float64Array(size);
+    const lastIndexed = new Float64Array(size);
+    let end = 0;
+    for (let i = 0; i < size; i++) {
+      const [id, indexed, row] = rows[i] as VersionEntry;
+      if (id.includes('\uFFFD')) return undefined;
+      ids[i] = id;
+      end += id.length;
+      idEnds[i] = end;
+      byIdRows[i] = row;
+      lastIndexed[i] = indexed;
     }
-    const newest = rows.slice().sort(versionOrder('last-indexed'));
-    return {
-      version, byId, byIdRows: Float64Array.from(rows, ([, , row]) => row),
-      newestFirst: newest.map(([id]) => id), newestLastIndexed: Float64Array.from(newest, ([, lastIndexed]) => lastIndexed), newestRows: Float64Array.from(newest, ([, , row]) => row),
-    };
+    const idText = ids.join('');
+    // Keys naming the same records share one list: found by comparing with the lists of the same length.
+    for (const other of holders.keys()) {
+      if (other.version === version && other.size === size && other.idText === idText && other.idEnds.every((otherEnd, i) => otherEnd === idEnds[i])) return other;
+    }
+    // Equal last_indexed in id order: the positions are the id order.
+    const newestOrder = new Int32Array(size);
+    for (let i = 0; i < size; i++) newestOrder[i] = i;
+    newestOrder.sort((a, b) => (lastIndexed[b] as number) - (lastIndexed[a] as number) || a - b);
+    const newestLastIndexed = new Float64Array(size);
+    for (let i = 0; i < size; i++) newestLastIndexed[i] = lastIndexed[newestOrder[i] as number] as number;
+    return { version, size, idText, idEnds, byIdRows, newestOrder, newestLastIndexed };
   }
 
   return {
@@ -100,11 +151,10 @@ export function largeKeys(db: Database.Database): LargeKeys {
         members = read(keyId, version);
         if (members === undefined) return undefined;
       }
-      // Most recently used last: the first entries are the ones given up when the memory is full.
-      remembered.set(keyId, members);
-      rememberedIds += members.byId.length;
+      // Most recently used last.
+      hold(keyId, members);
       for (const [oldest, work] of remembered) {
-        if (rememberedIds <= REMEMBERED_IDS) break;
+        if (rememberedBytes <= limitBytes) break;
         drop(oldest, work);
       }
       return members;
@@ -112,7 +162,8 @@ export function largeKeys(db: Database.Database): LargeKeys {
     remembers: (keyId) => remembered.has(keyId),
     forget() {
       remembered.clear();
-      rememberedIds = 0;
+      holders.clear();
+      rememberedBytes = 0;
     },
   };
 }
@@ -122,26 +173,29 @@ export function largeKeys(db: Database.Database): LargeKeys {
  * rows and the total, in the order of the query, as the page statement would give them.
  */
 export function pageOfUnion(members: KeyMembers, extras: ReadonlyMap<string, VersionEntry>, query: RecordVersionsQuery): { total: number; ids: string[]; rows: number[] } {
-  const total = members.byId.length + extras.size;
+  const total = members.size + extras.size;
   const offset = Math.max(0, query.offset);
   if (query.limit <= 0) return { total, ids: [], rows: [] };
   const newest = query.order === 'last-indexed';
-  const list = newest ? members.newestFirst : members.byId;
-  const listRows = newest ? members.newestRows : members.byIdRows;
+  // The position in the id order of the i-th record of the query's order.
+  const positionOf = (i: number): number => (newest ? members.newestOrder[i] as number : i);
+  const ids: string[] = [];
+  const rows: number[] = [];
   if (extras.size === 0) {
-    const end = offset + query.limit;
-    return { total, ids: list.slice(offset, end), rows: Array.from(listRows.subarray(Math.min(offset, listRows.length), Math.min(end, listRows.length))) };
+    for (let i = offset, end = Math.min(offset + query.limit, members.size); i < end; i++) {
+      ids.push(idAt(members, positionOf(i)));
+      rows.push(members.byIdRows[positionOf(i)] as number);
+    }
+    return { total, ids, rows };
   }
   // Merge the few extras into the list, up to the end of the page. The id order needs no last_indexed.
   const before = versionOrder(query.order);
-  const entryAt = (i: number): VersionEntry => [list[i] as string, newest ? members.newestLastIndexed[i] as number : 0, listRows[i] as number];
+  const entryAt = (i: number): VersionEntry => [idAt(members, positionOf(i)), newest ? members.newestLastIndexed[i] as number : 0, members.byIdRows[positionOf(i)] as number];
   const added = [...extras.values()].sort(before);
-  const ids: string[] = [];
-  const rows: number[] = [];
   let i = 0;
   let j = 0;
-  while (ids.length < offset + query.limit && (i < list.length || j < added.length)) {
-    const entry = j >= added.length || (i < list.length && before(entryAt(i), added[j] as VersionEntry) < 0) ? entryAt(i++) : added[j++] as VersionEntry;
+  while (ids.length < offset + query.limit && (i < members.size || j < added.length)) {
+    const entry = j >= added.length || (i < members.size && before(entryAt(i), added[j] as VersionEntry) < 0) ? entryAt(i++) : added[j++] as VersionEntry;
     ids.push(entry[0]);
     rows.push(entry[2]);
   }

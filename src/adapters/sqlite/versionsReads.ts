@@ -266,11 +266,14 @@ export function currentReads(db: Database.Database): IndexReads {
 
   // The facet values of a remembered list's records, tallied once (read while the list is remembered), and
   // its facet counts: the page of a large work is then cut from the list, not from every record read again.
+  // Tallied from the stored documents, as pageOfWholeWorkWithFacets tallies them: no record made of each.
   const tallies = new WeakMap<KeyMembers, { tally: FacetTally; counts: FacetCounts }>();
+  const documentsOfRows = db.prepare<[string], string>('SELECT document FROM records WHERE row IN (SELECT value FROM json_each(?))').pluck();
   const talliedMembers = (members: KeyMembers) => {
     let tallied = tallies.get(members);
     if (tallied === undefined) {
-      const tally = addToFacetTally(selectVersions.all(JSON.stringify(Array.from(members.byIdRows))).map((row) => versionOfColumns(row, [])));
+      // Counted from the stored texts' facet fields, as a work read whole is (pageOfWholeWorkWithFacets).
+      const tally = facetTallyOfDocumentTexts(documentsOfRows.all(JSON.stringify(Array.from(members.byIdRows))));
       tallied = { tally, counts: facetCountsOfTally(tally) };
       tallies.set(members, tallied);
     }
@@ -416,7 +419,7 @@ export function currentReads(db: Database.Database): IndexReads {
       }
       return listsFacetsOnly(query) ? pageOfWholeWorkWithFacets(work, query) : pageOfWholeWork(work, query);
     }
-    if (ids.some(large.remembers) || totals?.some((total) => total !== null && total > SMALL_WORK_KEY_ROWS) === true) return largeWork(ids, query, totals);
+    if (ids.some(large.remembers) || (totals !== undefined && namesLargeWork(totals))) return largeWork(ids, query, totals);
     // A work whose keys' totals say it has few more records than the page shows: its records read at
     // once, in one statement, rather than its key rows and then the page's rows.
     if (totals !== undefined && query.limit > 0 && sumOfTotals(totals) <= WHOLE_WORK_PAGE_SHARE * (Math.max(0, query.offset) + query.limit)) {
@@ -476,6 +479,20 @@ export { readsWholeWork };
 /** Whether a query asks for facets in the feed's or the page's default order, without filters: a large work's page is then cut from its remembered list. */
 function listsFacetsOnly(query: RecordVersionsQuery): boolean {
   return query.facets === true && (query.filters?.length ?? 0) === 0 && !isRecordFieldOrder(query.order);
+}
+
+/**
+ * Whether keys' totals say a work goes to largeWork at once: a key of more than SMALL_WORK_KEY_ROWS, or a
+ * large key (more than LARGE_KEY_RECORDS) among keys whose totals add up to more key rows than
+ * smallWorkEntries reads, which would read SMALL_WORK_KEY_ROWS + 1 of them only to give up.
+ */
+function namesLargeWork(totals: ReadonlyArray<number | null>): boolean {
+  let large = false;
+  for (const total of totals) {
+    if (total !== null && total > SMALL_WORK_KEY_ROWS) return true;
+    if (total !== null && total > LARGE_KEY_RECORDS) large = true;
+  }
+  return large && sumOfTotals(totals) > SMALL_WORK_KEY_ROWS;
 }
 
 /** The sum of keys' totals, Infinity when one is not known. */
