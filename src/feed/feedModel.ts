@@ -3,7 +3,7 @@
  * every label translated, every URL built, every date formatted but the pubDates, whose time of day is the
  * request's and which renderVersionsFeed.ts writes with the XML.
  */
-import { mainAuthorOf, yearOf, type CatalogRecord } from '../record/catalogRecord.js';
+import { hasTitle, mainAuthorOf, yearOf, type CatalogRecord } from '../record/catalogRecord.js';
 import type { Translate } from '../i18n/labels.js';
 import { FEED_ROWS, lastPageOf, offsetOf } from '../versions/paging.js';
 import { recordUrl, trimBaseUrl, versionsFeedUrls, versionsLinkUrl } from '../versions/versionsUrls.js';
@@ -45,8 +45,6 @@ function feedItemOf(record: CatalogRecord, input: VersionsFeedInput): FeedItem {
   itemsOfFrozenRecords.set(record, { variant, item });
   return item;
 }
-
-const hasTitle = (record: CatalogRecord): boolean => record.title !== undefined && record.title.trim() !== '';
 
 function newFeedItem(record: CatalogRecord, input: VersionsFeedInput): FeedItem {
   const year = yearOf(record);

@@ -2,7 +2,7 @@
  * The versions HTML page as a finished view model (docs/page.md).
  * Templates in views/ and themes/ render it without further lookups.
  */
-import { mainAuthorOf, shortTitleOf, yearOf, type CatalogRecord } from '../record/catalogRecord.js';
+import { hasTitle, mainAuthorOf, shortTitleOf, yearOf, type CatalogRecord } from '../record/catalogRecord.js';
 import { showingLine } from '../feed/feedModel.js';
 import { formatLabel, type Translate } from '../i18n/labels.js';
 import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions/paging.js';
@@ -131,7 +131,7 @@ interface RecordPart {
 function recordPartOf(record: CatalogRecord, input: VersionsPageInput): RecordPart {
   const year = yearOf(record);
   return {
-    title: record.title !== undefined && record.title.trim() !== '' ? record.title : input.translate('record.titleMissing'),
+    title: hasTitle(record) ? record.title as string : input.translate('record.titleMissing'),
     recordUrl: recordUrl(input.baseUrl, record.id),
     author: mainAuthorOf(record),
     year,
