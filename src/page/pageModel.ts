@@ -3,6 +3,7 @@
  * Templates in views/ and themes/ render it without further lookups.
  */
 import { hasTitle, mainAuthorOf, shortTitleOf, yearOf, type CatalogRecord } from '../record/catalogRecord.js';
+import { frozenRecordParts } from '../record/frozenRecordParts.js';
 import { showingLine } from '../feed/feedModel.js';
 import { formatLabel, type Translate } from '../i18n/labels.js';
 import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions/paging.js';
@@ -143,15 +144,6 @@ function recordPartOf(record: CatalogRecord, input: VersionsPageInput): RecordPa
   };
 }
 
-/**
- * The record part of each frozen record's entry, for the labels, language and base URL it was made with.
- * A frozen record cannot change (the embedded index gives the records of large works it keeps for later
- * answers frozen: src/adapters/sqlite/reusedRecords.ts), and the pages of one large work list mostly the
- * same records, so their parts are made once and given frozen, as feedModel.ts keeps their feed items.
- * Weak: a part lives as long as its record is kept.
- */
-const partsOfFrozenRecords = new WeakMap<CatalogRecord, { readonly translate: Translate; readonly language: string; readonly baseUrl: string; readonly part: RecordPart }>();
-
 function deepFrozen<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     for (const inner of Object.values(value)) deepFrozen(inner);
@@ -160,14 +152,16 @@ function deepFrozen<T>(value: T): T {
   return value;
 }
 
-function recordPartOfEntry(record: CatalogRecord, input: VersionsPageInput): RecordPart {
-  if (!Object.isFrozen(record)) return recordPartOf(record, input);
-  const kept = partsOfFrozenRecords.get(record);
-  if (kept !== undefined && kept.translate === input.translate && kept.language === input.language && kept.baseUrl === input.baseUrl) return kept.part;
-  const part = deepFrozen(recordPartOf(record, input));
-  partsOfFrozenRecords.set(record, { translate: input.translate, language: input.language, baseUrl: input.baseUrl, part });
-  return part;
-}
+/**
+ * The record part of an entry: for a frozen record, made once per translator, language and base URL and
+ * given frozen (frozenRecordParts.ts), since the pages of one large work list mostly the same records.
+ */
+const recordPartOfEntry = frozenRecordParts<VersionsPageInput, { readonly translate: Translate; readonly language: string; readonly baseUrl: string }, RecordPart>({
+  make: recordPartOf,
+  variantOf: (_record, { translate, language, baseUrl }) => ({ translate, language, baseUrl }),
+  isVariantOf: (kept, _record, input) => kept.translate === input.translate && kept.language === input.language && kept.baseUrl === input.baseUrl,
+  freeze: deepFrozen,
+});
 
 function entryOf(record: CatalogRecord, input: VersionsPageInput, reasons: PageReasons): VersionEntryModel {
   const part = recordPartOfEntry(record, input);
