@@ -55,7 +55,11 @@ export function xmlAttribute(text: string): string {
 }
 
 function element(indent: string, name: string, value: string | number): string {
-  const text = xmlText(String(value));
+  return escapedElement(indent, name, xmlText(String(value)));
+}
+
+/** An element of text already escaped (xmlText), for a value written twice in an item but escaped once. */
+function escapedElement(indent: string, name: string, text: string): string {
   return text === '' ? `${indent}<${name}/>` : `${indent}<${name}>${text}</${name}>`;
 }
 
@@ -119,12 +123,15 @@ function itemLines(out: LineSink, item: FeedItem): void {
   out.line('    <item>');
   out.line(element(indent, 'title', item.title));
   if (item.pubDateYear !== undefined) out.pubDate(`${indent}<pubDate>`, item.pubDateYear, '</pubDate>');
-  out.line(element(indent, 'link', item.link));
-  out.line(element(indent, 'guid', item.guid));
-  if (item.author !== undefined) out.line(element(indent, 'author', item.author));
+  // The link is the guid too (feedModel.ts), and the author is written twice: each escaped once.
+  const link = xmlText(item.link);
+  out.line(escapedElement(indent, 'link', link));
+  out.line(escapedElement(indent, 'guid', item.guid === item.link ? link : xmlText(item.guid)));
+  const author = item.author !== undefined ? xmlText(item.author) : undefined;
+  if (author !== undefined) out.line(escapedElement(indent, 'author', author));
   for (const format of item.formats) out.line(element(indent, 'dc:format', format));
   if (item.date !== undefined) out.line(element(indent, 'dc:date', item.date));
-  if (item.author !== undefined) out.line(element(indent, 'dc:creator', item.author));
+  if (author !== undefined) out.line(escapedElement(indent, 'dc:creator', author));
   out.line(element(indent, 'slash:comments', item.comments));
   out.line('    </item>');
 }
