@@ -88,14 +88,30 @@ function isWebAddress(url: string): boolean {
   return /^https?:\/\/[^\s]+$/i.test(url.trim());
 }
 
-/** Values trimmed, blank ones left out, each once. */
-function shown(values: readonly string[] | undefined): string[] {
-  return [...new Set((values ?? []).map((value) => value.trim()).filter((value) => value !== ''))];
+/**
+ * Values trimmed, blank ones left out, each once, in their order; then those of `more` the same way. One
+ * list filled in one pass: a record has a few values of each field, and this is done for several fields
+ * of every entry built afresh.
+ */
+function shown(values: readonly string[] | undefined, more?: readonly string[]): string[] {
+  const kept: string[] = [];
+  // A set only for the rare record with many values, where looking each up in the list would not scale.
+  const many = (values?.length ?? 0) + (more?.length ?? 0) > 16 ? new Set<string>() : undefined;
+  for (const list of [values, more]) {
+    if (list === undefined) continue;
+    for (let i = 0; i < list.length; i++) {
+      const value = (list[i] as string).trim();
+      if (value === '' || (many !== undefined ? many.has(value) : kept.includes(value))) continue;
+      kept.push(value);
+      many?.add(value);
+    }
+  }
+  return kept;
 }
 
 /** Institutions, then libraries or collections, each once (a catalog often repeats one in both fields). */
 function sourceOf(record: CatalogRecord, translate: Translate): SourceModel | undefined {
-  const names = shown([...record.institutions ?? [], ...record.buildings ?? []]);
+  const names = shown(record.institutions, record.buildings);
   return names.length > 0 ? { label: translate('record.source'), names } : undefined;
 }
 
@@ -107,8 +123,11 @@ function detailsOf(record: CatalogRecord, input: VersionsPageInput): DetailModel
   if (languages.length > 0) details.push({ label: translate('record.language'), value: languages.join(', ') });
   const edition = record.edition?.trim();
   if (edition !== undefined && edition !== '') details.push({ label: translate('record.edition'), value: edition });
-  const publication = [shown(record.publishPlaces).join('; '), shown(record.publishers).join('; ')].filter((part) => part !== '');
-  if (publication.length > 0) details.push({ label: translate('record.publisher'), value: publication.join(': ') });
+  const places = shown(record.publishPlaces).join('; ');
+  const publishers = shown(record.publishers).join('; ');
+  if (places !== '' || publishers !== '') {
+    details.push({ label: translate('record.publisher'), value: places !== '' && publishers !== '' ? `${places}: ${publishers}` : places + publishers });
+  }
   const physical = shown(record.physicalDescriptions);
   if (physical.length > 0) details.push({ label: translate('record.physical'), value: physical.join('; ') });
   return details;
