@@ -63,15 +63,15 @@ function escapedElement(indent: string, name: string, text: string): string {
   return text === '' ? `${indent}<${name}/>` : `${indent}<${name}>${text}</${name}>`;
 }
 
-function emptyElement(indent: string, name: string, attributes: ReadonlyArray<readonly [string, string]>): string {
-  return `${indent}<${name}${attributes.map(([key, value]) => ` ${key}="${xmlAttribute(value)}"`).join('')}/>`;
+/** An attribute with its leading space: ` name="value"`, the value escaped. */
+function attribute(name: string, value: string): string {
+  return ` ${name}="${xmlAttribute(value)}"`;
 }
 
+/** `<atom:link rel type [title] href/>`: written straight, five times a feed. */
 function atomLink(link: FeedLink): string {
-  const attributes: Array<readonly [string, string]> = [['rel', link.rel], ['type', 'application/rss+xml']];
-  if (link.title !== undefined) attributes.push(['title', link.title]);
-  attributes.push(['href', link.href]);
-  return emptyElement('    ', 'atom:link', attributes);
+  const title = link.title !== undefined ? attribute('title', link.title) : '';
+  return `    <atom:link${attribute('rel', link.rel)} type="application/rss+xml"${title}${attribute('href', link.href)}/>`;
 }
 
 /** A feed written but for its pubDates: pubDate i goes between pieces i and i + 1. */
@@ -107,7 +107,8 @@ class PieceWriter implements LineSink {
   }
 
   finish(): CompiledFeed {
-    return { pieces: [...this.pieces, this.piece], pubDateYears: this.pubDateYears };
+    this.pieces.push(this.piece);
+    return { pieces: this.pieces, pubDateYears: this.pubDateYears };
   }
 }
 
@@ -206,7 +207,7 @@ export function compileVersionsFeed(feed: VersionsFeedModel): CompiledFeed {
   out.line(element(channel, 'opensearch:totalResults', feed.totalResults));
   out.line(element(channel, 'opensearch:startIndex', feed.startIndex));
   out.line(element(channel, 'opensearch:itemsPerPage', feed.itemsPerPage));
-  out.line(emptyElement(channel, 'opensearch:Query', [['role', 'request'], ['searchTerms', feed.searchTerms], ['startIndex', String(feed.startIndex)]]));
+  out.line(`${channel}<opensearch:Query role="request"${attribute('searchTerms', feed.searchTerms)}${attribute('startIndex', String(feed.startIndex))}/>`);
   for (const link of feed.links) out.line(atomLink(link));
   for (const item of feed.items) writeItem(out, item);
   out.line('  </channel>');
