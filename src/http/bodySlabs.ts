@@ -29,14 +29,17 @@ export function bodySlabs(slabBytes: number): (length: number) => Buffer {
  * a scratch buffer that has room for any text of its length (three bytes per UTF-16 unit at most), then
  * copied, instead of measured (Buffer.byteLength, a pass over the text) and then written. `write` is
  * given the scratch buffer and writes the body into it from offset 0, returning its length; the scratch
- * buffer is shared, grows to the largest room asked for, and is never handed out.
+ * buffer is shared, grows to the largest room asked for up to 1 MB, and is never handed out.
  */
 export function ownBytesOf(room: number, write: (scratch: Buffer) => number): Buffer {
-  if (scratch.length < room) scratch = Buffer.allocUnsafeSlow(Math.max(room, 2 * scratch.length));
-  const length = write(scratch);
+  // The rare body with room for more than MAX_SCRATCH_BYTES gets a scratch buffer for itself alone.
+  if (scratch.length < room && room <= MAX_SCRATCH_BYTES) scratch = Buffer.allocUnsafeSlow(Math.min(MAX_SCRATCH_BYTES, Math.max(room, 2 * scratch.length)));
+  const into = scratch.length >= room ? scratch : Buffer.allocUnsafeSlow(room);
+  const length = write(into);
   const bytes = Buffer.allocUnsafeSlow(length);
-  scratch.copy(bytes, 0, 0, length);
+  into.copy(bytes, 0, 0, length);
   return bytes;
 }
 
+const MAX_SCRATCH_BYTES = 1024 * 1024;
 let scratch = Buffer.allocUnsafeSlow(64 * 1024);
