@@ -3,7 +3,8 @@
  * every label translated, every URL built, every date formatted but the pubDates, whose time of day is the
  * request's and which renderVersionsFeed.ts writes with the XML.
  */
-import { mainAuthorOf, yearOf, type CatalogRecord } from '../record/catalogRecord.js';
+import { hasTitle, mainAuthorOf, yearOf, type CatalogRecord } from '../record/catalogRecord.js';
+import { frozenRecordParts } from '../record/frozenRecordParts.js';
 import type { Translate } from '../i18n/labels.js';
 import { FEED_ROWS, lastPageOf, offsetOf } from '../versions/paging.js';
 import { recordUrl, trimBaseUrl, versionsFeedUrls, versionsLinkUrl } from '../versions/versionsUrls.js';
@@ -28,25 +29,15 @@ export function showingLine(translate: Translate, offset: number, shown: number,
 }
 
 /**
- * The item of each frozen record, for the base URL and missing-title label it was made with. A frozen
- * record cannot change (the embedded index gives the records it keeps for later answers frozen:
- * src/adapters/sqlite/reusedRecords.ts), so its item is made once and given frozen too, and the writer
- * keeps that item's markup (renderVersionsFeed.ts). Weak: an item lives as long as its record is kept.
+ * The item of a record: for a frozen one, made once per base URL and missing-title label and given frozen,
+ * and the writer keeps that item's markup (renderVersionsFeed.ts).
  */
-const itemsOfFrozenRecords = new WeakMap<CatalogRecord, { readonly variant: string; readonly item: FeedItem }>();
-
-function feedItemOf(record: CatalogRecord, input: VersionsFeedInput): FeedItem {
-  if (!Object.isFrozen(record)) return newFeedItem(record, input);
+const feedItemOf = frozenRecordParts<VersionsFeedInput, string, FeedItem>({
+  make: newFeedItem,
   // What else than the record the item is made of: the base URL, and the label of a missing title.
-  const variant = hasTitle(record) ? input.baseUrl : `${input.baseUrl}\u0000${input.translate('record.titleMissing')}`;
-  const kept = itemsOfFrozenRecords.get(record);
-  if (kept !== undefined && kept.variant === variant) return kept.item;
-  const item = Object.freeze(newFeedItem(record, input));
-  itemsOfFrozenRecords.set(record, { variant, item });
-  return item;
-}
-
-const hasTitle = (record: CatalogRecord): boolean => record.title !== undefined && record.title.trim() !== '';
+  variantOf: (record, input) => hasTitle(record) ? input.baseUrl : `${input.baseUrl}\u0000${input.translate('record.titleMissing')}`,
+  freeze: Object.freeze,
+});
 
 function newFeedItem(record: CatalogRecord, input: VersionsFeedInput): FeedItem {
   const year = yearOf(record);

@@ -55,19 +55,23 @@ export function xmlAttribute(text: string): string {
 }
 
 function element(indent: string, name: string, value: string | number): string {
-  const text = xmlText(String(value));
+  return escapedElement(indent, name, xmlText(String(value)));
+}
+
+/** An element of text already escaped (xmlText), for a value written twice in an item but escaped once. */
+function escapedElement(indent: string, name: string, text: string): string {
   return text === '' ? `${indent}<${name}/>` : `${indent}<${name}>${text}</${name}>`;
 }
 
-function emptyElement(indent: string, name: string, attributes: ReadonlyArray<readonly [string, string]>): string {
-  return `${indent}<${name}${attributes.map(([key, value]) => ` ${key}="${xmlAttribute(value)}"`).join('')}/>`;
+/** An attribute with its leading space: ` name="value"`, the value escaped. */
+function attribute(name: string, value: string): string {
+  return ` ${name}="${xmlAttribute(value)}"`;
 }
 
+/** `<atom:link rel type [title] href/>`: written straight, five times a feed. */
 function atomLink(link: FeedLink): string {
-  const attributes: Array<readonly [string, string]> = [['rel', link.rel], ['type', 'application/rss+xml']];
-  if (link.title !== undefined) attributes.push(['title', link.title]);
-  attributes.push(['href', link.href]);
-  return emptyElement('    ', 'atom:link', attributes);
+  const title = link.title !== undefined ? attribute('title', link.title) : '';
+  return `    <atom:link${attribute('rel', link.rel)} type="application/rss+xml"${title}${attribute('href', link.href)}/>`;
 }
 
 /** A feed written but for its pubDates: pubDate i goes between pieces i and i + 1. */
@@ -103,7 +107,8 @@ class PieceWriter implements LineSink {
   }
 
   finish(): CompiledFeed {
-    return { pieces: [...this.pieces, this.piece], pubDateYears: this.pubDateYears };
+    this.pieces.push(this.piece);
+    return { pieces: this.pieces, pubDateYears: this.pubDateYears };
   }
 }
 
@@ -119,12 +124,15 @@ function itemLines(out: LineSink, item: FeedItem): void {
   out.line('    <item>');
   out.line(element(indent, 'title', item.title));
   if (item.pubDateYear !== undefined) out.pubDate(`${indent}<pubDate>`, item.pubDateYear, '</pubDate>');
-  out.line(element(indent, 'link', item.link));
-  out.line(element(indent, 'guid', item.guid));
-  if (item.author !== undefined) out.line(element(indent, 'author', item.author));
+  // The link is the guid too (feedModel.ts), and the author is written twice: each escaped once.
+  const link = xmlText(item.link);
+  out.line(escapedElement(indent, 'link', link));
+  out.line(escapedElement(indent, 'guid', item.guid === item.link ? link : xmlText(item.guid)));
+  const author = item.author !== undefined ? xmlText(item.author) : undefined;
+  if (author !== undefined) out.line(escapedElement(indent, 'author', author));
   for (const format of item.formats) out.line(element(indent, 'dc:format', format));
   if (item.date !== undefined) out.line(element(indent, 'dc:date', item.date));
-  if (item.author !== undefined) out.line(element(indent, 'dc:creator', item.author));
+  if (author !== undefined) out.line(escapedElement(indent, 'dc:creator', author));
   out.line(element(indent, 'slash:comments', item.comments));
   out.line('    </item>');
 }
@@ -199,7 +207,7 @@ export function compileVersionsFeed(feed: VersionsFeedModel): CompiledFeed {
   out.line(element(channel, 'opensearch:totalResults', feed.totalResults));
   out.line(element(channel, 'opensearch:startIndex', feed.startIndex));
   out.line(element(channel, 'opensearch:itemsPerPage', feed.itemsPerPage));
-  out.line(emptyElement(channel, 'opensearch:Query', [['role', 'request'], ['searchTerms', feed.searchTerms], ['startIndex', String(feed.startIndex)]]));
+  out.line(`${channel}<opensearch:Query role="request"${attribute('searchTerms', feed.searchTerms)}${attribute('startIndex', String(feed.startIndex))}/>`);
   for (const link of feed.links) out.line(atomLink(link));
   for (const item of feed.items) writeItem(out, item);
   out.line('  </channel>');

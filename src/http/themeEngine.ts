@@ -141,12 +141,12 @@ export function createThemeEngine(options: ThemeEngineOptions): ThemeEngine {
     throw new Error(`Template ${name} not found for theme ${theme}${start > 0 ? ' below the one referring to it' : ''}`);
   }
 
-  const compiled = new Map<string, pug.compileTemplate>();
-  function compiledTemplate(theme: string, name: string): pug.compileTemplate {
-    const cacheKey = `${theme}\u0000${name}`;
-    const cached = compiled.get(cacheKey);
+  // By theme, then template name: found without making a key string per render (and hashing it).
+  const compiled = new Map<string, Map<string, pug.compileTemplate>>();
+  function compiledTemplate(theme: string, name: TemplateName): pug.compileTemplate {
+    const cached = compiled.get(theme)?.get(name);
     if (cached !== undefined) return cached;
-    const file = resolveTemplate(theme, name);
+    const file = resolveTemplate(theme, `${name}.pug`);
     // `plugins` is part of Pug's compile options but missing from @types/pug.
     const compileOptions = {
       filename: file,
@@ -154,7 +154,11 @@ export function createThemeEngine(options: ThemeEngineOptions): ThemeEngine {
       plugins: [{ resolve: (reference: string, source: string) => resolveTemplate(theme, reference, source) }],
     } as pug.Options;
     const template = pug.compile(readFileSync(file, 'utf8'), compileOptions);
-    if (options.cacheTemplates) compiled.set(cacheKey, template);
+    if (options.cacheTemplates) {
+      const ofTheme = compiled.get(theme) ?? new Map<string, pug.compileTemplate>();
+      ofTheme.set(name, template);
+      compiled.set(theme, ofTheme);
+    }
     return template;
   }
 
@@ -180,7 +184,7 @@ export function createThemeEngine(options: ThemeEngineOptions): ThemeEngine {
     async render(template, theme, locals) {
       // Straight to the compiled template: through koa-views (the design card's choice) every render also
       // looked the file up on disk, over a third of a page's time (docs/architecture.md, "Other packages").
-      return compiledTemplate(theme, `${template}.pug`)(locals);
+      return compiledTemplate(theme, template)(locals);
     },
   };
 }

@@ -21,7 +21,7 @@ import { versionsValidators, type Validators } from '../versions/versionsValidat
 import type { ThemeModel } from '../page/pageViewModels.js';
 import type { CatalogIndex } from '../ports.js';
 import { createAnswerCache } from './answerCache.js';
-import { bodySlabs } from './bodySlabs.js';
+import { bodySlabs, ownBytesOf } from './bodySlabs.js';
 import type { ThemeEngine } from './themeEngine.js';
 
 /** What shapes an answer: the record and page asked for, and the request's settings. */
@@ -119,30 +119,32 @@ function keptAnswerKey(variant: string, id: string): string {
 
 /**
  * The compiled feed as UTF-8 in one buffer of its own with the pubDates of one second in place, and where
- * they are (SlottedFeed): each piece written once, straight where it goes, rather than encoded into a
- * buffer of its own and copied around the pubDates into another.
+ * they are (SlottedFeed): each piece encoded once, straight where it goes (ownBytesOf), rather than
+ * encoded into a buffer of its own and copied around the pubDates into another.
  */
 export function slottedFeed(compiled: CompiledFeed, pubDateOf: (year: number) => Buffer): SlottedFeed {
   const { pieces, pubDateYears } = compiled;
   const gaps = new Uint32Array(pubDateYears.length);
   const widths = new Uint16Array(pubDateYears.length);
   const pubDates = pubDateYears.map(pubDateOf);
-  let length = 0;
+  let room = 0;
   for (let i = 0; i < pieces.length; i++) {
-    length += Buffer.byteLength(pieces[i] as string);
-    if (i < pubDates.length) length += (pubDates[i] as Buffer).length;
+    room += 3 * (pieces[i] as string).length;
+    if (i < pubDates.length) room += (pubDates[i] as Buffer).length;
   }
-  const bytes = Buffer.allocUnsafeSlow(length);
-  let offset = 0;
-  for (let i = 0; i < pieces.length; i++) {
-    offset += bytes.write(pieces[i] as string, offset);
-    if (i < pubDates.length) {
-      const pubDate = pubDates[i] as Buffer;
-      gaps[i] = offset;
-      widths[i] = pubDate.length;
-      offset += pubDate.copy(bytes, offset);
+  const bytes = ownBytesOf(room, (scratch) => {
+    let offset = 0;
+    for (let i = 0; i < pieces.length; i++) {
+      offset += scratch.write(pieces[i] as string, offset);
+      if (i < pubDates.length) {
+        const pubDate = pubDates[i] as Buffer;
+        gaps[i] = offset;
+        widths[i] = pubDate.length;
+        offset += pubDate.copy(scratch, offset);
+      }
     }
-  }
+    return offset;
+  });
   return { bytes, pubDateYears, gaps, widths };
 }
 
@@ -206,8 +208,7 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
     });
     const text = await themes.render('versions', request.theme.name, { page: model, theme: request.theme });
     // A buffer of its own, not cut from a shared slab: a kept page must hold only its own bytes.
-    const html = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-    html.write(text);
+    const html = ownBytesOf(3 * text.length, (scratch) => scratch.write(text));
     return { etag, lastModified, lastModifiedHeader, html, bytes: html.length };
   }
 

@@ -2,7 +2,8 @@
  * The versions HTML page as a finished view model (docs/page.md).
  * Templates in views/ and themes/ render it without further lookups.
  */
-import { mainAuthorOf, shortTitleOf, yearOf, type CatalogRecord } from '../record/catalogRecord.js';
+import { hasTitle, mainAuthorOf, shortTitleOf, yearOf, type CatalogRecord } from '../record/catalogRecord.js';
+import { frozenRecordParts } from '../record/frozenRecordParts.js';
 import { showingLine } from '../feed/feedModel.js';
 import { formatLabel, type Translate } from '../i18n/labels.js';
 import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions/paging.js';
@@ -87,14 +88,30 @@ function isWebAddress(url: string): boolean {
   return /^https?:\/\/[^\s]+$/i.test(url.trim());
 }
 
-/** Values trimmed, blank ones left out, each once. */
-function shown(values: readonly string[] | undefined): string[] {
-  return [...new Set((values ?? []).map((value) => value.trim()).filter((value) => value !== ''))];
+/**
+ * Values trimmed, blank ones left out, each once, in their order; then those of `more` the same way. One
+ * list filled in one pass: a record has a few values of each field, and this is done for several fields
+ * of every entry built afresh.
+ */
+function shown(values: readonly string[] | undefined, more?: readonly string[]): string[] {
+  const kept: string[] = [];
+  // A set only for the rare record with many values, where looking each up in the list would not scale.
+  const many = (values?.length ?? 0) + (more?.length ?? 0) > 16 ? new Set<string>() : undefined;
+  for (const list of [values, more]) {
+    if (list === undefined) continue;
+    for (let i = 0; i < list.length; i++) {
+      const value = (list[i] as string).trim();
+      if (value === '' || (many !== undefined ? many.has(value) : kept.includes(value))) continue;
+      kept.push(value);
+      many?.add(value);
+    }
+  }
+  return kept;
 }
 
 /** Institutions, then libraries or collections, each once (a catalog often repeats one in both fields). */
 function sourceOf(record: CatalogRecord, translate: Translate): SourceModel | undefined {
-  const names = shown([...record.institutions ?? [], ...record.buildings ?? []]);
+  const names = shown(record.institutions, record.buildings);
   return names.length > 0 ? { label: translate('record.source'), names } : undefined;
 }
 
@@ -106,8 +123,11 @@ function detailsOf(record: CatalogRecord, input: VersionsPageInput): DetailModel
   if (languages.length > 0) details.push({ label: translate('record.language'), value: languages.join(', ') });
   const edition = record.edition?.trim();
   if (edition !== undefined && edition !== '') details.push({ label: translate('record.edition'), value: edition });
-  const publication = [shown(record.publishPlaces).join('; '), shown(record.publishers).join('; ')].filter((part) => part !== '');
-  if (publication.length > 0) details.push({ label: translate('record.publisher'), value: publication.join(': ') });
+  const places = shown(record.publishPlaces).join('; ');
+  const publishers = shown(record.publishers).join('; ');
+  if (places !== '' || publishers !== '') {
+    details.push({ label: translate('record.publisher'), value: places !== '' && publishers !== '' ? `${places}: ${publishers}` : places + publishers });
+  }
   const physical = shown(record.physicalDescriptions);
   if (physical.length > 0) details.push({ label: translate('record.physical'), value: physical.join('; ') });
   return details;
@@ -131,7 +151,7 @@ interface RecordPart {
 function recordPartOf(record: CatalogRecord, input: VersionsPageInput): RecordPart {
   const year = yearOf(record);
   return {
-    title: record.title !== undefined && record.title.trim() !== '' ? record.title : input.translate('record.titleMissing'),
+    title: hasTitle(record) ? record.title as string : input.translate('record.titleMissing'),
     recordUrl: recordUrl(input.baseUrl, record.id),
     author: mainAuthorOf(record),
     year,
@@ -143,15 +163,6 @@ function recordPartOf(record: CatalogRecord, input: VersionsPageInput): RecordPa
   };
 }
 
-/**
- * The record part of each frozen record's entry, for the labels, language and base URL it was made with.
- * A frozen record cannot change (the embedded index gives the records of large works it keeps for later
- * answers frozen: src/adapters/sqlite/reusedRecords.ts), and the pages of one large work list mostly the
- * same records, so their parts are made once and given frozen, as feedModel.ts keeps their feed items.
- * Weak: a part lives as long as its record is kept.
- */
-const partsOfFrozenRecords = new WeakMap<CatalogRecord, { readonly translate: Translate; readonly language: string; readonly baseUrl: string; readonly part: RecordPart }>();
-
 function deepFrozen<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     for (const inner of Object.values(value)) deepFrozen(inner);
@@ -160,14 +171,16 @@ function deepFrozen<T>(value: T): T {
   return value;
 }
 
-function recordPartOfEntry(record: CatalogRecord, input: VersionsPageInput): RecordPart {
-  if (!Object.isFrozen(record)) return recordPartOf(record, input);
-  const kept = partsOfFrozenRecords.get(record);
-  if (kept !== undefined && kept.translate === input.translate && kept.language === input.language && kept.baseUrl === input.baseUrl) return kept.part;
-  const part = deepFrozen(recordPartOf(record, input));
-  partsOfFrozenRecords.set(record, { translate: input.translate, language: input.language, baseUrl: input.baseUrl, part });
-  return part;
-}
+/**
+ * The record part of an entry: for a frozen record, made once per translator, language and base URL and
+ * given frozen (frozenRecordParts.ts), since the pages of one large work list mostly the same records.
+ */
+const recordPartOfEntry = frozenRecordParts<VersionsPageInput, { readonly translate: Translate; readonly language: string; readonly baseUrl: string }, RecordPart>({
+  make: recordPartOf,
+  variantOf: (_record, { translate, language, baseUrl }) => ({ translate, language, baseUrl }),
+  isVariantOf: (kept, _record, input) => kept.translate === input.translate && kept.language === input.language && kept.baseUrl === input.baseUrl,
+  freeze: deepFrozen,
+});
 
 function entryOf(record: CatalogRecord, input: VersionsPageInput, reasons: PageReasons): VersionEntryModel {
   const part = recordPartOfEntry(record, input);

@@ -209,6 +209,11 @@ export function mainAuthorOf(record: Pick<CatalogRecord, 'authors' | 'corporateA
   return nonBlank(record.authors[0]) ?? nonBlank(record.corporateAuthors[0]);
 }
 
+/** Whether a record has a title to show: one that is not blank (views show a "title missing" label instead). */
+export function hasTitle(record: Pick<CatalogRecord, 'title'>): boolean {
+  return nonBlank(record.title) !== undefined;
+}
+
 /** Title for headings: the short title, else the full title (undefined when the record has neither). */
 export function shortTitleOf(record: Pick<CatalogRecord, 'title' | 'shortTitle'>): string | undefined {
   return nonBlank(record.shortTitle) ?? nonBlank(record.title);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { recordFromDocument, yearOf, mainAuthorOf, shortTitleOf, checkRecordDocument, normaliseInstant, instantOfMillis } from '../../src/record/catalogRecord.js';
+import { recordFromDocument, yearOf, mainAuthorOf, shortTitleOf, hasTitle, checkRecordDocument, normaliseInstant, instantOfMillis } from '../../src/record/catalogRecord.js';
 import { InvalidRecordDocumentError } from '../../src/errors.js';
 
 test('year is the first run of four digits of the first publishDate', (t) => {
@@ -21,6 +21,12 @@ test('short title falls back to the title', (t) => {
   t.is(shortTitleOf({ title: 'The Hobbit, or, There and back again', shortTitle: 'The Hobbit' }), 'The Hobbit');
   t.is(shortTitleOf({ title: 'Dom Casmurro' }), 'Dom Casmurro');
   t.is(shortTitleOf({}), undefined);
+});
+
+test('a record has a title to show unless it is absent or blank', (t) => {
+  for (const [title, shown] of [['Dom Casmurro', true], [' O Guarani ', true], [undefined, false], ['', false], ['  \t', false]] as const) {
+    t.is(hasTitle(title === undefined ? {} : { title }), shown, JSON.stringify(title));
+  }
 });
 
 test('a document becomes a record with single values spread into lists', (t) => {

@@ -10,10 +10,12 @@
  * show it on a shared machine (indexSideBySide.ts measures the index's part the same way).
  *
  * Usage: node dist/tools/bench/answerSideBySide.js --records N --index <file> --a <package root> --b <package root>
- *          [--requests N] [--block N] [--view rss|html]
+ *          [--requests N] [--block N] [--view rss|html] [--rounds N]
+ * With --rounds N (N > 1), each block is asked N times of each build, which goes first alternating, and no
+ * answer is kept: more figures from one sample, for a difference of a few percent on a busy machine.
  * A package root is a checkout with its dist/ built.
  */
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { DEFAULT_SEED } from './catalogGenerator.js';
 import { cpuBySize, freshRequestMix } from './freshRequestMix.js';
 import type { EmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
@@ -50,8 +52,8 @@ function standInIndex(read: () => ReadAnswers): CatalogIndex {
   } as CatalogIndex;
 }
 
-async function answersOf(root: string, read: () => ReadAnswers): Promise<{ answers: VersionsAnswers; request: (id: string, view: 'rss' | 'html') => AnswerRequest }> {
-  const load = (path: string) => import(join(root, 'dist/src', path));
+async function answersOf(root: string, read: () => ReadAnswers, cacheBytes: number): Promise<{ answers: VersionsAnswers; request: (id: string, view: 'rss' | 'html') => AnswerRequest }> {
+  const load = (path: string) => import(resolve(root, 'dist/src', path));
   const { createVersionsAnswers } = await load('http/versionsAnswers.js') as { createVersionsAnswers(settings: VersionsAnswersSettings): VersionsAnswers };
   const { createThemeEngine } = await load('http/themeEngine.js') as { createThemeEngine(options: ThemeEngineOptions): ThemeEngine };
   const { openLabelCatalogs } = await load('i18n/labelCatalogs.js') as { openLabelCatalogs(directory: string, languages: readonly string[], fallback: string): LabelCatalogs };
@@ -59,9 +61,9 @@ async function answersOf(root: string, read: () => ReadAnswers): Promise<{ answe
   const files = await load('packageFiles.js') as { VIEWS_DIRECTORY: string; THEMES_DIRECTORY: string; LABELS_DIRECTORY: string; GENERATOR: string };
   const labels = openLabelCatalogs(files.LABELS_DIRECTORY, LANGUAGES, 'en');
   const themes = createThemeEngine({ viewsDirectory: files.VIEWS_DIRECTORY, themeDirectories: [files.THEMES_DIRECTORY], themesByUi: { standard: 'standard', mobile: 'mobile' }, cacheTemplates: true });
-  // The plugin's defaults (pluginOptions.ts): a 64 MB answer cache.
+  // The plugin's defaults (pluginOptions.ts): a 64 MB answer cache, unless the answers are asked several times.
   const answers = createVersionsAnswers({
-    index: standInIndex(read), themes, cacheBytes: 64 * 2 ** 20, settingsFingerprint: 'bench', siteTitle: 'Catalog', catalogHomeUrl: '/',
+    index: standInIndex(read), themes, cacheBytes, settingsFingerprint: 'bench', siteTitle: 'Catalog', catalogHomeUrl: '/',
     generator: files.GENERATOR, languageNames: LANGUAGES.map((code) => ({ code, name: labels.translatorFor(code)('language.name') })),
     now: () => new Date(), timeZone: processTimeZone,
   });
@@ -83,14 +85,17 @@ async function main(): Promise<void> {
   const wanted = Number(option('--requests', '12000'));
   const block = Number(option('--block', '250'));
   const view = option('--view', 'rss') as 'rss' | 'html';
-  const index = (await import(join(option('--a'), 'dist/src/adapters/sqlite/index.js')) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex })
+  // Each block asked this many times of each build, alternating which goes first; with more than one, no
+  // answer is kept (each is built every time), so that one sample of records gives more figures.
+  const rounds = Number(option('--rounds', '1'));
+  const index = (await import(resolve(option('--a'), 'dist/src/adapters/sqlite/index.js')) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex })
     .openEmbeddedIndex({ path: option('--index'), readOnly: true });
   // What listVersions asks for the view's default order (src/versions/listVersions.ts, paging.ts).
   const query: RecordVersionsQuery = view === 'rss' ? { order: 'last-indexed', offset: 0, limit: 50 } : { order: 'relevance', offset: 0, limit: 20, facets: true };
   let read: ReadAnswers = new Map();
   const sides = [
-    { name: 'a', root: option('--a'), ...await answersOf(option('--a'), () => read) },
-    { name: 'b', root: option('--b'), ...await answersOf(option('--b'), () => read) },
+    { name: 'a', root: option('--a'), ...await answersOf(option('--a'), () => read, rounds > 1 ? 0 : 64 * 2 ** 20) },
+    { name: 'b', root: option('--b'), ...await answersOf(option('--b'), () => read, rounds > 1 ? 0 : 64 * 2 ** 20) },
   ];
 
   // The bench's mix of never-asked records (freshRequestMix.ts).
@@ -109,7 +114,7 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setImmediate(resolve));
     }
     const bodies = new Map<string, Buffer[]>();
-    for (const side of turn % 2 === 0 ? sides : [...sides].reverse()) {
+    for (let round = 0; round < rounds; round++) for (const side of (turn + round) % 2 === 0 ? sides : [...sides].reverse()) {
       const sent: Buffer[] = [];
       for (const { id, workSize } of part) {
         const started = cpuMicros();
@@ -121,7 +126,7 @@ async function main(): Promise<void> {
         sent.push(body);
         await new Promise((resolve) => setImmediate(resolve));
       }
-      bodies.set(side.name, sent);
+      if (round === 0) bodies.set(side.name, sent);
     }
     const [a, b] = [bodies.get('a')!, bodies.get('b')!];
     for (let i = 0; i < a.length; i++) if (!a[i]!.equals(b[i]!) && withoutTimes(a[i]!) !== withoutTimes(b[i]!)) differing += 1;
