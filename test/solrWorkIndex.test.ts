@@ -121,6 +121,51 @@ test('the file keeps its documents and the highest _version_ (exact) across reop
   t.deepEqual(again.findVersions({ workKeys: ['T delta'], order: 'last-indexed', offset: 0, limit: 10 }).ids, ['y:2', 'y:3', 'y:1']);
 });
 
+test('a large work kept in memory and the file\'s state follow the file once a turn: another open\'s sync on the next turn, this open\'s writes at once', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-work-index-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'work-index.sqlite');
+  const server = openWorkIndex({ path, keysOf: titleKeys });
+  const sync = openWorkIndex({ path, keysOf: titleKeys });
+  t.teardown(() => {
+    server.close();
+    sync.close();
+  });
+  const edition = (n: number) => aggregatorDocument(`big:${String(n).padStart(3, '0')}`, ['Grande sertão'], `2025-01-01T00:${String(n % 60).padStart(2, '0')}:00Z`);
+  // Large enough to be kept in memory (workIndexFile.ts KEPT_WORK_LEAST_DOCUMENTS).
+  sync.put(Array.from({ length: 60 }, (_, n) => edition(n)));
+  const work = () => server.findVersions({ workKeys: ['T grande sertão'], order: 'relevance', offset: 0, limit: 5 });
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  t.is(work().total, 60);
+  t.is(server.stateThisTurn('facet_fields'), undefined);
+  const version = server.changeCount();
+
+  sync.put([edition(60)]);
+  sync.setState({ facet_fields: 'format,language' });
+  t.is(work().total, 60, 'within the turn the file is read once');
+  t.is(server.changeCount(), version);
+  t.is(server.stateThisTurn('facet_fields'), undefined);
+  await nextTurn();
+  t.is(work().total, 61, 'another open\'s sync is seen on the next turn');
+  t.true(server.changeCount() > version);
+  t.is(server.stateThisTurn('facet_fields'), 'format,language');
+
+  server.put([edition(61)]);
+  t.is(work().total, 62, 'this open\'s write is seen at once');
+  server.remove(['big:000', 'big:001']);
+  t.is(work().total, 60);
+  server.setState({ facet_fields: 'format' });
+  t.is(server.stateThisTurn('facet_fields'), 'format');
+  server.transaction(() => server.put([edition(62)]));
+  t.is(work().total, 61);
+  t.throws(() => server.transaction(() => {
+    server.put([edition(63)]);
+    t.is(work().total, 62, 'inside its transaction the open sees its own write');
+    throw new Error('rolled back');
+  }), { message: 'rolled back' });
+  t.is(work().total, 61, 'a rolled-back write is not kept');
+});
+
 test('options are checked and named', (t) => {
   t.throws(() => openWorkIndex({ path: '', keysOf: titleKeys }), { instanceOf: InvalidOptionError, message: /workIndex\.path/ });
   t.throws(() => openWorkIndex({ path: ':memory:', keysOf: 'titles' as unknown as KeysOf }), { instanceOf: InvalidOptionError, message: /workIndex\.keysOf/ });

@@ -94,20 +94,13 @@ export class WorkIndexAnswers {
   }
 
   /**
-   * The file's generation: changes with every sync that changed it. Read from the file once an event-loop
-   * turn, as the embedded index reads its own version: a kept answer asks for it on every request.
+   * The file's generation: changes with every sync that changed it. The file reads it once an event-loop
+   * turn (workIndexFile.ts changeCount), as the embedded index reads its own version: a kept answer asks
+   * for it on every request.
    */
   version(): string {
-    if (this.versionThisTurn === undefined) {
-      this.versionThisTurn = `w${this.index.changeCount()}`;
-      setImmediate(() => {
-        this.versionThisTurn = undefined;
-      });
-    }
-    return this.versionThisTurn;
+    return `w${this.index.changeCount()}`;
   }
-
-  private versionThisTurn: string | undefined;
 
   /** A Solr document with the keys and order time the file holds for it (the core holds none). */
   completeDocument(doc: Record<string, unknown>): Record<string, unknown> {
@@ -130,7 +123,7 @@ export class WorkIndexAnswers {
    * (docs/solr.md, "The work index beside the core").
    */
   async findVersions(query: VersionsQuery, select: Select, toRecord: (doc: Record<string, unknown>, what: string) => CatalogRecord, fetched?: FetchedDocuments): Promise<VersionsPage> {
-    if (readsWholeWork(query) && !isRecordFieldOrder(query.order) && this.index.state('facet_fields') === this.facetFields) {
+    if (readsWholeWork(query) && !isRecordFieldOrder(query.order) && this.index.stateThisTurn('facet_fields') === this.facetFields) {
       const found = this.index.facetedVersions({
         workKeys: query.workKeys, order: query.order === 'last-indexed' ? 'last-indexed' : 'relevance', offset: query.offset, limit: query.limit,
         filters: query.filters ?? [], facets: query.facets === true,

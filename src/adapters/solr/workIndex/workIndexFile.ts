@@ -99,8 +99,14 @@ export interface WorkIndex {
   setState(values: Readonly<Record<string, string | undefined>>): void;
   /** Runs `work` in one transaction: puts, removals and state commit together or not at all. */
   transaction<T>(work: () => T): T;
-  /** A number, kept in the file, that grows with every change to it (documents, keys or state): the answers' version. */
+  /**
+   * A number, kept in the file, that grows with every change to it (documents, keys or state): the answers'
+   * version. Read from the file at most once an event-loop turn (a change made through another open of the
+   * file shows on the next turn), and again at once after a change made through this one.
+   */
   changeCount(): number;
+  /** A value of the file's own as state() gives it, read again only when changeCount() changes (every state write changes it). */
+  stateThisTurn(name: string): string | undefined;
   close(): void;
 }
 
@@ -239,7 +245,39 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
     if (replace) dropFacets.run(row);
     for (const [field, value] of values) addFacet.run(row, (valueIdOf.get(field, value) ?? addValue.get(field, value)) as number);
   };
-  const keptWorks = new KeptWorks(() => readState.get('generation') as string | undefined);
+  // The generation as this open last read it: once an event-loop turn (an answer asks for it several times,
+  // and another process's sync shows on the next turn), read again at once after this open's own writes.
+  let generationSeen: string | undefined;
+  let generationRead = false;
+  let forgetScheduled = false;
+  const forgetGeneration = () => {
+    generationRead = false;
+    forgetScheduled = false;
+  };
+  const generation = (): string | undefined => {
+    if (!generationRead) {
+      generationSeen = readState.get('generation') as string | undefined;
+      generationRead = true;
+      if (!forgetScheduled) {
+        forgetScheduled = true;
+        setImmediate(forgetGeneration);
+      }
+    }
+    return generationSeen;
+  };
+  // State values read under the generation they were read in: every state write bumps it.
+  const stateSeen = new Map<string, string | undefined>();
+  let stateGeneration: string | undefined;
+  const stateThisTurn = (name: string): string | undefined => {
+    const now = generation();
+    if (now !== stateGeneration) {
+      stateSeen.clear();
+      stateGeneration = now;
+    }
+    if (!stateSeen.has(name)) stateSeen.set(name, readState.get(name) as string | undefined);
+    return stateSeen.get(name);
+  };
+  const keptWorks = new KeptWorks(generation);
   const valueNames = new Map<number, readonly [FacetField, string]>();
   const valueNamed = (valueId: number): readonly [FacetField, string] => {
     let named = valueNames.get(valueId);
@@ -280,7 +318,10 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
     return tally;
   };
   // The file's generation, kept in the file so that a server reading it sees a sync run by another process.
-  const bump = () => writeState.run('generation', String(Number(readState.get('generation') ?? 0) + 1));
+  const bump = () => {
+    writeState.run('generation', String(Number(readState.get('generation') ?? 0) + 1));
+    generationRead = false;
+  };
 
   const put = db.transaction((documents: ReadonlyArray<Readonly<Record<string, unknown>>>, staged: boolean): WorkIndexPutSummary => {
     const summary: WorkIndexPutSummary = { stored: 0, withoutKeys: 0, refused: [], unkeyable: {} };
@@ -411,8 +452,16 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
       }
       bump();
     }),
-    transaction: <T>(work: () => T): T => db.transaction(work)(),
-    changeCount: () => Number(readState.get('generation') ?? 0),
+    transaction: <T>(work: () => T): T => {
+      try {
+        return db.transaction(work)();
+      } finally {
+        // A generation read inside work that rolled back is not the file's.
+        generationRead = false;
+      }
+    },
+    changeCount: () => Number(generation() ?? 0),
+    stateThisTurn,
     close: () => db.close(),
   };
 }
