@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { orderTimeOf, solrVersionOf } from '../src/adapters/solr/workIndex/documentOrder.js';
-import { openWorkIndex, type KeysOf } from '../src/adapters/solr/workIndex/workIndexFile.js';
+import { isWorkOf, openWorkIndex, pageOfDocumentWork, type KeysOf } from '../src/adapters/solr/workIndex/workIndexFile.js';
 import { InvalidOptionError } from '../src/errors.js';
 
 /** A toy profile: one key per stored DC title, lower-cased (the real profiles come from work-keys/). */
@@ -119,6 +119,93 @@ test('the file keeps its documents and the highest _version_ (exact) across reop
   t.teardown(() => again.close());
   t.is(again.highestVersion(), versionAt('2025-05-05T05:05:05Z', 3), 'not lowered by a later put of older documents');
   t.deepEqual(again.findVersions({ workKeys: ['T delta'], order: 'last-indexed', offset: 0, limit: 10 }).ids, ['y:2', 'y:3', 'y:1']);
+});
+
+test('a large work kept in memory and the file\'s state follow the file once a turn: another open\'s sync on the next turn, this open\'s writes at once', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-work-index-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'work-index.sqlite');
+  const server = openWorkIndex({ path, keysOf: titleKeys });
+  const sync = openWorkIndex({ path, keysOf: titleKeys });
+  t.teardown(() => {
+    server.close();
+    sync.close();
+  });
+  const edition = (n: number) => aggregatorDocument(`big:${String(n).padStart(3, '0')}`, ['Grande sertão'], `2025-01-01T00:${String(n % 60).padStart(2, '0')}:00Z`);
+  // Large enough to be kept in memory (workIndexFile.ts KEPT_WORK_LEAST_DOCUMENTS).
+  sync.put(Array.from({ length: 60 }, (_, n) => edition(n)));
+  const work = () => server.findVersions({ workKeys: ['T grande sertão'], order: 'relevance', offset: 0, limit: 5 });
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  t.is(work().total, 60);
+  t.is(server.stateThisTurn('facet_fields'), undefined);
+  const version = server.changeCount();
+
+  sync.put([edition(60)]);
+  sync.setState({ facet_fields: 'format,language' });
+  t.is(work().total, 60, 'within the turn the file is read once');
+  t.is(server.changeCount(), version);
+  t.is(server.stateThisTurn('facet_fields'), undefined);
+  await nextTurn();
+  t.is(work().total, 61, 'another open\'s sync is seen on the next turn');
+  t.true(server.changeCount() > version);
+  t.is(server.stateThisTurn('facet_fields'), 'format,language');
+
+  server.put([edition(61)]);
+  t.is(work().total, 62, 'this open\'s write is seen at once');
+  server.remove(['big:000', 'big:001']);
+  t.is(work().total, 60);
+  server.setState({ facet_fields: 'format' });
+  t.is(server.stateThisTurn('facet_fields'), 'format');
+  server.transaction(() => server.put([edition(62)]));
+  t.is(work().total, 61);
+  t.throws(() => server.transaction(() => {
+    server.put([edition(63)]);
+    t.is(work().total, 62, 'inside its transaction the open sees its own write');
+    throw new Error('rolled back');
+  }), { message: 'rolled back' });
+  t.is(work().total, 61, 'a rolled-back write is not kept');
+});
+
+test('a document\'s small work from the file gives the pages and tally findVersions and facetedVersions give for its keys, and is not taken for other keys', (t) => {
+  const index = openWorkIndex({
+    path: ':memory:', keysOf: titleKeys,
+    facetsOf: (document) => (Array.isArray(document.format) ? document.format.map((value) => ['format', String(value)] as const) : []),
+  });
+  t.teardown(() => index.close());
+  index.put([
+    // Two at the same time (ties go by id), ids whose order differs by case and accent, a bridge title joining two works.
+    aggregatorDocument('w:b', ['Vidas secas'], '2025-02-01T00:00:00Z', { format: ['Book'] }),
+    aggregatorDocument('W:a', ['Vidas secas'], '2025-02-01T00:00:00Z', { format: ['Book', 'eBook'] }),
+    aggregatorDocument('w:é', ['Vidas secas', 'Barren lives'], '2025-03-01T00:00:00Z', { format: ['eBook'] }),
+    aggregatorDocument('w:c', ['Barren lives'], '2025-01-01T00:00:00Z', { format: ['Audio'] }),
+    aggregatorDocument('w:d', ['Barren lives'], '2025-04-01T00:00:00Z'),
+    aggregatorDocument('w:alone', ['São Bernardo'], '2025-01-01T00:00:00Z', { format: ['Book'] }),
+    { id: 'w:nokeys', title: 'No DC titles', _version_: versionAt('2025-01-06T00:00:00Z') },
+  ]);
+  for (const id of ['w:b', 'W:a', 'w:é', 'w:c', 'w:d', 'w:alone', 'w:nokeys']) t.true(index.workOfDocument(id, 50)!.ids.includes(id), id);
+  const bridge = index.workOfDocument('w:é', 50)!;
+  const own = ['T vidas secas', 'T barren lives'];
+  t.true(isWorkOf(bridge, own));
+  t.true(isWorkOf(bridge, [...own].reverse().concat(own)), 'order and repeats do not matter');
+  t.false(isWorkOf(bridge, own.slice(0, 1)), 'a key fewer is another work');
+  for (const order of ['last-indexed', 'relevance'] as const) {
+    for (const [offset, limit] of [[0, 50], [0, 2], [2, 2], [4, 5], [9, 1]] as const) {
+      t.deepEqual(pageOfDocumentWork(bridge, order, offset, limit), index.findVersions({ workKeys: own, order, offset, limit }), `${order} ${offset}+${limit}`);
+    }
+  }
+  const faceted = index.facetedVersions({ workKeys: own, order: 'relevance', offset: 0, limit: 20, filters: [], facets: true });
+  t.deepEqual(index.workTallyOf(bridge), faceted.tally);
+  t.is(index.workTallyOf(bridge).get('format')?.get('eBook'), 2);
+  t.deepEqual(index.workOfDocument('w:é', 50)!.ids, ['W:a', 'w:b', 'w:c', 'w:d', 'w:é'], 'id order as SQLite sorts');
+  t.deepEqual(pageOfDocumentWork(index.workOfDocument('w:é', 50)!, 'last-indexed', 0, 50).ids, ['w:d', 'w:é', 'W:a', 'w:b', 'w:c']);
+  t.is(index.workOfDocument('w:é', 4), undefined, 'more than asked: none');
+  t.deepEqual(index.workOfDocument('w:nokeys', 50)!.ids, ['w:nokeys']);
+  t.false(isWorkOf(index.workOfDocument('w:nokeys', 50)!, ['T no dc titles']));
+  const missing = index.workOfDocument('w:missing', 50)!;
+  t.deepEqual(missing.ids, ['w:missing']);
+  t.false(isWorkOf(missing, ['T vidas secas']), 'a document the file does not hold has no work to answer from');
+  t.true(isWorkOf(index.workOfDocument('w:b', 50)!, ['T vidas secas']));
+  t.deepEqual(pageOfDocumentWork(index.workOfDocument('w:b', 50)!, 'relevance', 0, 50), index.findVersions({ workKeys: ['T vidas secas'], order: 'relevance', offset: 0, limit: 50 }));
 });
 
 test('options are checked and named', (t) => {

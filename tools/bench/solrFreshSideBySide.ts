@@ -14,11 +14,11 @@
  *
  * Needs a Solr of its own (SOLR_TEST_URL, tools/solr/start.sh). Builds are package roots with dist/ built.
  * Usage: node dist/tools/bench/solrFreshSideBySide.js --records N --a <root> --b <root> --ceiling-body <file>
- *          [--duration S] [--rounds N] [--designs] [--profile <dir>]
+ *          [--duration S] [--rounds N] [--designs] [--profile <dir>] [--keep] [--warmup S]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../../src/packageFiles.js';
 import type { CatalogIndex } from '../../src/ports.js';
@@ -29,6 +29,9 @@ import { cpuSeconds, percentile, sortedCopy, type ListeningReport } from './proc
 import { fill, type ServerCounts } from './solrServerCase.js';
 import { option } from './benchCommandLine.js';
 import { HTML_REQUEST_HEADERS } from './benchRequests.js';
+import { encodeSolrParams, solrPhrase } from '../../src/adapters/solr/solrIndex.js';
+import { termsQuery } from '../../src/adapters/solr/termsQuery.js';
+import { openWorkIndex } from '../../src/adapters/solr/workIndex/workIndexFile.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -42,6 +45,10 @@ const path = (id: string, view: 'rss' | 'html') => `/Search/Versions?${new URLSe
 function start(name: 'ceilingServer' | 'solrServerCase', args: readonly string[], profileDir?: string): ChildProcess {
   const execArgv = profileDir === undefined ? [...process.execArgv] : [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profileDir}`];
   return fork(join(HERE, `${name}${EXTENSION}`), [...args], { execArgv, stdio: ['ignore', 2, 2, 'ipc'] });
+}
+
+function driverSeconds(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1e6;
 }
 
 function message<T extends { type: string }>(child: ChildProcess, type: T['type'], send?: unknown): Promise<T> {
@@ -118,11 +125,15 @@ async function timeDesigns(url: string, rootB: string, fileA: string, rootA: str
 
 async function main(): Promise<void> {
   const records = Number(option('--records', '200000'));
-  const rootA = option('--a');
-  const rootB = option('--b');
+  const rootA = resolve(option('--a'));
+  const rootB = resolve(option('--b'));
+  // --keep: work index files of an earlier run are synced (their changes only) instead of walked afresh.
+  const keepFiles = process.argv.includes('--keep');
   const ceilingBody = option('--ceiling-body');
   const duration = Number(option('--duration', '8'));
   const rounds = Number(option('--rounds', '2'));
+  // Seconds each build serves each view before the rounds (JIT of both servers and of Solr, Solr's caches), not counted.
+  const warmUp = Number(option('--warmup', '0'));
   const profileIndex = process.argv.indexOf('--profile');
   const profileDir = profileIndex >= 0 ? process.argv[profileIndex + 1] : undefined;
   if (profileDir !== undefined) mkdirSync(profileDir, { recursive: true });
@@ -137,7 +148,7 @@ async function main(): Promise<void> {
   mkdirSync(folder, { recursive: true });
   const files = { a: join(folder, `solr-fresh-a-${records}.sqlite`), b: join(folder, `solr-fresh-b-${records}.sqlite`) };
   for (const [name, root] of [['a', rootA], ['b', rootB]] as const) {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${files[name]}${suffix}`, { force: true });
+    if (!keepFiles) for (const suffix of ['', '-wal', '-shm']) rmSync(`${files[name]}${suffix}`, { force: true });
     const { syncWorkIndex } = await import(join(root, 'dist/src/adapters/solr/workIndex/workIndexSync.js')) as typeof import('../../src/adapters/solr/workIndex/workIndexSync.js');
     const walk = await syncWorkIndex({ url, path: files[name] });
     say(`${name}: work index walk ${fmt(walk.fetched)} documents in ${fmt(walk.elapsedMs / 1000, 1)} s`);
@@ -163,18 +174,50 @@ async function main(): Promise<void> {
       a: (await message<ListeningReport>(servers.a, 'listening')).port,
       b: (await message<ListeningReport>(servers.b, 'listening')).port,
     };
-    const runs = rounds * 4;
+    // Per round: each view for each build, and Solr asked directly (below).
+    const runs = rounds * 5 + (warmUp > 0 ? 4 : 0);
     const slice = Math.floor(pool.length / runs);
     let next = 0;
     const take = () => pool.slice(slice * next, slice * ++next);
+    // Solr alone, asked as this build's getRecord asks it (the record with its work of at most 50, else the
+    // record alone): what answers asking Solr once would reach with a plugin that cost nothing.
+    const file = openWorkIndex({ path: files.b, keysOf: () => [] });
+    const solrPath = (id: string) => {
+      const work = file.workOfDocument(id, 50)?.ids;
+      const params = work === undefined || work.length === 1 ? [['q', solrPhrase('id', id)], ['rows', '1']] as const : [['q', termsQuery('id', work)], ['rows', String(work.length)]] as const;
+      return `${new URL(url).pathname}/select?${encodeSolrParams(params)}&wt=json`;
+    };
+    const solrPort = Number(new URL(url).port);
+    const direct = { result: newCaseResult(), solr: 0, driver: 0 };
+    let ceilingDriver = 0;
     const tallies = { ceiling: newCaseResult(), rss: { a: newCaseResult(), b: newCaseResult() }, html: { a: newCaseResult(), b: newCaseResult() } };
     const work = { rss: { a: { server: 0, solr: 0, questions: 0, served: 0 }, b: { server: 0, solr: 0, questions: 0, served: 0 } }, html: { a: { server: 0, solr: 0, questions: 0, served: 0 }, b: { server: 0, solr: 0, questions: 0, served: 0 } } };
     const drive = async (port: number, paths: readonly string[], headers: Record<string, string>, into: CaseResult, once: boolean) =>
       runLoad(port, { connections: 50, paths, headers, eachPathOnce: once }, duration, into);
     let repeats = 0;
+    let ceilingCpu = 0;
+    if (warmUp > 0) {
+      for (const view of ['rss', 'html'] as const) {
+        for (const build of ['a', 'b'] as const) {
+          say(`warm-up: ${view}, build ${build}, ${warmUp} s`);
+          await runLoad(ports[build], { connections: 50, paths: take().map((id) => path(id, view)), headers: view === 'html' ? HTML_REQUEST_HEADERS : {}, eachPathOnce: true }, warmUp, newCaseResult());
+        }
+      }
+    }
     for (let round = 0; round < rounds; round++) {
       say(`round ${round + 1}/${rounds}: ceiling`);
+      const ceilingBefore = cpuSeconds(ceiling.pid!);
+      const driverBefore = process.cpuUsage();
       await drive(ports.ceiling, ['/'], {}, tallies.ceiling, false);
+      ceilingCpu += cpuSeconds(ceiling.pid!) - ceilingBefore;
+      ceilingDriver += driverSeconds(process.cpuUsage(driverBefore));
+      say(`round ${round + 1}/${rounds}: Solr asked directly`);
+      const solrBefore = Number.isInteger(solrPid) ? cpuSeconds(solrPid) : 0;
+      const directDriverBefore = process.cpuUsage();
+      await drive(solrPort, take().map(solrPath), {}, direct.result, true);
+      direct.driver += driverSeconds(process.cpuUsage(directDriverBefore));
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      direct.solr += (Number.isInteger(solrPid) ? cpuSeconds(solrPid) : 0) - solrBefore;
       for (const view of ['rss', 'html'] as const) {
         for (const build of (round % 2 === 0 ? ['a', 'b'] : ['b', 'a']) as Array<'a' | 'b'>) {
           say(`round ${round + 1}/${rounds}: ${view} never asked before, build ${build}`);
@@ -201,7 +244,15 @@ async function main(): Promise<void> {
     }
     const ceilingFigures = figuresOf(tallies.ceiling);
     console.log(`Solr 9 answers built afresh, ${fmt(records)} records, ${rounds} rounds of ${duration} s per case, 50 connections, builds alternating (a: ${rootA}, b: ${rootB})`);
-    console.log(`  ceiling, bare Koa: ${fmt(ceilingFigures.rps)} req/s, p99 ${fmt(ceilingFigures.p99Ms, 2)} ms`);
+    const ceilingCpuMs = (ceilingCpu / Math.max(1, tallies.ceiling.responses)) * 1000;
+    const ceilingDriverMs = (ceilingDriver / Math.max(1, tallies.ceiling.responses)) * 1000;
+    console.log(`  ceiling, bare Koa: ${fmt(ceilingFigures.rps)} req/s, p99 ${fmt(ceilingFigures.p99Ms, 2)} ms, CPU per answer ${fmt(ceilingCpuMs, 3)} ms (the load driver's ${fmt(ceilingDriverMs, 3)} ms)`);
+    const directFigures = figuresOf(direct.result);
+    const directSolrMs = (direct.solr / Math.max(1, direct.result.responses)) * 1000;
+    console.log(`  Solr asked directly as getRecord asks it: ${fmt(directFigures.rps, 1)} req/s = ${fmt((directFigures.rps / ceilingFigures.rps) * 100, 2)}% of the ceiling; p99 ${fmt(directFigures.p99Ms, 1)} ms; `
+      + `Solr CPU per request ${fmt(directSolrMs, 3)} ms, the load driver's ${fmt((direct.driver / Math.max(1, direct.result.responses)) * 1000, 3)} ms; failures ${directFigures.failures}`);
+    console.log(`  bound from CPU per answer, one Solr request an answer, a plugin costing nothing beyond the ceiling: (ceiling + driver) / (ceiling + driver + Solr) = `
+      + `${fmt(((ceilingCpuMs + ceilingDriverMs) / (ceilingCpuMs + ceilingDriverMs + directSolrMs)) * 100, 1)}%; ceiling / (ceiling + Solr) = ${fmt((ceilingCpuMs / (ceilingCpuMs + directSolrMs)) * 100, 1)}%`);
     for (const view of ['rss', 'html'] as const) {
       for (const build of ['a', 'b'] as const) {
         const f = figuresOf(tallies[view][build]);
@@ -211,7 +262,17 @@ async function main(): Promise<void> {
           + `Solr requests per answer ${fmt(spent.questions / answers, 3)}; CPU per answer: plugin ${fmt((spent.server / answers) * 1000, 2)} ms, Solr ${fmt((spent.solr / answers) * 1000, 2)} ms; failures ${f.failures}`);
       }
     }
+    // The bound: an answer costs at least the ceiling's own work plus Solr's for each request it sends, on
+    // the same cores; with a plugin that cost nothing beyond the ceiling and one request an answer, the
+    // share of the ceiling is at most ceiling / (ceiling + Solr per request).
+    for (const view of ['rss', 'html'] as const) {
+      const both = { solr: work[view].a.solr + work[view].b.solr, questions: work[view].a.questions + work[view].b.questions };
+      const perRequestMs = (both.solr / Math.max(1, both.questions)) * 1000;
+      console.log(`  ${view}: Solr CPU per request ${fmt(perRequestMs, 3)} ms (both builds) against the ceiling's ${fmt(ceilingCpuMs, 3)} ms an answer: `
+        + `one request an answer and a plugin costing nothing beyond the ceiling reach at most ${fmt((ceilingCpuMs / (ceilingCpuMs + perRequestMs)) * 100, 1)}% of the ceiling`);
+    }
     console.log(`  never-asked requests that came round again: ${repeats}`);
+    file.close();
   } finally {
     await stop(ceiling);
     await stop(servers.a);

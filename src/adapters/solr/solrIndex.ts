@@ -41,7 +41,7 @@ import { describeNetworkError, isObject } from './solrFaults.js';
 import { solrIndexVersionProbe, VersionWatch } from './solrVersionWatch.js';
 import { termsQuery, WORK_KEY_SEPARATOR } from './termsQuery.js';
 import { facetFieldNamesOf } from './workIndex/documentFacets.js';
-import { checkSolrWorkIndexOptions, WorkIndexAnswers, type FetchedDocuments, type CheckedSolrWorkIndexOptions, type SolrWorkIndexOptions } from './workIndex/workIndexAnswers.js';
+import { checkSolrWorkIndexOptions, WorkIndexAnswers, type FetchedWork, type CheckedSolrWorkIndexOptions, type SolrWorkIndexOptions } from './workIndex/workIndexAnswers.js';
 
 /** Versions read per request for an order sorted here (src/record/recordOrder.ts): one request for nearly every work. */
 const WORK_ROWS_SORTED_HERE = 2000;
@@ -285,12 +285,13 @@ class SolrIndex implements CatalogIndex {
     // With a work index, a small work's documents come in the record's request, so that its versions
     // (findVersionsOf) need none of their own.
     const work = this.workIndex?.smallWorkOf(id);
-    const params: Params = work === undefined || work.length === 1
+    const ids = work?.ids;
+    const params: Params = ids === undefined || ids.length === 1
       ? [['q', solrPhrase(fields.id, id)], ['rows', '1']]
-      : [['q', termsQuery(fields.id, work)], ['rows', String(work.length)]];
-    const what = `getRecord(${describeId(id)}${work !== undefined && work.length > 1 ? `, with the ${work.length} of its work` : ''})`;
+      : [['q', termsQuery(fields.id, ids)], ['rows', String(ids.length)]];
+    const what = `getRecord(${describeId(id)}${ids !== undefined && ids.length > 1 ? `, with the ${ids.length} of its work` : ''})`;
     const response = await this.select(params, what);
-    const doc = work === undefined || work.length === 1 ? response.docs[0] : response.docs.find((found) => found[fields.id] === id);
+    const doc = ids === undefined || ids.length === 1 ? response.docs[0] : response.docs.find((found) => found[fields.id] === id);
     if (doc === undefined) return undefined;
     const record = this.toRecord(doc, what);
     if (record.id !== id) {
@@ -299,9 +300,9 @@ class SolrIndex implements CatalogIndex {
       return undefined;
     }
     if (work !== undefined && this.workIndex) {
-      const fetched = new Map<string, Record<string, unknown>>();
-      for (const found of response.docs) if (typeof found[fields.id] === 'string') fetched.set(found[fields.id] as string, found);
-      this.workIndex.keepFetched(record, fetched);
+      const documents = new Map<string, Record<string, unknown>>();
+      for (const found of response.docs) if (typeof found[fields.id] === 'string') documents.set(found[fields.id] as string, found);
+      this.workIndex.keepFetched(record, { work, documents });
     }
     return record;
   }
@@ -323,7 +324,7 @@ class SolrIndex implements CatalogIndex {
   }
 
   /** findVersions, with the documents fetched with the requested record when there are any (getRecord). */
-  private async versionsByKeys(query: VersionsQuery, fetched: FetchedDocuments | undefined): Promise<VersionsPage> {
+  private async versionsByKeys(query: VersionsQuery, fetched: FetchedWork | undefined): Promise<VersionsPage> {
     const { fields, facetFields } = this.settings;
     checkVersionsQuery(query);
     const keys = queryableKeys(query.workKeys, this.settings);

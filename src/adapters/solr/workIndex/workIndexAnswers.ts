@@ -23,7 +23,7 @@ import { isRecordFieldOrder } from '../../../record/recordOrder.js';
 import { describeFacetFieldNames, type FacetFieldNames } from './documentFacets.js';
 import { termsQuery } from '../termsQuery.js';
 import { orderTimeOf } from './documentOrder.js';
-import { openWorkIndex, type WorkIndex } from './workIndexFile.js';
+import { isWorkOf, openWorkIndex, pageOfDocumentWork, type DocumentWork, type WorkIndex } from './workIndexFile.js';
 
 /** createSolrIndex's `workIndex` option. */
 export interface SolrWorkIndexOptions {
@@ -58,6 +58,12 @@ export function checkSolrWorkIndexOptions(value: unknown): CheckedSolrWorkIndexO
 
 /** Solr documents by id, fetched with a requested record (getRecord). */
 export type FetchedDocuments = ReadonlyMap<string, Record<string, unknown>>;
+
+/** A requested record's small work as the file holds it (smallWorkOf) and its documents as Solr gave them. */
+export interface FetchedWork {
+  readonly work: DocumentWork;
+  readonly documents: FetchedDocuments;
+}
 
 /**
  * Works this small come whole with their requested record: every first page of both views is in them, as
@@ -94,20 +100,13 @@ export class WorkIndexAnswers {
   }
 
   /**
-   * The file's generation: changes with every sync that changed it. Read from the file once an event-loop
-   * turn, as the embedded index reads its own version: a kept answer asks for it on every request.
+   * The file's generation: changes with every sync that changed it. The file reads it once an event-loop
+   * turn (workIndexFile.ts changeCount), as the embedded index reads its own version: a kept answer asks
+   * for it on every request.
    */
   version(): string {
-    if (this.versionThisTurn === undefined) {
-      this.versionThisTurn = `w${this.index.changeCount()}`;
-      setImmediate(() => {
-        this.versionThisTurn = undefined;
-      });
-    }
-    return this.versionThisTurn;
+    return `w${this.index.changeCount()}`;
   }
-
-  private versionThisTurn: string | undefined;
 
   /** A Solr document with the keys and order time the file holds for it (the core holds none). */
   completeDocument(doc: Record<string, unknown>): Record<string, unknown> {
@@ -129,8 +128,20 @@ export class WorkIndexAnswers {
    * index's: one Solr request either way, sent as a POST once the ids pass SOLR_POST_THRESHOLD_BYTES
    * (docs/solr.md, "The work index beside the core").
    */
-  async findVersions(query: VersionsQuery, select: Select, toRecord: (doc: Record<string, unknown>, what: string) => CatalogRecord, fetched?: FetchedDocuments): Promise<VersionsPage> {
-    if (readsWholeWork(query) && !isRecordFieldOrder(query.order) && this.index.state('facet_fields') === this.facetFields) {
+  async findVersions(query: VersionsQuery, select: Select, toRecord: (doc: Record<string, unknown>, what: string) => CatalogRecord, fetchedWork?: FetchedWork): Promise<VersionsPage> {
+    const fetched = fetchedWork?.documents;
+    const withFacetValues = () => this.index.stateThisTurn('facet_fields') === this.facetFields;
+    // The requested record's small work, read from the file with it: its pages (and, from the facet values,
+    // its tally) need no statement by keys, when the record's keys are still the ones the file holds for it.
+    if (fetchedWork !== undefined && !isRecordFieldOrder(query.order) && (query.filters ?? []).length === 0 && (query.facets !== true || withFacetValues())
+      && isWorkOf(fetchedWork.work, query.workKeys)) {
+      const { work } = fetchedWork;
+      const { total, ids } = pageOfDocumentWork(work, query.order === 'last-indexed' ? 'last-indexed' : 'relevance', Math.max(0, query.offset), Math.max(0, query.limit));
+      const records = await this.recordsOf(ids, select, toRecord, `findVersions(work index, ${ids.length} id${ids.length === 1 ? '' : 's'}, the record's work)`, fetched);
+      if (query.facets !== true) return { total, records };
+      return { total, records, unfilteredTotal: total, facets: facetCountsOfTally(this.index.workTallyOf(work)) };
+    }
+    if (readsWholeWork(query) && !isRecordFieldOrder(query.order) && withFacetValues()) {
       const found = this.index.facetedVersions({
         workKeys: query.workKeys, order: query.order === 'last-indexed' ? 'last-indexed' : 'relevance', offset: query.offset, limit: query.limit,
         filters: query.filters ?? [], facets: query.facets === true,
@@ -180,22 +191,22 @@ export class WorkIndexAnswers {
    * work when no larger than a page of either view (the first pages of both views are in it, whatever
    * the order); `undefined` for a larger work, fetched by the page.
    */
-  smallWorkOf(id: string): string[] | undefined {
+  smallWorkOf(id: string): DocumentWork | undefined {
     return this.index.workOfDocument(id, SMALL_WORK);
   }
 
-  /** Keeps the documents fetched with a record (smallWorkOf) for its versions (takeFetched), as long as the record lives. */
-  keepFetched(record: CatalogRecord, documents: FetchedDocuments): void {
-    this.fetched.set(record, documents);
+  /** Keeps a record's small work and the documents fetched with it (smallWorkOf) for its versions (takeFetched), as long as the record lives. */
+  keepFetched(record: CatalogRecord, fetched: FetchedWork): void {
+    this.fetched.set(record, fetched);
   }
 
-  takeFetched(record: CatalogRecord): FetchedDocuments | undefined {
-    const documents = this.fetched.get(record);
+  takeFetched(record: CatalogRecord): FetchedWork | undefined {
+    const fetched = this.fetched.get(record);
     this.fetched.delete(record);
-    return documents;
+    return fetched;
   }
 
-  private readonly fetched = new WeakMap<CatalogRecord, FetchedDocuments>();
+  private readonly fetched = new WeakMap<CatalogRecord, FetchedWork>();
 
   countVersions(ids: readonly string[]): Map<string, number> {
     return this.index.countVersions(ids);

@@ -49,6 +49,20 @@ export interface FacetedVersions {
   tally?: FacetTally;
 }
 
+/**
+ * A document's work as the file holds it (workOfDocument): the documents sharing any of its keys, itself
+ * included, in id order (SQLite's), with their order times, and the document's own key ids, so that the
+ * work's pages need no statement of their own (pageOfDocumentWork) when asked for those keys (isWorkOf).
+ */
+export interface DocumentWork {
+  readonly ids: readonly string[];
+  readonly orderedAt: readonly number[];
+  /** The document's key ids (sorted), or `undefined` when the file does not hold the document. */
+  readonly keyIds: readonly bigint[] | undefined;
+  /** The documents' rows, for their facet tally (workTallyOf). */
+  readonly rows: readonly number[];
+}
+
 /** What one put() did, so that documents that cannot be keyed or ordered are reported, not skipped silently. */
 export interface WorkIndexPutSummary {
   stored: number;
@@ -83,8 +97,10 @@ export interface WorkIndex {
   facetedVersions(query: { workKeys: readonly string[]; order: EngineOrder; offset: number; limit: number; filters: readonly VersionsFilter[]; facets: boolean }): FacetedVersions;
   /** Stores (replacing) the facet values of documents the file holds, by id (a file made before they were kept); how many it held. */
   putFacets(documents: ReadonlyArray<Readonly<Record<string, unknown>>>): number;
-  /** The ids of the documents sharing any key of the document `id` (itself included), when there are at most `most`; `undefined` when more. */
-  workOfDocument(id: string, most: number): string[] | undefined;
+  /** The documents sharing any key of the document `id` (itself included), when there are at most `most`; `undefined` when more. */
+  workOfDocument(id: string, most: number): DocumentWork | undefined;
+  /** The facet tally of a work from workOfDocument (as facetedVersions gives it without filters). */
+  workTallyOf(work: DocumentWork): FacetTally;
   /** For each id stored: how many documents share any of its keys (itself included; 1 without keys). */
   countVersions(ids: readonly string[]): Map<string, number>;
   /** The highest `_version_` put so far (exact digits), where the next sync starts; `undefined` before any. */
@@ -99,8 +115,14 @@ export interface WorkIndex {
   setState(values: Readonly<Record<string, string | undefined>>): void;
   /** Runs `work` in one transaction: puts, removals and state commit together or not at all. */
   transaction<T>(work: () => T): T;
-  /** A number, kept in the file, that grows with every change to it (documents, keys or state): the answers' version. */
+  /**
+   * A number, kept in the file, that grows with every change to it (documents, keys or state): the answers'
+   * version. Read from the file at most once an event-loop turn (a change made through another open of the
+   * file shows on the next turn), and again at once after a change made through this one.
+   */
   changeCount(): number;
+  /** A value of the file's own as state() gives it, read again only when changeCount() changes (every state write changes it). */
+  stateThisTurn(name: string): string | undefined;
   close(): void;
 }
 
@@ -223,8 +245,11 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
     return { total, ids: rows.map((row) => row[0]) };
   };
   // A document's versions: the documents sharing any of its key ids (itself included), none when it has no keys.
-  const sharing = db.prepare(`SELECT DISTINCT d.id FROM documents own_d JOIN document_keys own ON own.row = own_d.row
-    JOIN document_keys k ON k.key_id = own.key_id JOIN documents d ON d.row = k.row WHERE own_d.id = ? LIMIT ?`).pluck();
+  // (The first `most` + 1 found, then sorted: a large work is not read whole to learn that it is large.)
+  const sharing = db.prepare(`SELECT id, ordered_at, row FROM (SELECT DISTINCT d.id, d.ordered_at, d.row FROM document_keys own
+    JOIN document_keys k ON k.key_id = own.key_id JOIN documents d ON d.row = k.row WHERE own.row = ? LIMIT ?) ORDER BY id`).raw();
+  const ownKeys = db.prepare('SELECT key_id FROM document_keys WHERE row = ? ORDER BY key_id').pluck().safeIntegers();
+  const orderedAtOf = db.prepare('SELECT ordered_at FROM documents WHERE row = ?').pluck();
   const countSharing = db.prepare(`SELECT count(DISTINCT other.row) FROM document_keys own
     JOIN document_keys other ON other.key_id = own.key_id WHERE own.row = ?`).pluck();
 
@@ -239,7 +264,39 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
     if (replace) dropFacets.run(row);
     for (const [field, value] of values) addFacet.run(row, (valueIdOf.get(field, value) ?? addValue.get(field, value)) as number);
   };
-  const keptWorks = new KeptWorks(() => readState.get('generation') as string | undefined);
+  // The generation as this open last read it: once an event-loop turn (an answer asks for it several times,
+  // and another process's sync shows on the next turn), read again at once after this open's own writes.
+  let generationSeen: string | undefined;
+  let generationRead = false;
+  let forgetScheduled = false;
+  const forgetGeneration = () => {
+    generationRead = false;
+    forgetScheduled = false;
+  };
+  const generation = (): string | undefined => {
+    if (!generationRead) {
+      generationSeen = readState.get('generation') as string | undefined;
+      generationRead = true;
+      if (!forgetScheduled) {
+        forgetScheduled = true;
+        setImmediate(forgetGeneration);
+      }
+    }
+    return generationSeen;
+  };
+  // State values read under the generation they were read in: every state write bumps it.
+  const stateSeen = new Map<string, string | undefined>();
+  let stateGeneration: string | undefined;
+  const stateThisTurn = (name: string): string | undefined => {
+    const now = generation();
+    if (now !== stateGeneration) {
+      stateSeen.clear();
+      stateGeneration = now;
+    }
+    if (!stateSeen.has(name)) stateSeen.set(name, readState.get(name) as string | undefined);
+    return stateSeen.get(name);
+  };
+  const keptWorks = new KeptWorks(generation);
   const valueNames = new Map<number, readonly [FacetField, string]>();
   const valueNamed = (valueId: number): readonly [FacetField, string] => {
     let named = valueNames.get(valueId);
@@ -259,6 +316,7 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
     relevance: db.prepare(`SELECT d.id FROM (${leftRows}) l JOIN documents d ON d.row = l.row ORDER BY d.id LIMIT ? OFFSET ?`).pluck(),
   };
   const tallyWork = db.prepare(`SELECT f.value_id, count(*) FROM (${workRows}) w JOIN document_facets f ON f.row = w.row GROUP BY f.value_id`).raw();
+  const tallyRows = db.prepare('SELECT value_id, count(*) FROM document_facets WHERE row IN (SELECT value FROM json_each(?)) GROUP BY value_id').raw();
   const tallyLeft = db.prepare(`SELECT f.value_id, count(*) FROM (${leftRows}) l JOIN document_facets f ON f.row = l.row GROUP BY f.value_id`).raw();
   const workTally = (keys: string, size: number): FacetTally => {
     if (size < KEPT_WORK_LEAST_DOCUMENTS) return tallyOf(tallyWork.all(keys) as Array<[number, number]>);
@@ -280,7 +338,10 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
     return tally;
   };
   // The file's generation, kept in the file so that a server reading it sees a sync run by another process.
-  const bump = () => writeState.run('generation', String(Number(readState.get('generation') ?? 0) + 1));
+  const bump = () => {
+    writeState.run('generation', String(Number(readState.get('generation') ?? 0) + 1));
+    generationRead = false;
+  };
 
   const put = db.transaction((documents: ReadonlyArray<Readonly<Record<string, unknown>>>, staged: boolean): WorkIndexPutSummary => {
     const summary: WorkIndexPutSummary = { stored: 0, withoutKeys: 0, refused: [], unkeyable: {} };
@@ -387,10 +448,16 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
       };
     },
     workOfDocument(id, most) {
-      const ids = sharing.all(id, most + 1) as string[];
-      if (ids.length > most) return undefined;
-      return ids.includes(id) ? ids : [id, ...ids].slice(0, Math.max(1, most));
+      const row = rowOf.get(id) as number | undefined;
+      if (row === undefined) return { ids: [id], orderedAt: [0], keyIds: undefined, rows: [] };
+      const found = sharing.all(row, most + 1) as Array<[string, number, number]>;
+      if (found.length > most) return undefined;
+      const keyIds = ownKeys.all(row) as bigint[];
+      // A document without keys is its own work.
+      if (found.length === 0) return { ids: [id], orderedAt: [orderedAtOf.get(row) as number], keyIds, rows: [row] };
+      return { ids: found.map((f) => f[0]), orderedAt: found.map((f) => f[1]), keyIds, rows: found.map((f) => f[2]) };
     },
+    workTallyOf: (work) => tallyOf(tallyRows.all(`[${work.rows.join(',')}]`) as Array<[number, number]>),
     countVersions(ids) {
       const counts = new Map<string, number>();
       for (const id of new Set(ids)) {
@@ -411,10 +478,35 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
       }
       bump();
     }),
-    transaction: <T>(work: () => T): T => db.transaction(work)(),
-    changeCount: () => Number(readState.get('generation') ?? 0),
+    transaction: <T>(work: () => T): T => {
+      try {
+        return db.transaction(work)();
+      } finally {
+        // A generation read inside work that rolled back is not the file's.
+        generationRead = false;
+      }
+    },
+    changeCount: () => Number(generation() ?? 0),
+    stateThisTurn,
     close: () => db.close(),
   };
+}
+
+/** Whether a work from workOfDocument is the one the file finds for these keys: its document's keys are exactly them. */
+export function isWorkOf(work: DocumentWork, workKeys: readonly string[]): boolean {
+  if (work.keyIds === undefined) return false;
+  const asked = [...new Set(workKeys.map(keyIdOf))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return asked.length === work.keyIds.length && asked.every((keyId, k) => keyId === work.keyIds![k]);
+}
+
+/** A page of a work from workOfDocument, as findVersions gives it for the work's keys (the same orders, ties by id). */
+export function pageOfDocumentWork(work: DocumentWork, order: EngineOrder, offset: number, limit: number): { total: number; ids: string[] } {
+  let ids = work.ids;
+  if (order === 'last-indexed') {
+    // Stable: equal times keep the id order.
+    ids = work.ids.map((id, k) => k).sort((a, b) => work.orderedAt[b]! - work.orderedAt[a]!).map((k) => work.ids[k]!);
+  }
+  return { total: work.ids.length, ids: ids.slice(offset, offset + limit) };
 }
 
 /** What is kept of one large work: its ids in each order the file sorts, and its facet tally. */
