@@ -63,6 +63,37 @@ test('readers of the index see no record of a staged load until its writer close
   await index.close();
 });
 
+test('a staged load in batches of any size gives every record the keys and versions the replacing writer gives it', async (t) => {
+  // Staged rows go in many at a time (tableWriters.ts, STAGED_PER_INSERT) and the rest of a batch one by
+  // one: batches of 1, 137 and 262 documents of none to three keys take both ways, with a duplicate id.
+  const varied = (from: number, count: number) => Array.from({ length: count }, (_, i) => {
+    const n = from + i;
+    const fields = n % 7 === 0
+      ? { format: 'Book' }
+      : { title: `Title ${n % 13}`, author: n % 3 === 0 ? ['Author', `Second ${n % 5}`] : 'Author', title_uniform: n % 4 === 0 ? `Uniform ${n % 6}` : undefined, format: 'Book' };
+    return prepareRecordDocument({ id: `v${n % 390}`, ...fields, last_indexed: new Date(Date.UTC(2025, 0, 1, 0, 0, n)).toISOString() }, NOW).document;
+  });
+  const batches = [varied(0, 1), varied(1, 137), varied(138, 262)];
+  const staged = openEmbeddedIndex({ path: newFile('batch-sizes') });
+  const stagedWriter = staged.openWriter();
+  for (const batch of batches) await stagedWriter.put(batch);
+  await stagedWriter.close();
+  // Into an index holding a record, every document is written by the replacing writer, one at a time.
+  const replaced = openEmbeddedIndex({ path: ':memory:' });
+  await replaced.load([prepareRecordDocument({ id: 'other', title: 'Other', author: 'Someone', format: 'Book' }, NOW).document]);
+  const replacingWriter = replaced.openWriter();
+  for (const batch of batches) await replacingWriter.put(batch);
+  await replacingWriter.close();
+  t.is(await staged.count(), 390);
+  for (let n = 0; n < 390; n++) {
+    const record = await staged.getRecord(`v${n}`);
+    t.deepEqual(record, await replaced.getRecord(`v${n}`), `v${n}`);
+    t.deepEqual((await versionsOf(staged, `v${n}`)).sort(), (await versionsOf(replaced, `v${n}`)).sort(), `versions of v${n}`);
+  }
+  await staged.close();
+  await replaced.close();
+});
+
 test('a deletion in the middle of a staged load applies after the documents put before it', async (t) => {
   const path = newFile('delete');
   const index = openEmbeddedIndex({ path });

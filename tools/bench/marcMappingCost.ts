@@ -13,29 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-
-interface Tree {
-  readonly label: string;
-  readonly dist: string;
-}
-
-/** The command line, by node:util's parser: unknown options are refused by it. */
-function optionsOf(argv: readonly string[]) {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      file: { type: 'string' }, records: { type: 'string', default: '30000' }, rounds: { type: 'string', default: '3' },
-      'key-profile': { type: 'string', default: 'extended' }, tree: { type: 'string', multiple: true, default: [] },
-    },
-  });
-  const trees: Tree[] = values.tree.map((given) => {
-    const [label, ...dist] = given.split('=');
-    return { label: label!, dist: dist.join('=') };
-  });
-  if (values.file === undefined || trees.length === 0) throw new Error('give --file and at least one --tree label=dist');
-  return { trees, file: values.file, records: Number(values.records), rounds: Number(values.rounds), keyProfile: values['key-profile'] };
-}
+import { costOptionsOf, type Tree } from './marcCostOptions.js';
 
 /** The first `count` records of an ISO 2709 file, each its own bytes (the record length is its first five digits). */
 function recordsOf(path: string, count: number): Uint8Array[] {
@@ -95,7 +73,7 @@ async function stepsOf(tree: Tree, keyProfile: string): Promise<Step> {
 }
 
 async function main(): Promise<void> {
-  const options = optionsOf(process.argv.slice(2));
+  const options = costOptionsOf(process.argv.slice(2), 30_000);
   const records = recordsOf(options.file, options.records);
   const steps = await Promise.all(options.trees.map((tree) => stepsOf(tree, options.keyProfile)));
   // One pass each to warm up.

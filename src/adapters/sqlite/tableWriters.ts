@@ -211,21 +211,48 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
     CREATE TEMP TABLE stage_records (cluster INTEGER NOT NULL, id TEXT NOT NULL, last_indexed INTEGER NOT NULL, key_ids TEXT NOT NULL, document TEXT NOT NULL);
     CREATE TEMP TABLE stage_key_rows (stage_rowid INTEGER NOT NULL, key_id INTEGER NOT NULL, key TEXT NOT NULL, record_id TEXT NOT NULL, last_indexed INTEGER NOT NULL);
     CREATE TEMP TABLE stage_rows (stage_rowid INTEGER NOT NULL);`);
-  const stageRecord = db.prepare('INSERT INTO temp.stage_records (cluster, id, last_indexed, key_ids, document) VALUES (?, ?, ?, ?, ?)');
-  const stageKeyRow = db.prepare('INSERT INTO temp.stage_key_rows (stage_rowid, key_id, key, record_id, last_indexed) VALUES (?, ?, ?, ?, ?)');
+  // Rows are inserted STAGED_PER_INSERT at a time, one statement for many rows (a statement run costs
+  // more than the rows it appends), and the rest of a batch one by one. A staged record's rowid is given,
+  // the count of records staged before it plus one, as SQLite would give it, so that its key rows know it
+  // before it is inserted; key rows are appended in the same order as one by one, so their rowids are too.
+  const recordColumns = '(rowid, cluster, id, last_indexed, key_ids, document)';
+  const keyRowColumns = '(stage_rowid, key_id, key, record_id, last_indexed)';
+  const stageRecord = db.prepare(`INSERT INTO temp.stage_records ${recordColumns} VALUES (?, ?, ?, ?, ?, ?)`);
+  const stageRecords = db.prepare(`INSERT INTO temp.stage_records ${recordColumns} VALUES ${valuesOf(6, STAGED_PER_INSERT)}`);
+  const stageKeyRow = db.prepare(`INSERT INTO temp.stage_key_rows ${keyRowColumns} VALUES (?, ?, ?, ?, ?)`);
+  const stageKeyRows = db.prepare(`INSERT INTO temp.stage_key_rows ${keyRowColumns} VALUES ${valuesOf(5, STAGED_PER_INSERT)}`);
   let staged = 0;
   const writeRows = db.transaction((rows: StagedRows) => {
+    // Counted once the batch is in: a batch that fails is rolled back whole.
+    let next = staged;
+    const records: (string | number)[] = [];
+    const keyRows: (string | number)[] = [];
     for (let i = 0; i < rows.length;) {
       const id = rows[i++] as string;
       const lastIndexed = rows[i++] as number;
-      const keys = rows.slice(i + 1, i + 1 + (rows[i] as number)) as string[];
-      i += 1 + keys.length;
+      const keyCount = rows[i++] as number;
+      const keysAt = i;
+      i += keyCount;
       const document = rows[i++] as string;
+      const rowid = ++next;
+      const keys = rows.slice(keysAt, keysAt + keyCount) as string[];
       const keyIds = keys.map(firstKeyIdOf);
-      const { lastInsertRowid } = stageRecord.run(clusterOf(keys), id, lastIndexed, JSON.stringify(keyIds), document);
-      for (let k = 0; k < keys.length; k++) stageKeyRow.run(lastInsertRowid, keyIds[k], keys[k], id, lastIndexed);
-      staged += 1;
+      for (let k = 0; k < keyCount; k++) {
+        keyRows.push(rowid, keyIds[k]!, keys[k]!, id, lastIndexed);
+        if (keyRows.length === 5 * STAGED_PER_INSERT) {
+          stageKeyRows.run(keyRows);
+          keyRows.length = 0;
+        }
+      }
+      records.push(rowid, clusterOf(keys), id, lastIndexed, JSON.stringify(keyIds), document);
+      if (records.length === 6 * STAGED_PER_INSERT) {
+        stageRecords.run(records);
+        records.length = 0;
+      }
     }
+    for (let r = 0; r < records.length; r += 6) stageRecord.run(records.slice(r, r + 6));
+    for (let r = 0; r < keyRows.length; r += 5) stageKeyRow.run(keyRows.slice(r, r + 5));
+    staged = next;
   });
 
   const move = db.transaction(() => {
@@ -291,6 +318,15 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
       }
     },
   };
+}
+
+/** Rows a staging insert appends at once (bound parameters: 6 or 5 a row, far below SQLite's limit). */
+const STAGED_PER_INSERT = 100;
+
+/** `(?, ?), (?, ?)`: the VALUES of an insert of `rows` rows of `columns` parameters. */
+function valuesOf(columns: number, rows: number): string {
+  const row = `(${new Array<string>(columns).fill('?').join(', ')})`;
+  return new Array<string>(rows).fill(row).join(', ');
 }
 
 /**
