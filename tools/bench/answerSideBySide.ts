@@ -10,9 +10,11 @@
  * show it on a shared machine (indexSideBySide.ts measures the index's part the same way).
  *
  * Usage: node dist/tools/bench/answerSideBySide.js --records N --index <file> --a <package root> --b <package root>
- *          [--requests N] [--block N] [--view rss|html] [--rounds N]
+ *          [--requests N] [--block N] [--view rss|html] [--rounds N] [--render-loop N]
  * With --rounds N (N > 1), each block is asked N times of each build, which goes first alternating, and no
  * answer is kept: more figures from one sample, for a difference of a few percent on a busy machine.
+ * The page's template render is timed apart too (wall time); with --render-loop N the first pages' models
+ * are rendered N times more by each build, alternating: a change to the templates measured on its own.
  * A package root is a checkout with its dist/ built.
  */
 import { resolve } from 'node:path';
@@ -52,7 +54,18 @@ function standInIndex(read: () => ReadAnswers): CatalogIndex {
   } as CatalogIndex;
 }
 
-async function answersOf(root: string, read: () => ReadAnswers, cacheBytes: number): Promise<{ answers: VersionsAnswers; request: (id: string, view: 'rss' | 'html') => AnswerRequest }> {
+/** Wall time spent in a build's template render (ThemeEngine.render), apart from the answer's CPU: the page's Pug part alone. */
+interface RenderTime {
+  micros: number;
+  renders: number;
+  /** The first pages' render arguments, kept for --render-loop (the same pages rendered again and again by each build). */
+  readonly kept: Parameters<ThemeEngine['render']>[];
+  readonly render: ThemeEngine['render'];
+}
+
+const KEPT_RENDERS = 400;
+
+async function answersOf(root: string, read: () => ReadAnswers, cacheBytes: number): Promise<{ answers: VersionsAnswers; request: (id: string, view: 'rss' | 'html') => AnswerRequest; renderTime: RenderTime }> {
   const load = (path: string) => import(resolve(root, 'dist/src', path));
   const { createVersionsAnswers } = await load('http/versionsAnswers.js') as { createVersionsAnswers(settings: VersionsAnswersSettings): VersionsAnswers };
   const { createThemeEngine } = await load('http/themeEngine.js') as { createThemeEngine(options: ThemeEngineOptions): ThemeEngine };
@@ -61,6 +74,16 @@ async function answersOf(root: string, read: () => ReadAnswers, cacheBytes: numb
   const files = await load('packageFiles.js') as { VIEWS_DIRECTORY: string; THEMES_DIRECTORY: string; LABELS_DIRECTORY: string; GENERATOR: string };
   const labels = openLabelCatalogs(files.LABELS_DIRECTORY, LANGUAGES, 'en');
   const themes = createThemeEngine({ viewsDirectory: files.VIEWS_DIRECTORY, themeDirectories: [files.THEMES_DIRECTORY], themesByUi: { standard: 'standard', mobile: 'mobile' }, cacheTemplates: true });
+  const render = themes.render.bind(themes);
+  const renderTime: RenderTime = { micros: 0, renders: 0, kept: [], render };
+  themes.render = async (template, theme, locals) => {
+    if (renderTime.kept.length < KEPT_RENDERS) renderTime.kept.push([template, theme, locals]);
+    const started = performance.now();
+    const html = await render(template, theme, locals);
+    renderTime.micros += (performance.now() - started) * 1000;
+    renderTime.renders += 1;
+    return html;
+  };
   // The plugin's defaults (pluginOptions.ts): a 64 MB answer cache, unless the answers are asked several times.
   const answers = createVersionsAnswers({
     index: standInIndex(read), themes, cacheBytes, settingsFingerprint: 'bench', siteTitle: 'Catalog', catalogHomeUrl: '/',
@@ -71,6 +94,7 @@ async function answersOf(root: string, read: () => ReadAnswers, cacheBytes: numb
   const theme = themes.themeModel('standard', BASE_URL);
   return {
     answers,
+    renderTime,
     request: (id, view) => ({
       id, page: 1, sort: 'relevance', filters: [], view, language: 'en', explicitLanguage: undefined, translate, theme, baseUrl: BASE_URL, feedPreview: false,
     }),
@@ -88,6 +112,9 @@ async function main(): Promise<void> {
   // Each block asked this many times of each build, alternating which goes first; with more than one, no
   // answer is kept (each is built every time), so that one sample of records gives more figures.
   const rounds = Number(option('--rounds', '1'));
+  // With --render-loop N, the first pages' templates are rendered again N times by each build, alternating,
+  // after the answers: the render alone on the same models, without the rest of the answer around it.
+  const renderLoop = Number(option('--render-loop', '0'));
   const index = (await import(resolve(option('--a'), 'dist/src/adapters/sqlite/index.js')) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex })
     .openEmbeddedIndex({ path: option('--index'), readOnly: true });
   // What listVersions asks for the view's default order (src/versions/listVersions.ts, paging.ts).
@@ -102,6 +129,7 @@ async function main(): Promise<void> {
   const asked = freshRequestMix(records, wanted, DEFAULT_SEED);
 
   const totals = cpuBySize();
+  let rendersCounted = false;
   let differing = 0;
   for (let from = 0, turn = 0; from < asked.length; from += block, turn++) {
     const part = asked.slice(from, from + block);
@@ -123,11 +151,13 @@ async function main(): Promise<void> {
         const micros = cpuMicros() - started;
         // The first block warms both builds up and is not counted.
         if (turn > 0) totals.add(side.name, workSize, micros);
+        else if (!rendersCounted) side.renderTime.micros = side.renderTime.renders = 0;
         sent.push(body);
         await new Promise((resolve) => setImmediate(resolve));
       }
       if (round === 0) bodies.set(side.name, sent);
     }
+    rendersCounted = turn > 0;
     const [a, b] = [bodies.get('a')!, bodies.get('b')!];
     for (let i = 0; i < a.length; i++) if (!a[i]!.equals(b[i]!) && withoutTimes(a[i]!) !== withoutTimes(b[i]!)) differing += 1;
   }
@@ -135,6 +165,19 @@ async function main(): Promise<void> {
 
   const lines = [`${view}, the answer's CPU beyond the index (versionsAnswers.ts and the first body), a = ${sides[0]!.root}, b = ${sides[1]!.root}`];
   lines.push(...totals.lines());
+  const [ra, rb] = sides.map((side) => side.renderTime.micros / Math.max(1, side.renderTime.renders));
+  if (renderLoop > 0) {
+    const loopMicros = [0, 0];
+    for (let round = 0; round < renderLoop; round++) for (const i of round % 2 === 0 ? [0, 1] : [1, 0]) {
+      const { kept, render } = sides[i]!.renderTime;
+      const started = cpuMicros();
+      for (const [template, theme, locals] of kept) await render(template, theme, locals);
+      loopMicros[i] = loopMicros[i]! + cpuMicros() - started;
+    }
+    const [la, lb] = loopMicros.map((micros, i) => micros / (renderLoop * Math.max(1, sides[i]!.renderTime.kept.length)));
+    lines.push(`  the same ${sides[0]!.renderTime.kept.length} pages rendered ${renderLoop} times (CPU): a ${la!.toFixed(1)} µs, b ${lb!.toFixed(1)} µs, b/a ${(lb! / la!).toFixed(3)}`);
+  }
+  if (sides[0]!.renderTime.renders > 0) lines.push(`  the template's render alone (wall time): a ${ra!.toFixed(1)} µs, b ${rb!.toFixed(1)} µs, b/a ${(rb! / ra!).toFixed(3)}`);
   lines.push(`answers with different bytes: ${differing}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
