@@ -338,6 +338,12 @@ test('trailing ISBD punctuation is trimmed, initials, abbreviations and open dat
     ['Smith, John. -', 'Smith, John'],
     ['1989', '1989'],
     [' / ', ''],
+    // Letters past ASCII before the period, and Unicode spaces before a separator.
+    ['Dvořák, Antonín.', 'Dvořák, Antonín'],
+    ['Šmíd, Ž.', 'Šmíd, Ž.'],
+    ['Title. -.', 'Title'],
+    ['Paris\u00a0:', 'Paris'],
+    ['東京\u3000:', '東京'],
   ];
   for (const [value, expected] of cases) t.is(trimTrailingIsbdPunctuation(value), expected, value);
 });
