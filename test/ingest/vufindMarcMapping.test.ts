@@ -267,6 +267,8 @@ test('dates are cleaned to a year as SolrMarc does', (t) => {
     [`${CURRENT_YEAR + 1}`, `${CURRENT_YEAR + 1}`],
     [`${CURRENT_YEAR + 2}`, undefined],
     ['1450', undefined],
+    ['1420, c1989.', '1989'],
+    ['300 b.c., 1950', undefined],
   ];
   for (const [date, expected] of cases) t.is(cleanDateAsSolrMarc(date, CURRENT_YEAR), expected, date);
 });

@@ -213,6 +213,15 @@ export function vufindPublishDates(record: MarcRecord, currentYear: number): str
  * `currentYear + 1` is taken for a typing error and dropped.
  */
 export function cleanDateAsSolrMarc(date: string, currentYear: number): string | undefined {
+  // Most dates (`1989.`, `c1989`, `p1992, c1991.`) hold no `[`, no `i` (of `i.e.`) and no `b` or `B`
+  // (of `B.C.`): the first four patterns cannot match them, so the 1500–2099 one is the first to try.
+  if (!mayMatchBeforePlainYear(date)) {
+    const at = plainYearAt(date);
+    if (at >= 0) {
+      const year = date.slice(at, at + 4);
+      return Number(year) > currentYear + 1 ? undefined : year;
+    }
+  }
   let year: string | undefined;
   let match: RegExpExecArray | null;
   if ((match = /\[[12]\d{3}\]/.exec(date)) !== null) year = withoutOuterBrackets(match[0]);
@@ -226,6 +235,29 @@ export function cleanDateAsSolrMarc(date: string, currentYear: number): string |
   else if ((match = /(20|19|18|17|16|15)[0-9][-?0-9]/.exec(date)) !== null) year = match[0].replace(/[-?]/g, '0');
   if (year === undefined || !/^[0-9]+$/.test(year)) return undefined;
   return Number(year) > currentYear + 1 ? undefined : year;
+}
+
+/** Whether the date holds `[`, `i`, `b` or `B`, which the patterns before the 1500–2099 one all need. */
+function mayMatchBeforePlainYear(date: string): boolean {
+  for (let i = 0; i < date.length; i++) {
+    const code = date.charCodeAt(i);
+    if (code === 0x5b || code === 0x69 || code === 0x62 || code === 0x42) return true;
+  }
+  return false;
+}
+
+/** Where `(20|19|18|17|16|15)[0-9][0-9]` first matches in the date, or -1. */
+function plainYearAt(date: string): number {
+  for (let i = 0; i + 4 <= date.length; i++) {
+    const century = (date.charCodeAt(i) - 0x30) * 10 + (date.charCodeAt(i + 1) - 0x30);
+    if (!isDigitCode(date.charCodeAt(i)) || !isDigitCode(date.charCodeAt(i + 1)) || century < 15 || century > 20) continue;
+    if (isDigitCode(date.charCodeAt(i + 2)) && isDigitCode(date.charCodeAt(i + 3))) return i;
+  }
+  return -1;
+}
+
+function isDigitCode(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 /** SolrMarc's removeOuterBrackets, for the bracket patterns above. */
