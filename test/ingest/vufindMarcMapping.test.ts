@@ -267,6 +267,8 @@ test('dates are cleaned to a year as SolrMarc does', (t) => {
     [`${CURRENT_YEAR + 1}`, `${CURRENT_YEAR + 1}`],
     [`${CURRENT_YEAR + 2}`, undefined],
     ['1450', undefined],
+    ['1420, c1989.', '1989'],
+    ['300 b.c., 1950', undefined],
   ];
   for (const [date, expected] of cases) t.is(cleanDateAsSolrMarc(date, CURRENT_YEAR), expected, date);
 });
@@ -338,6 +340,12 @@ test('trailing ISBD punctuation is trimmed, initials, abbreviations and open dat
     ['Smith, John. -', 'Smith, John'],
     ['1989', '1989'],
     [' / ', ''],
+    // Letters past ASCII before the period, and Unicode spaces before a separator.
+    ['Dvořák, Antonín.', 'Dvořák, Antonín'],
+    ['Šmíd, Ž.', 'Šmíd, Ž.'],
+    ['Title. -.', 'Title'],
+    ['Paris\u00a0:', 'Paris'],
+    ['東京\u3000:', '東京'],
   ];
   for (const [value, expected] of cases) t.is(trimTrailingIsbdPunctuation(value), expected, value);
 });

@@ -4,12 +4,15 @@
  * as a mapping worker does (mappingWorkers.ts: outcomeOf, then outcomeText) and, separately, what the main
  * thread does with the worker's texts (parsing them, and the embedded index's stored JSON of each document,
  * written again or cut from the text where the tree's workers say where it lies), rounds alternating the trees, and prints CPU microseconds a record for each.
+ * The first round also prints, for each tree, the sha256 of every record's answer text (the document with
+ * its keys, or the error) in order: trees that map alike print the same digest.
  *
  *   node dist/tools/bench/marcMappingCost.js --file F [--records N] [--rounds R] [--key-profile vufind|extended]
  *        --tree label=/path/to/dist ...
  *
  * Not part of the package, nor of `npm run bench`: for iterating on the mapping (docs/benchmarks.md).
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -72,6 +75,13 @@ async function stepsOf(tree: Tree, keyProfile: string): Promise<Step> {
   };
 }
 
+/** The sha256 of the answers' texts in order, each ended by a newline (no text holds one: JSON escapes it). */
+function digestOf(answers: readonly Answer[]): string {
+  const hash = createHash('sha256');
+  for (const { text } of answers) hash.update(text).update('\n');
+  return hash.digest('hex');
+}
+
 async function main(): Promise<void> {
   const options = costOptionsOf(process.argv.slice(2), 30_000);
   const records = recordsOf(options.file, options.records);
@@ -87,7 +97,8 @@ async function main(): Promise<void> {
       started = cpuMicros();
       step.main(answers);
       const mainThread = (cpuMicros() - started) / records.length;
-      process.stdout.write(`round ${round + 1} ${tree.label}: mapping ${mapping.toFixed(1)} µs a record, main thread (parse + stored JSON) ${mainThread.toFixed(1)} µs\n`);
+      const digest = round === 0 ? `, answers sha256 ${digestOf(answers)}` : '';
+      process.stdout.write(`round ${round + 1} ${tree.label}: mapping ${mapping.toFixed(1)} µs a record, main thread (parse + stored JSON) ${mainThread.toFixed(1)} µs${digest}\n`);
     }
   }
 }

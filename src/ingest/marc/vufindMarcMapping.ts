@@ -213,6 +213,15 @@ export function vufindPublishDates(record: MarcRecord, currentYear: number): str
  * `currentYear + 1` is taken for a typing error and dropped.
  */
 export function cleanDateAsSolrMarc(date: string, currentYear: number): string | undefined {
+  // Most dates (`1989.`, `c1989`, `p1992, c1991.`) hold no `[`, no `i` (of `i.e.`) and no `b` or `B`
+  // (of `B.C.`): the first four patterns cannot match them, so the 1500–2099 one is the first to try.
+  if (!mayMatchBeforePlainYear(date)) {
+    const at = plainYearAt(date);
+    if (at >= 0) {
+      const year = date.slice(at, at + 4);
+      return Number(year) > currentYear + 1 ? undefined : year;
+    }
+  }
   let year: string | undefined;
   let match: RegExpExecArray | null;
   if ((match = /\[[12]\d{3}\]/.exec(date)) !== null) year = withoutOuterBrackets(match[0]);
@@ -226,6 +235,29 @@ export function cleanDateAsSolrMarc(date: string, currentYear: number): string |
   else if ((match = /(20|19|18|17|16|15)[0-9][-?0-9]/.exec(date)) !== null) year = match[0].replace(/[-?]/g, '0');
   if (year === undefined || !/^[0-9]+$/.test(year)) return undefined;
   return Number(year) > currentYear + 1 ? undefined : year;
+}
+
+/** Whether the date holds `[`, `i`, `b` or `B`, which the patterns before the 1500–2099 one all need. */
+function mayMatchBeforePlainYear(date: string): boolean {
+  for (let i = 0; i < date.length; i++) {
+    const code = date.charCodeAt(i);
+    if (code === 0x5b || code === 0x69 || code === 0x62 || code === 0x42) return true;
+  }
+  return false;
+}
+
+/** Where `(20|19|18|17|16|15)[0-9][0-9]` first matches in the date, or -1. */
+function plainYearAt(date: string): number {
+  for (let i = 0; i + 4 <= date.length; i++) {
+    const century = (date.charCodeAt(i) - 0x30) * 10 + (date.charCodeAt(i + 1) - 0x30);
+    if (!isDigitCode(date.charCodeAt(i)) || !isDigitCode(date.charCodeAt(i + 1)) || century < 15 || century > 20) continue;
+    if (isDigitCode(date.charCodeAt(i + 2)) && isDigitCode(date.charCodeAt(i + 3))) return i;
+  }
+  return -1;
+}
+
+function isDigitCode(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 /** SolrMarc's removeOuterBrackets, for the bracket patterns above. */
@@ -243,35 +275,53 @@ function withoutOuterBrackets(value: string): string {
   return trimAsJavaDoes(result);
 }
 
-/** Spaces and the ISBD separators that close a title or name element: ` /`, ` :`, ` ;`, `,`, ` =`, an open `(` or `[`. */
-const TRAILING_SEPARATORS = /[\s/:;,=(\[]+$/u;
-/** A closing `. -` or `. -.` (an open-ended element VuFind's name rules also cut). */
-const TRAILING_DOT_DASH = /\. -\.?$/u;
 /** Abbreviations whose period stays (VuFind's untrimmed list, and a few more for titles and firms). */
 const KEPT_ABBREVIATIONS = new Set(['col', 'mr', 'mrs', 'ms', 'etc', 'jr', 'sr', 'inc', 'ltd', 'co', 'corp', 'bros']);
 
 /**
  * A title, name or date without the punctuation cataloguing puts after it for the next element:
- * - trailing spaces and ` / : ; , =`, and a dangling `(` or `[`;
+ * - trailing spaces (Unicode's, as `\s` reads them) and ` / : ; , =`, and a dangling `(` or `[`;
  * - a closing `. -` or `. -.`;
  * - a final period, except after an initial (`Tolkien, J. R. R.`), an ellipsis (`...`) or a kept
  *   abbreviation (`Mrs.`, `etc.`, `Inc.` …);
  * - a closing `)` or `]` whose opening one is not in the string.
- * Repeated until nothing changes (`Foo. /` → `Foo`).
+ * Repeated until nothing changes (`Foo. /` → `Foo`). The rules move an end mark over the value and cut
+ * it once, rather than making a string for each rule and round.
  */
 export function trimTrailingIsbdPunctuation(value: string): string {
   // Every rule below ends on a separator, a space, a period, a dash or a bracket: a value ending on an
   // ASCII letter or digit, or on a letter of the Latin, Greek or Cyrillic blocks (no space among them),
   // is already as trimmed, and most values end so.
   if (endsOnLetterOrDigit(value)) return value;
-  let current = value;
+  let end = value.length;
   for (;;) {
-    let next = current.replace(TRAILING_SEPARATORS, '').replace(TRAILING_DOT_DASH, '');
-    if (next.endsWith('.') && !keepsFinalPeriod(next)) next = next.slice(0, -1);
-    if (next.endsWith(')') && !next.includes('(')) next = next.slice(0, -1);
-    if (next.endsWith(']') && !next.includes('[')) next = next.slice(0, -1);
-    if (next === current) return next;
-    current = next;
+    const before = end;
+    while (end > 0 && isTrailingSeparator(value.charCodeAt(end - 1))) end--;
+    // `. -` or `. -.` at the end.
+    if (end >= 3 && value.charCodeAt(end - 1) === 0x2e && value.charCodeAt(end - 2) === 0x2d && value.charCodeAt(end - 3) === 0x20 && end >= 4 && value.charCodeAt(end - 4) === 0x2e) end -= 4;
+    else if (end >= 3 && value.charCodeAt(end - 1) === 0x2d && value.charCodeAt(end - 2) === 0x20 && value.charCodeAt(end - 3) === 0x2e) end -= 3;
+    if (end > 0 && value.charCodeAt(end - 1) === 0x2e && !keepsFinalPeriod(value, end)) end--;
+    if (end > 0 && value.charCodeAt(end - 1) === 0x29 && !opensBefore(value, 0x28, end)) end--;
+    if (end > 0 && value.charCodeAt(end - 1) === 0x5d && !opensBefore(value, 0x5b, end)) end--;
+    if (end === before) return end === value.length ? value : value.slice(0, end);
+  }
+}
+
+/** Whether `value[0, end)` holds the character `code`. */
+function opensBefore(value: string, code: number, end: number): boolean {
+  for (let i = 0; i < end; i++) if (value.charCodeAt(i) === code) return true;
+  return false;
+}
+
+/** A character of `[\s/:;,=(\[]` (with the u flag: JavaScript's white space and line terminators). */
+function isTrailingSeparator(code: number): boolean {
+  switch (code) {
+    case 0x2f: case 0x3a: case 0x3b: case 0x2c: case 0x3d: case 0x28: case 0x5b:
+    case 0x09: case 0x0a: case 0x0b: case 0x0c: case 0x0d: case 0x20: case 0xa0:
+    case 0x1680: case 0x2028: case 0x2029: case 0x202f: case 0x205f: case 0x3000: case 0xfeff:
+      return true;
+    default:
+      return code >= 0x2000 && code <= 0x200a;
   }
 }
 
@@ -284,11 +334,23 @@ function endsOnLetterOrDigit(value: string): boolean {
   return last >= 0xc0 && last <= 0x52f;
 }
 
-function keepsFinalPeriod(value: string): boolean {
-  const beforePeriod = value.slice(0, -1);
-  if (beforePeriod.endsWith('.')) return true;
-  const lastWord = /(\p{L}+)$/u.exec(beforePeriod)?.[1];
+/** Whether the period at `value[end - 1]` stays: after a period, an initial or a kept abbreviation. */
+function keepsFinalPeriod(value: string, end: number): boolean {
+  const period = end - 1;
+  if (period > 0 && value.charCodeAt(period - 1) === 0x2e) return true;
+  // The last word before the period: ASCII letters up to a character that is neither a letter nor past
+  // ASCII read here; otherwise the Unicode rule on the text before the period.
+  let start = period;
+  while (start > 0 && isAsciiLetter(value.charCodeAt(start - 1))) start--;
+  let lastWord: string | undefined;
+  if (start === 0 || value.charCodeAt(start - 1) < 0x80) lastWord = start < period ? value.slice(start, period) : undefined;
+  else lastWord = /(\p{L}+)$/u.exec(value.slice(0, period))?.[1];
   if (lastWord === undefined) return false;
   // A one-letter word is an initial.
   return Array.from(lastWord).length === 1 || KEPT_ABBREVIATIONS.has(lastWord.toLowerCase());
+}
+
+function isAsciiLetter(code: number): boolean {
+  const folded = code | 0x20;
+  return folded >= 0x61 && folded <= 0x7a;
 }
