@@ -201,6 +201,7 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
   const dropStage = `
     DROP TABLE IF EXISTS temp.stage_records;
     DROP TABLE IF EXISTS temp.stage_key_rows;
+    DROP TABLE IF EXISTS temp.stage_keys;
     DROP TABLE IF EXISTS temp.stage_rows;
     DROP TABLE IF EXISTS temp.stage_row_of;
     DROP TABLE IF EXISTS temp.stage_copies;
@@ -286,19 +287,13 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
     db.exec(`
       CREATE TEMP TABLE stage_row_of (stage_rowid INTEGER PRIMARY KEY, row INTEGER NOT NULL);
       INSERT INTO temp.stage_row_of (stage_rowid, row) SELECT stage_rowid, rowid FROM temp.stage_rows ORDER BY stage_rowid;`);
-    // One row per first id, in id order, written straight into the key table: the key that keeps it (the
-    // least text) and its rows' count. The first ids that other keys share too are noted as they go by
-    // (a function SQLite calls only for them), rather than kept in a staged copy of the key table.
-    const shared: number[] = [];
-    db.function(SHARED_FIRST_ID, { deterministic: false }, (keyId, records) => {
-      shared.push(Number(keyId));
-      return records;
-    });
-    db.prepare(`
-      INSERT INTO work_keys (key_id, key, records)
-        SELECT key_id, MIN(key), CASE WHEN MIN(key) <> MAX(key) THEN ${SHARED_FIRST_ID}(key_id, COUNT(*)) ELSE COUNT(*) END
-          FROM temp.stage_key_rows GROUP BY key_id ORDER BY key_id`).run();
-    renumberSharedFirstIds(db, shared);
+    // One row per first id, in id order: the key that keeps it (the least text), and whether others share it.
+    db.exec(`
+      CREATE TEMP TABLE stage_keys (key_id INTEGER PRIMARY KEY, key TEXT NOT NULL, shared INTEGER NOT NULL, records INTEGER NOT NULL);
+      INSERT INTO temp.stage_keys (key_id, key, shared, records)
+        SELECT key_id, MIN(key), MIN(key) <> MAX(key), COUNT(*) FROM temp.stage_key_rows GROUP BY key_id ORDER BY key_id;
+      INSERT INTO work_keys (key_id, key, records) SELECT key_id, key, records FROM temp.stage_keys ORDER BY key_id;`);
+    renumberSharedFirstIds(db);
     db.prepare(`
       INSERT OR IGNORE INTO records_by_key (key_id, record_id, last_indexed, record_row)
         SELECT k.key_id, k.record_id, k.last_indexed, m.row
@@ -324,9 +319,6 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
     },
   };
 }
-
-/** The SQL function by which a move's grouping of key rows names the first ids that several keys share. */
-const SHARED_FIRST_ID = 'stage_shared_first_id';
 
 /** Rows a staging insert appends at once (bound parameters: 6 or 5 a row, far below SQLite's limit). */
 const STAGED_PER_INSERT = 100;
@@ -359,7 +351,8 @@ function dropEarlierCopies(db: Database.Database): void {
  * are corrected. Two scans of the staged key rows, and only when there
  * are such keys.
  */
-function renumberSharedFirstIds(db: Database.Database, shared: readonly number[]): void {
+function renumberSharedFirstIds(db: Database.Database): void {
+  const shared = db.prepare<[], number>('SELECT key_id FROM temp.stage_keys WHERE shared').pluck().all();
   if (shared.length === 0) return;
   // The key rows of a shared first id, found in one scan; the rest works on these few.
   db.prepare(`
@@ -369,7 +362,7 @@ function renumberSharedFirstIds(db: Database.Database, shared: readonly number[]
   db.exec('CREATE TEMP TABLE stage_renumbered (key TEXT PRIMARY KEY, key_id INTEGER NOT NULL) WITHOUT ROWID');
   const others = db.prepare<[], string>(`
     SELECT DISTINCT p.key FROM temp.stage_shared AS p
-     WHERE p.key <> (SELECT w.key FROM work_keys AS w WHERE w.key_id = p.key_id)`).pluck();
+     WHERE p.key <> (SELECT s.key FROM temp.stage_keys AS s WHERE s.key_id = p.key_id)`).pluck();
   const renumber = db.prepare('INSERT INTO temp.stage_renumbered (key, key_id) VALUES (?, ?)');
   const keyIdsOf = keyIdsFinder(db);
   for (const key of others.all()) renumber.run(key, keyIdsOf([key])[0]);
