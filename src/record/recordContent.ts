@@ -8,13 +8,8 @@
  * embedded index stores the fingerprint beside each record, the Solr writer computes it from the stored
  * document it reads back.
  */
-import crypto from 'node:crypto';
 import { RECORD_FIELDS } from './recordFields.js';
-
-// crypto.hash (Node 20.12) hashes a string without a Hash object; older Node 20 releases lack it.
-const sha256: (text: string) => string = typeof crypto.hash === 'function'
-  ? (text) => crypto.hash('sha256', text, 'base64url')
-  : (text) => crypto.createHash('sha256').update(text).digest('base64url');
+import { sha256Base64url } from '../textDigest.js';
 
 const CONTENT_FIELDS = RECORD_FIELDS.filter((field) => field.name !== 'last_indexed');
 
@@ -27,5 +22,5 @@ export function contentFingerprintOf(document: Readonly<Record<string, unknown>>
     if (list.length === 0) continue;
     parts.push(field.name, field.multiValued ? list : list[0]);
   }
-  return sha256(JSON.stringify(parts));
+  return sha256Base64url(JSON.stringify(parts));
 }

@@ -5,9 +5,9 @@
  * ETag: the listed records and their last_indexed, the total, the page, the view, the language, the theme
  * and the plugin's own settings.
  */
-import * as crypto from 'node:crypto';
 import type { CatalogRecord } from '../record/catalogRecord.js';
 import type { VersionsPage } from '../ports.js';
+import { sha256Base64url } from '../textDigest.js';
 
 export interface ValidatorInput {
   /** Everything about the plugin and request that shapes the answer besides the data (settings, view, language, theme, page, base URL). */
@@ -22,15 +22,6 @@ export interface Validators {
   /** The newest last_indexed among the requested record and the listed versions. */
   readonly lastModified: Date;
 }
-
-/**
- * SHA-256 of a text's UTF-8, in base64url: with crypto.hash where Node has it (20.12 on), one call
- * without a Hash object (a stream) made and dropped per answer; the same digest either way.
- */
-// The package supports Node 20.8 on, before crypto.hash: its type says it is always there.
-const sha256Base64url: (text: string) => string = typeof (crypto.hash as unknown) === 'function'
-  ? (text) => crypto.hash('sha256', text, 'base64url')
-  : (text) => crypto.createHash('sha256').update(text).digest('base64url');
 
 export function versionsValidators({ variant, requestedRecord, versions }: ValidatorInput): Validators {
   // The values, each followed by a NUL, hashed as one text: the same bytes as one update per value, without
