@@ -65,6 +65,11 @@ export const SCHEMA = `
   ) WITHOUT ROWID;
 `;
 
+/** `?, ?, ?`: the parameters of a statement's list of `count` values. */
+export function parameterList(count: number): string {
+  return new Array<string>(count).fill('?').join(', ');
+}
+
 /** Numbers given to keys of one hash: a key's id is hash * KEYS_PER_HASH + its number. */
 export const KEYS_PER_HASH = 256;
 

@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
 import { contentFingerprintOf } from '../../record/recordContent.js';
 import type { PreparedRecordDocument, StoredContent } from '../../ports.js';
 import { IndexUnavailableError } from '../../errors.js';
-import { clusterOf, documentColumnOf, documentFromRow, firstKeyIdOf, holdsRecords, KEYS_PER_HASH, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow } from './indexTables.js';
+import { clusterOf, documentColumnOf, documentFromRow, firstKeyIdOf, holdsRecords, KEYS_PER_HASH, parameterList, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow } from './indexTables.js';
 import { storedFieldsJsonOf } from '../../record/storedFieldsJson.js';
 import type { BulkLoad, StagedRows } from './bulkLoad.js';
 import { stagedLoadOffThread } from './stagedLoadOffThread.js';
@@ -325,7 +325,7 @@ const STAGED_PER_INSERT = 100;
 
 /** `(?, ?), (?, ?)`: the VALUES of an insert of `rows` rows of `columns` parameters. */
 function valuesOf(columns: number, rows: number): string {
-  const row = `(${new Array<string>(columns).fill('?').join(', ')})`;
+  const row = `(${parameterList(columns)})`;
   return new Array<string>(rows).fill(row).join(', ');
 }
 

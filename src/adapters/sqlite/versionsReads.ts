@@ -10,7 +10,7 @@
 import type Database from 'better-sqlite3';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
 import { versionsOfKeylessRecord, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
-import { firstKeyIdOf, holdsKeyTotals, KEYS_PER_HASH, recordOfColumns, recordOfParsedColumns, workKeysAndSharedOf } from './indexTables.js';
+import { firstKeyIdOf, holdsKeyTotals, KEYS_PER_HASH, parameterList, recordOfColumns, recordOfParsedColumns, workKeysAndSharedOf } from './indexTables.js';
 import { holds, LARGE_KEY_RECORDS, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder, type VersionEntry } from './versionOrder.js';
 import { reusedRecords } from './reusedRecords.js';
@@ -57,6 +57,16 @@ const WHOLE_WORK_PAGE_SHARE = 2;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
 const BOUND_KEYS = 8;
 /**
+ * One statement (its rows as arrays) for each count of key ids from 1 to BOUND_KEYS, indexed by the
+ * count, `sqlOf` given that many parameters: a list of at most BOUND_KEYS keys is bound one by one, with
+ * no JSON list made and read; a longer one goes to the caller's json_each statement.
+ */
+function statementsByKeyCount<Row>(db: Database.Database, sqlOf: (keyIdParameters: string) => string): Array<Database.Statement<unknown[], Row>> {
+  const statements: Array<Database.Statement<unknown[], Row>> = [];
+  for (let count = 1; count <= BOUND_KEYS; count++) statements[count] = db.prepare<unknown[], Row>(sqlOf(parameterList(count))).raw();
+  return statements;
+}
+/**
  * Pages of works of more than this many records give out records kept from earlier answers
  * (reusedRecords.ts). Smaller works are seldom asked twice before their records would be given up, and
  * keeping theirs costs the freezing and gives up the large works' records sooner (docs/benchmarks.md,
@@ -77,10 +87,7 @@ export function currentReads(db: Database.Database): IndexReads {
   const selectVersion = db.prepare<[number], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row = ?`).raw();
   const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row IN (SELECT value FROM json_each(?))`).raw();
   const keyTextsOf = db.prepare<[string], [number, string]>('SELECT key_id, key FROM work_keys WHERE key_id IN (SELECT value FROM json_each(?))').raw();
-  const keyTextsByCount: Array<Database.Statement<number[], [number, string]>> = [];
-  for (let count = 1; count <= BOUND_KEYS; count++) {
-    keyTextsByCount[count] = db.prepare<number[], [number, string]>(`SELECT key_id, key FROM work_keys WHERE key_id IN (${new Array(count).fill('?').join(', ')})`).raw();
-  }
+  const keyTextsByCount = statementsByKeyCount<[number, string]>(db, (keyIds) => `SELECT key_id, key FROM work_keys WHERE key_id IN (${keyIds})`);
 
   // The key ids of records given out by getRecord (a JSON array, as stored), by the identity of their
   // workKeys list: listVersions asks for the versions of that record's list next (findVersionsOf or
@@ -142,7 +149,6 @@ export function currentReads(db: Database.Database): IndexReads {
     if (unknownIds.size === 0) return known ?? new Map();
     const texts = known ?? new Map<number, string>();
     const unknown = [...unknownIds];
-    // Up to BOUND_KEYS ids bound one by one: no JSON list made and read, no temporary list of them.
     const bound = keyTextsByCount[unknown.length];
     for (const [keyId, text] of bound !== undefined ? bound.all(...unknown) : keyTextsOf.all(JSON.stringify(unknown))) texts.set(keyId, text);
     return texts;
@@ -294,23 +300,14 @@ export function currentReads(db: Database.Database): IndexReads {
     return { total, records: pageRecords(ids, rows, true), unfilteredTotal: total, facets };
   };
 
-  type KeyRows = Database.Statement<unknown[], VersionEntry>;
-  const keyRowsByCount: KeyRows[] = [];
-  for (let count = 1; count <= BOUND_KEYS; count++) {
-    keyRowsByCount[count] = db.prepare<unknown[], VersionEntry>(
-      `SELECT ${KEY_ROW_COLUMNS} FROM records_by_key WHERE key_id IN (${new Array(count).fill('?').join(', ')}) LIMIT ?`).raw();
-  }
+  const keyRowsByCount = statementsByKeyCount<VersionEntry>(db, (keyIds) => `SELECT ${KEY_ROW_COLUMNS} FROM records_by_key WHERE key_id IN (${keyIds}) LIMIT ?`);
   const keyRowsByList = db.prepare<unknown[], VersionEntry>(`SELECT ${KEY_ROW_COLUMNS} ${KEYED} LIMIT ?`).raw();
 
   // Every record of a work: for its facets, filters or an order on record fields, or a small work's page.
   const workRecordsByList = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r
     WHERE r.row IN (SELECT record_row ${KEYED})`).raw();
-  // Up to BOUND_KEYS keys bound one by one, as for the key rows: no JSON list made and read.
-  const workRecordsByCount: Array<Database.Statement<unknown[], VersionRow>> = [];
-  for (let count = 1; count <= BOUND_KEYS; count++) {
-    workRecordsByCount[count] = db.prepare<unknown[], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r
-      WHERE r.row IN (SELECT record_row FROM records_by_key WHERE key_id IN (${new Array(count).fill('?').join(', ')}))`).raw();
-  }
+  const workRecordsByCount = statementsByKeyCount<VersionRow>(db, (keyIds) => `SELECT ${VERSION_COLUMNS} FROM records AS r
+      WHERE r.row IN (SELECT record_row FROM records_by_key WHERE key_id IN (${keyIds}))`);
   const workRecords = (ids: readonly number[]): VersionRow[] => workRecordsByCount[ids.length]?.all(...ids) ?? workRecordsByList.all(JSON.stringify(ids));
 
   const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
