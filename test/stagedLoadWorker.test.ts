@@ -209,7 +209,7 @@ test('closing the index in the middle of the move ends its worker; the file hold
   const path = newFile('closed-in-move');
   const index = openEmbeddedIndex({ path });
   const writer = index.openWriter();
-  const total = 60_000;
+  const total = 120_000;
   for (let from = 0; from < total; from += 1000) await writer.put(documents(from, 1000));
   let ended = false;
   const moving = writer.close().catch(() => {}).finally(() => { ended = true; });
