@@ -180,10 +180,26 @@ export async function feedAsXml(context: BrowserContext): Promise<void> {
 // Screenshots and accessibility
 
 export async function screenshot(page: Page, name: string): Promise<string> {
+  return captured(page, name, true);
+}
+
+/**
+ * Chromium now and then refuses one capture with "Unable to capture screenshot" and takes the same picture
+ * when asked again a moment later (one clean-clone CI run failed on it). Only that
+ * refusal is asked again, up to three times 250 ms apart; any other error, or a fourth refusal, fails the test.
+ */
+async function captured(page: Page, name: string, fullPage: boolean): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const file = join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  return file;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await page.screenshot({ path: file, fullPage });
+      return file;
+    } catch (error) {
+      if (attempt > 3 || !/Unable to capture screenshot/.test(String((error as Error)?.message))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }
 
 const requireFromHere = createRequire(import.meta.url);
@@ -296,8 +312,5 @@ export async function itemsPerRow(page: Page, itemSelector: string): Promise<num
 
 /** A screenshot of the viewport only (a long list at 390 px is unreadable as one full page). */
 export async function viewportScreenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  const file = join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file });
-  return file;
+  return captured(page, name, false);
 }
