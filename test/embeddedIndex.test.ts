@@ -71,7 +71,7 @@ function writeSchema2File(path: string, documents: readonly Record<string, unkno
 }
 
 /** The tables and indexes of the current layout, and its version. */
-const CURRENT_LAYOUT = { version: 5, tables: ['harvests', 'records', 'records_by_key', 'work_keys'], indexes: ['records_by_id'] };
+const CURRENT_LAYOUT = { version: 4, tables: ['harvests', 'records', 'records_by_key', 'work_keys'], indexes: ['records_by_id'] };
 /** The layout once a load began: the file also records its work-key profile (keyProfileRecord.ts). */
 const LOADED_LAYOUT = { ...CURRENT_LAYOUT, tables: ['harvests', 'index_meta', 'records', 'records_by_key', 'work_keys'] };
 
@@ -121,32 +121,6 @@ indexBehaviourSuite(test, 'embedded, 0.1.0 file rebuilt', async (documents) => {
   writeLegacyFile(path, documents, 1);
   await openEmbeddedIndex({ path }).close();
   assert.deepStrictEqual(schemaOf(path), CURRENT_LAYOUT, 'a writable open rebuilds a 0.1.0 file');
-  return openEmbeddedIndex({ path, readOnly: true });
-});
-
-/** Makes a current file one of schema 4: its records without the facet column. */
-function toSchema4(path: string): void {
-  const db = new Database(path);
-  db.exec('ALTER TABLE records DROP COLUMN facets; PRAGMA user_version = 4;');
-  db.close();
-}
-
-/** A file of schema 4 holding these documents. */
-async function schema4File(name: string, documents: readonly Record<string, unknown>[]): Promise<string> {
-  const path = newFile(name);
-  const index = openEmbeddedIndex({ path });
-  await index.load(documents);
-  await index.close();
-  toSchema4(path);
-  return path;
-}
-
-indexBehaviourSuite(test, 'embedded, schema 4 read-only', async (documents) => openEmbeddedIndex({ path: await schema4File('schema4', documents), readOnly: true }));
-
-indexBehaviourSuite(test, 'embedded, schema 4 given the facet column', async (documents) => {
-  const path = await schema4File('schema4-migrated', documents);
-  await openEmbeddedIndex({ path }).close();
-  assert.deepStrictEqual(schemaOf(path), LOADED_LAYOUT, 'a writable open gives a schema 4 file the facet column');
   return openEmbeddedIndex({ path, readOnly: true });
 });
 
@@ -730,45 +704,3 @@ test('a load that names no batch size writes in the batches its writer prefers: 
   t.is(await index.count(), 8505);
   await index.close();
 });
-
-test('a schema 4 file: served as it is read-only, given the facet column by a writable open, the same pages and facets either way', async (t) => {
-  const path = newFile('schema4-pages');
-  const at = (minutes: number) => new Date(Date.UTC(2025, 0, 1) + minutes * 60_000).toISOString();
-  // 90 records of one work, more than twice a page: read for its facets without its documents once it
-  // has the column, with them before.
-  const documents = Array.from({ length: 90 }, (_, i) => ({
-    id: `w-${String(i).padStart(2, '0')}`, title: 'Work', author: 'Writer', format: i % 2 === 0 ? ['Book', 'eBook'] : 'Map',
-    language: i % 3 === 0 ? null : ['English', ' English'], publishDate: i % 4 === 0 ? 'c1901' : String(1990 + (i % 11)), last_indexed: at(i % 17),
-  }));
-  const writer = openEmbeddedIndex({ path, keyProfile: 'vufind' });
-  await writer.load(documents);
-  await writer.close();
-  toSchema4(path);
-  const pagesOf = async (index: CatalogIndex) => {
-    const pages: unknown[] = [];
-    for (const order of ['last-indexed', 'relevance'] as const) {
-      for (const [offset, limit] of [[0, 20], [20, 20], [80, 20]] as const) pages.push(await index.findVersionsOf!((await index.getRecord('w-05'))!, { order, offset, limit, facets: true }));
-    }
-    return pages;
-  };
-  const reader = openEmbeddedIndex({ path, readOnly: true });
-  const before = await pagesOf(reader);
-  await reader.close();
-  t.is(schemaOf(path).version, 4, 'a read-only open changes nothing');
-  await openEmbeddedIndex({ path }).close();
-  t.is(schemaOf(path).version, 5);
-  const migrated = openEmbeddedIndex({ path, readOnly: true });
-  t.deepEqual(await pagesOf(migrated), before);
-  await migrated.close();
-  const work = (await Promise.all(documents.map(async ({ id }) => {
-    const index = openEmbeddedIndex({ path, readOnly: true });
-    try {
-      return (await index.getRecord(id))!;
-    } finally {
-      await index.close();
-    }
-  })));
-  t.deepEqual((before[0] as { facets: unknown }).facets, pageOf(work).facets);
-});
-
-const pageOf = (work: Parameters<typeof pageOfWork>[0]) => pageOfWork(work, { order: 'last-indexed', offset: 0, limit: 20, facets: true });

@@ -114,37 +114,19 @@ export function facetTallyOfDocumentTexts(texts: Iterable<string>, parsed: Itera
   return new Map(FACET_FIELDS.map((field, i) => [field, tallies[i]!]));
 }
 
-/**
- * The tally of records given by their facet fields' stored values alone: each a JSON array of the five
- * fields' values in FACET_FIELDS' order (a string, a list of strings, or null for none), as an adapter
- * keeps them beside the document, counted as facetTallyOfDocuments counts the documents they come from.
- */
-export function facetTallyOfStoredValues(texts: Iterable<string>): FacetTally {
-  const tallies = emptyTallies();
-  // The versions of a work mostly repeat a few formats and years: each distinct text is parsed and
-  // counted once, as many times as records carry it.
-  const records = new Map<string, number>();
-  for (const text of texts) records.set(text, (records.get(text) ?? 0) + 1);
-  for (const [text, times] of records) {
-    const values = JSON.parse(text) as unknown[];
-    for (let i = 0; i < FACET_FIELDS.length; i++) countStored(tallies[i]!, FACET_FIELDS[i]!, values[i], times);
-  }
-  return new Map(FACET_FIELDS.map((field, i) => [field, tallies[i]!]));
-}
-
 const emptyTallies = (): Array<Map<string, number>> => FACET_FIELDS.map(() => new Map<string, number>());
 
-/** Counts a stored field's values (a string, a list of strings, null or undefined) as facetValuesOf counts the record's list, for `times` records. */
-function countStored(tally: Map<string, number>, field: FacetField, stored: unknown, times = 1): void {
+/** Counts a stored field's values (a string, a list of strings, null or undefined) as facetValuesOf counts the record's list. */
+function countStored(tally: Map<string, number>, field: FacetField, stored: unknown): void {
   if (stored === undefined || stored === null) return;
   // One value, the common case: no list or set made for it.
   const one = typeof stored === 'string' ? stored : (stored as string[]).length === 1 ? (stored as string[])[0]! : undefined;
   if (one !== undefined) {
     const value = (field === 'publishDate' ? yearOfDate(one) : one).trim();
-    if (value !== '') tally.set(value, (tally.get(value) ?? 0) + times);
+    if (value !== '') tally.set(value, (tally.get(value) ?? 0) + 1);
     return;
   }
-  for (const value of facetValuesOfList(field, stored as string[])) tally.set(value, (tally.get(value) ?? 0) + times);
+  for (const value of facetValuesOfList(field, stored as string[])) tally.set(value, (tally.get(value) ?? 0) + 1);
 }
 
 const QUOTE = 0x22;

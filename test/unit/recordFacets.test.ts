@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { recordFromDocument } from '../../src/record/catalogRecord.js';
-import { addToFacetTally, FACET_FIELDS, facetCountsOf, facetCountsOfTally, facetTallyOfDocuments, facetTallyOfDocumentTexts, facetTallyOfStoredValues, facetValuesOf, pageOfWork } from '../../src/record/recordFacets.js';
+import { addToFacetTally, facetCountsOf, facetCountsOfTally, facetTallyOfDocuments, facetTallyOfDocumentTexts, facetValuesOf, pageOfWork } from '../../src/record/recordFacets.js';
 
 const record = (id: string, fields: Record<string, unknown>) => recordFromDocument({ id, last_indexed: '2025-01-01T00:00:00.000Z', work_keys_str_mv: ['K'], ...fields });
 
@@ -48,24 +48,6 @@ test('documents counted without being made records count as the records made of 
   const records = documents.map((fields, i) => record(`d${i}`, fields));
   t.deepEqual(facetCountsOfTally(facetTallyOfDocuments(documents)), facetCountsOf(records));
   t.deepEqual(facetCountsOfTally(facetTallyOfDocuments([])), {});
-});
-
-test('facet fields\' stored values, as an adapter keeps them beside the document, count as the records made of the documents', (t) => {
-  // The forms a stored value may take (a string, a list, null, an empty list, blanks, repeats, catalogued
-  // dates), several records with the same values (counted once each), a record with none.
-  const documents: Array<Record<string, unknown>> = [
-    { format: 'Book', publishDate: '[1899?]', language: ['Portuguese', 'Portuguese '], institution: null },
-    { format: ['Book', 'eBook'], publishDate: ['c1901', 'n.d.'], building: [], language: 'English' },
-    { format: [' ', 'Map'], publishDate: [], institution: ['Library A', 'Library B'], building: ['Main'] },
-    { format: 'Book', publishDate: '[1899?]', language: ['Portuguese', 'Portuguese '], institution: null },
-    { format: ['Map'] },
-    { format: ['Map'] },
-    {},
-  ];
-  const stored = documents.map((document) => JSON.stringify(FACET_FIELDS.map((field) => document[field] ?? null)));
-  const records = documents.map((fields, i) => record(`v${i}`, fields));
-  t.deepEqual(facetCountsOfTally(facetTallyOfStoredValues(stored)), facetCountsOf(records));
-  t.deepEqual(facetCountsOfTally(facetTallyOfStoredValues([])), {});
 });
 
 test('stored documents counted from their JSON texts count as the records made of them, whatever the texts hold', (t) => {

@@ -16,9 +16,9 @@ import { IndexUnavailableError, InvalidArgumentError, InvalidOptionError } from 
 import { versionsOfKeylessRecord, type CatalogIndex, type HarvestState, type IngestWriter, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
 import { checkRecord, checkRecordId, checkRecordIds, checkVersionsQuery } from '../../portArguments.js';
-import { LAST_LEGACY_SCHEMA_VERSION, SCHEMA, SCHEMA_VERSION, SCHEMA_WITHOUT_FACET_COLUMN, SCHEMA_WITHOUT_KEY_TOTALS, schemaVersionOf } from './indexTables.js';
+import { LAST_LEGACY_SCHEMA_VERSION, SCHEMA, SCHEMA_VERSION, SCHEMA_WITHOUT_KEY_TOTALS, schemaVersionOf } from './indexTables.js';
 import { harvestTableOf } from './harvestTable.js';
-import { addFacetColumn, addKeyTotals, legacyReads, migrateLegacyFile } from './legacyLayouts.js';
+import { addKeyTotals, legacyReads, migrateLegacyFile } from './legacyLayouts.js';
 import { recordSearchOn, type RecordSearchOptions, type RecordSearchResult } from './recordSearch.js';
 import { currentReads, type IndexReads } from './versionsReads.js';
 import { workCurationOn, type WorkCuration } from './curationTable.js';
@@ -103,7 +103,6 @@ function prepareSchema(db: Database.Database, readOnly: boolean): boolean {
   } else {
     db.transaction(() => {
       if (hasTables && version === SCHEMA_WITHOUT_KEY_TOTALS) addKeyTotals(db);
-      if (hasTables && (version === SCHEMA_WITHOUT_KEY_TOTALS || version === SCHEMA_WITHOUT_FACET_COLUMN)) addFacetColumn(db);
       db.exec(SCHEMA);
       if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
     })();

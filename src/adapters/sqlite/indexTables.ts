@@ -1,14 +1,12 @@
 /**
- * The embedded index's tables (schema 5) and how a record is written to and read from them. SQL table
+ * The embedded index's tables (schema 4) and how a record is written to and read from them. SQL table
  * and column names live here and in the modules of this folder only.
  *
  * Each fact is stored once, in the form the read path wants it:
  * - `records`: one row per record, under an integer `row`, found by id through `records_by_id`: its
  *   last_indexed as milliseconds, the ids of its work keys (a JSON array), and its other fields as a JSON
  *   object (`document`) holding only the fields the plugin reads; the keys and last_indexed are not
- *   repeated in it; and its facet fields' values (`facets`, FACET_COLUMN), which SQLite keeps from the
- *   document as it is written, so that a work read whole for its facets and order is read without its
- *   documents (versionsReads.ts).
+ *   repeated in it.
  * - `work_keys`: each distinct work key's text once, under an integer id, with how many records hold it
  *   (`records`, kept by the writers: never fewer than hold it, NULL when not known), so that a record
  *   whose keys each name one record is known alone in its work when it is read (versionsReads.ts).
@@ -29,41 +27,25 @@ import { instantOfMillis, recordOfCheckedFields, type CatalogRecord, type Record
 import { DOCUMENT_COLUMN_FIELD_NAMES } from '../../record/recordFields.js';
 import type { PreparedRecordDocument } from '../../ports.js';
 import { InvalidOptionError } from '../../errors.js';
-import { FACET_FIELDS } from '../../record/recordFacets.js';
 
 /**
  * Kept in `PRAGMA user_version`. 1 is the layout of 0.1.0, 0 that of the older files it still opened
  * (legacyLayouts.ts reads and rebuilds both); 2 was 0.2.0's before its release, never released, and is
  * refused (schemaVersionOf); 3 is this layout without the keys' totals, read as it is and given the
- * column by a writable open (legacyLayouts.ts, addKeyTotals); 4 is this layout without the records' facet
- * column, read as it is and given the column by a writable open (legacyLayouts.ts, addFacetColumn).
+ * column by a writable open (legacyLayouts.ts, addKeyTotals).
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 4;
 /** The layout before the keys' totals (work_keys.records), read and migrated in place. */
 export const SCHEMA_WITHOUT_KEY_TOTALS = 3;
-/** The layout before the records' facet column (records.facets), read as it is and migrated by a writable open. */
-export const SCHEMA_WITHOUT_FACET_COLUMN = 4;
 
-/**
- * A record's facet fields' values as stored in its document (FACET_FIELDS' order, each a string, a list
- * of strings, or null when the document has none), a JSON array that SQLite extracts from `document`
- * whenever the row is written (a stored generated column: no writer names it). The facet counts of a work
- * are tallied from these (facetTallyOfStoredValues) without its documents read into JavaScript.
- */
-export const FACET_COLUMN = `facets TEXT GENERATED ALWAYS AS (json_extract(document, ${FACET_FIELDS.map((field) => `'$.${field}'`).join(', ')})) STORED`;
-
-/** The `records` table, under a name (the current one, or a new table a migration fills). */
-export const recordsTable = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
+export const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS records (
     row INTEGER PRIMARY KEY,
     id TEXT NOT NULL,
     last_indexed INTEGER NOT NULL,
     key_ids TEXT NOT NULL,
-    document TEXT NOT NULL,
-    ${FACET_COLUMN}
-  )`;
-
-export const SCHEMA = `
-  ${recordsTable('records')};
+    document TEXT NOT NULL
+  );
   CREATE UNIQUE INDEX IF NOT EXISTS records_by_id ON records (id);
   CREATE TABLE IF NOT EXISTS work_keys (
     key_id INTEGER PRIMARY KEY,
@@ -176,12 +158,6 @@ export function storedInstantOf(document: PreparedRecordDocument): number {
 /** Whether the file's work_keys has the keys' totals (a schema 3 file opened read-only has not). */
 export function holdsKeyTotals(db: Database.Database): boolean {
   return db.prepare("SELECT 1 FROM pragma_table_info('work_keys') WHERE name = 'records'").get() !== undefined;
-}
-
-/** Whether the file's records have the facet column (a schema 4 file opened read-only has not). */
-export function holdsFacetColumn(db: Database.Database): boolean {
-  // A generated column is listed by table_xinfo only.
-  return db.prepare("SELECT 1 FROM pragma_table_xinfo('records') WHERE name = 'facets'").get() !== undefined;
 }
 
 /** Whether the index holds any record: an empty one is filled by a bulk load (tableWriters.ts). */

@@ -6,14 +6,13 @@
  * is, with the queries below (slower for large works: their documents are read and sorted); a writable
  * open rebuilds it in the current layout (indexTables.ts) in one transaction. Layouts of 0.2.0 before its
  * release were never released and are not read (indexTables.ts, schemaVersionOf, refuses them), except
- * schema 3, the current layout without the keys' totals, which a writable open completes (addKeyTotals),
- * and schema 4, without the records' facet column, which a writable open adds (addFacetColumn).
+ * schema 3, the current layout without the keys' totals, which a writable open completes (addKeyTotals).
  */
 import type Database from 'better-sqlite3';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
 import type { PreparedRecordDocument } from '../../ports.js';
 import { pageOfWork } from '../../record/recordFacets.js';
-import { recordsTable, SCHEMA, SCHEMA_VERSION } from './indexTables.js';
+import { SCHEMA, SCHEMA_VERSION } from './indexTables.js';
 import { stagedLoad } from './tableWriters.js';
 import { readsWholeWork, type IndexReads } from './versionsReads.js';
 
@@ -80,22 +79,6 @@ export function migrateLegacyFile(db: Database.Database): void {
  */
 export function addKeyTotals(db: Database.Database): void {
   db.exec('ALTER TABLE work_keys ADD COLUMN records INTEGER');
-}
-
-/**
- * Gives a schema 3 or 4 file the records' facet column (indexTables.ts, FACET_COLUMN). A stored generated
- * column cannot be added to a table that has rows, so the records are copied in row order (a work's records
- * stay neighbours) into a table that has it, SQLite extracting each row's facet values as it is written,
- * and that table takes the old one's name; the caller's SCHEMA then makes its index by id again. Run in
- * the caller's transaction (its time per million records: docs/benchmarks.md).
- */
-export function addFacetColumn(db: Database.Database): void {
-  db.exec(`
-    ${recordsTable('records_with_facets')};
-    INSERT INTO records_with_facets (row, id, last_indexed, key_ids, document)
-      SELECT row, id, last_indexed, key_ids, document FROM records ORDER BY row;
-    DROP TABLE records;
-    ALTER TABLE records_with_facets RENAME TO records;`);
 }
 
 type DocumentsAfter = (id: string) => PreparedRecordDocument[];

@@ -4,20 +4,18 @@
  * works with a large key from its remembered records (largeKeyMembers.ts), others by one statement; the
  * pages of large works give out records kept from earlier answers (reusedRecords.ts). An
  * order on record fields (year, title, author), filters or facets read every record of the work in one
- * statement and cut the page by the rules all adapters share (src/record/recordFacets.ts); for facets alone,
- * a work larger than its page is read without its documents (its rows' facet column), and only the page's
- * records are read whole.
+ * statement and cut the page by the rules all adapters share (src/record/recordFacets.ts).
  * embeddedIndex.ts wraps these with the port's errors and lifecycle, and does the small search.
  */
 import type Database from 'better-sqlite3';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
 import { versionsOfKeylessRecord, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
-import { firstKeyIdOf, holdsFacetColumn, holdsKeyTotals, KEYS_PER_HASH, parameterList, recordOfColumns, recordOfParsedColumns, workKeysAndSharedOf } from './indexTables.js';
+import { firstKeyIdOf, holdsKeyTotals, KEYS_PER_HASH, parameterList, recordOfColumns, recordOfParsedColumns, workKeysAndSharedOf } from './indexTables.js';
 import { holds, LARGE_KEY_RECORDS, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import { versionOrder, type VersionEntry } from './versionOrder.js';
 import { reusedRecords } from './reusedRecords.js';
 import { isRecordFieldOrder } from '../../record/recordOrder.js';
-import { addToFacetTally, facetCountsOfTally, facetTallyOfDocumentTexts, facetTallyOfStoredValues, pageOfWork, readsWholeWork, type FacetCounts, type FacetTally } from '../../record/recordFacets.js';
+import { addToFacetTally, facetCountsOfTally, facetTallyOfDocumentTexts, pageOfWork, readsWholeWork, type FacetCounts, type FacetTally } from '../../record/recordFacets.js';
 
 export interface IndexReads {
   getRecord(id: string): CatalogRecord | undefined;
@@ -44,8 +42,6 @@ const versionOfColumns = (row: VersionRow, keys: readonly string[]): CatalogReco
 const VERSION_COLUMNS = 'r.id AS id, r.last_indexed AS last_indexed, r.key_ids AS key_ids, r.document AS document';
 /** A key row as the page is cut from it: record id, last_indexed, the record's row. */
 const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
-/** A version's row as a work read for its facets and order has it: id, last_indexed, its row, its facet column (indexTables.ts). */
-type FacetRow = readonly [id: string, lastIndexed: number, row: number, facets: string];
 
 /**
  * Key rows read in one go before a work counts as large. A statement that groups, sorts and counts in
@@ -55,8 +51,7 @@ type FacetRow = readonly [id: string, lastIndexed: number, row: number, facets: 
 const SMALL_WORK_KEY_ROWS = 256;
 /**
  * A work whose keys' totals add up to at most this many times the end of the page (offset + limit) is
- * read whole in one statement (pageOfWorkRows); a larger one is cut from its key rows first. For facets,
- * a work with a key of more than this many times the end of the page is read without its documents.
+ * read whole in one statement (pageOfWorkRows); a larger one is cut from its key rows first.
  */
 const WHOLE_WORK_PAGE_SHARE = 2;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
@@ -82,7 +77,6 @@ const REUSED_FROM_WORK_RECORDS = 100;
 const NO_KEYS: readonly string[] = Object.freeze([]);
 
 export function currentReads(db: Database.Database): IndexReads {
-  const facetColumn = holdsFacetColumn(db);
   // A record's versions are found from the key ids stored with it (findVersionsOf), not from its keys' texts.
   // The record, its key ids and its keys' texts in one statement, and which of its keys may name another
   // record (by the keys' totals): its versions are those keys' records, and a record with none is alone in
@@ -278,15 +272,14 @@ export function currentReads(db: Database.Database): IndexReads {
 
   // The facet values of a remembered list's records, tallied once (read while the list is remembered), and
   // its facet counts: the page of a large work is then cut from the list, not from every record read again.
-  // Tallied from the rows' facet column (a file of schema 4 read as it is: from the stored documents, as
-  // pageOfWholeWorkWithFacets tallies them): no record made of each.
+  // Tallied from the stored documents, as pageOfWholeWorkWithFacets tallies them: no record made of each.
   const tallies = new WeakMap<KeyMembers, { tally: FacetTally; counts: FacetCounts }>();
-  const documentsOfRows = db.prepare<[string], string>(`SELECT ${facetColumn ? 'facets' : 'document'} FROM records WHERE row IN (SELECT value FROM json_each(?))`).pluck();
+  const documentsOfRows = db.prepare<[string], string>('SELECT document FROM records WHERE row IN (SELECT value FROM json_each(?))').pluck();
   const talliedMembers = (members: KeyMembers) => {
     let tallied = tallies.get(members);
     if (tallied === undefined) {
-      const texts = documentsOfRows.all(JSON.stringify(Array.from(members.byIdRows)));
-      const tally = facetColumn ? facetTallyOfStoredValues(texts) : facetTallyOfDocumentTexts(texts);
+      // Counted from the stored texts' facet fields, as a work read whole is (pageOfWholeWorkWithFacets).
+      const tally = facetTallyOfDocumentTexts(documentsOfRows.all(JSON.stringify(Array.from(members.byIdRows))));
       tallied = { tally, counts: facetCountsOfTally(tally) };
       tallies.set(members, tallied);
     }
@@ -316,15 +309,6 @@ export function currentReads(db: Database.Database): IndexReads {
   const workRecordsByCount = statementsByKeyCount<VersionRow>(db, (keyIds) => `SELECT ${VERSION_COLUMNS} FROM records AS r
       WHERE r.row IN (SELECT record_row FROM records_by_key WHERE key_id IN (${keyIds}))`);
   const workRecords = (ids: readonly number[]): VersionRow[] => workRecordsByCount[ids.length]?.all(...ids) ?? workRecordsByList.all(JSON.stringify(ids));
-  // Every record of a work without its document: what its order and facets read (the facet column; not
-  // in a schema 4 file read as it is, whose works are read whole).
-  const FACET_ROW_COLUMNS = 'r.id AS id, r.last_indexed AS last_indexed, r.row AS row, r.facets AS facets';
-  const workFacetRowsByList = facetColumn ? db.prepare<[string], FacetRow>(`SELECT ${FACET_ROW_COLUMNS} FROM records AS r
-    WHERE r.row IN (SELECT record_row ${KEYED})`).raw() : undefined;
-  const workFacetRowsByCount = facetColumn ? statementsByKeyCount<FacetRow>(db, (keyIds) => `SELECT ${FACET_ROW_COLUMNS} FROM records AS r
-      WHERE r.row IN (SELECT record_row FROM records_by_key WHERE key_id IN (${keyIds}))`) : undefined;
-  const workFacetRows = workFacetRowsByList === undefined ? undefined
-    : (ids: readonly number[]): FacetRow[] => workFacetRowsByCount?.[ids.length]?.all(...ids) ?? workFacetRowsByList.all(JSON.stringify(ids));
 
   const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
     SELECT r.id AS id,
@@ -401,27 +385,6 @@ export function currentReads(db: Database.Database): IndexReads {
   };
 
   /**
-   * A page of a work read for its facets only (as pageOfWholeWorkWithFacets cuts it) from its rows without
-   * their documents: all of them counted from their facet column and sorted, and only the page's records
-   * read (pageRecords); undefined when an id came back with U+FFFD (smallWorkEntries says why).
-   */
-  const pageOfWorkFacetRows = (rows: FacetRow[], query: RecordVersionsQuery): VersionsPage | undefined => {
-    if (rows.some(([id]) => id.includes('\uFFFD'))) return undefined;
-    rows.sort(versionOrder(query.order));
-    const offset = Math.max(0, query.offset);
-    const page = query.limit > 0 ? rows.slice(offset, offset + query.limit) : [];
-    const facets = facetCountsOfTally(facetTallyOfStoredValues(rows.map((row) => row[3])));
-    return { total: rows.length, records: pageRecords(page.map(([id]) => id), page.map(([, , row]) => row)), unfilteredTotal: rows.length, facets };
-  };
-
-  /** The work's large keys remembered for the next request, when it is a large work read whole for its facets. */
-  const rememberIfLarge = (ids: readonly number[], records: number, query: RecordVersionsQuery): void => {
-    if (records <= SMALL_WORK_KEY_ROWS || !listsFacetsOnly(query)) return;
-    const version = dataVersion.get() ?? 0;
-    for (const keyId of ids) large.membersOf(keyId, version);
-  };
-
-  /**
    * A page of a work's rows read whole, in the feed's or the page's default order, as the key rows would
    * have cut it; undefined when an id came back with U+FFFD (smallWorkEntries says why).
    */
@@ -445,20 +408,12 @@ export function currentReads(db: Database.Database): IndexReads {
         const page = largeWorkWithFacets(ids, query, totals);
         if (page !== undefined) return page;
       }
-      // For facets alone, a work whose keys' totals say it holds more than WHOLE_WORK_PAGE_SHARE times the
-      // end of the page is read without its documents, and then only its page's records whole; a smaller
-      // one (or one of totals not known) is read whole in one statement, as the second statement would
-      // cost more than the documents it leaves unread.
-      if (workFacetRows !== undefined && listsFacetsOnly(query) && totals !== undefined
-        && largestTotal(totals) > WHOLE_WORK_PAGE_SHARE * (Math.max(0, query.offset) + query.limit)) {
-        const rows = workFacetRows(ids);
-        if (!remembered) rememberIfLarge(ids, rows.length, query);
-        const page = pageOfWorkFacetRows(rows, query);
-        if (page !== undefined) return page;
-      }
       const work = workRecords(ids);
       // A large work read whole for its facets: its large keys are remembered for the next request.
-      if (!remembered) rememberIfLarge(ids, work.length, query);
+      if (!remembered && work.length > SMALL_WORK_KEY_ROWS && listsFacetsOnly(query)) {
+        const version = dataVersion.get() ?? 0;
+        for (const keyId of ids) large.membersOf(keyId, version);
+      }
       return listsFacetsOnly(query) ? pageOfWholeWorkWithFacets(work, query) : pageOfWholeWork(work, query);
     }
     if (ids.some(large.remembers) || (totals !== undefined && namesLargeWork(totals))) return largeWork(ids, query, totals);
@@ -535,13 +490,6 @@ function namesLargeWork(totals: ReadonlyArray<number | null>): boolean {
     if (total !== null && total > LARGE_KEY_RECORDS) large = true;
   }
   return large && sumOfTotals(totals) > SMALL_WORK_KEY_ROWS;
-}
-
-/** The largest of keys' totals known (0 when none is): the work holds at least as many records. */
-function largestTotal(totals: ReadonlyArray<number | null>): number {
-  let largest = 0;
-  for (const total of totals) if (total !== null && total > largest) largest = total;
-  return largest;
 }
 
 /** The sum of keys' totals, Infinity when one is not known. */
