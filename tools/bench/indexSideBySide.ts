@@ -8,7 +8,8 @@
  * than the whole server's CPU per answer can show it on a shared machine.
  *
  * Usage: node dist/tools/bench/indexSideBySide.js --records N --index <file> --a <package root> --b <package root>
- *          [--requests N] [--block N] [--view rss|html] [--walk]
+ *          [--requests N] [--block N] [--view rss|html] [--walk] [--index-b <file>]
+ * With --index-b, build b reads its own file of the same catalog (a layout build a does not write).
  * With --walk, works of more than 20 records are asked as a crawler walks them: record after record of one work.
  * A package root is a checkout with its dist/ built.
  */
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
   const path = option('--index');
   const sides = [
     { name: 'a', root: option('--a'), index: await openIndex(option('--a'), path) },
-    { name: 'b', root: option('--b'), index: await openIndex(option('--b'), path) },
+    { name: 'b', root: option('--b'), index: await openIndex(option('--b'), option('--index-b', path)) },
   ];
   // What listVersions asks for the view's default order (src/versions/listVersions.ts, paging.ts).
   const query: RecordVersionsQuery = view === 'rss' ? { order: 'last-indexed', offset: 0, limit: 50 } : { order: 'relevance', offset: 0, limit: 20, facets: true };
