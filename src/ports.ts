@@ -11,19 +11,17 @@
  *   documents.
  * - `HarvestState`, where a harvest (src/ingest/harvestState.ts) remembers how far it got.
  *
- * Beside the write port, the one check of its shape (missingWriterMethods) that what takes a writer uses,
- * and a document's parts read off it (documentParts) for `putParts`.
+ * Beside the write port, the one check of its shape (missingWriterMethods) that what takes a writer uses.
  */
 import type { CatalogRecord } from './record/catalogRecord.js';
 import type { RecordFieldOrder } from './record/recordOrder.js';
 import type { FacetCounts, VersionsFilter } from './record/recordFacets.js';
-import { storedFieldsJsonOf } from './record/storedFieldsJson.js';
 
 export type { FacetCounts, VersionsFilter };
-import type { PreparedDocumentParts, PreparedRecordDocument } from './ingest/prepareRecordDocument.js';
+import type { PreparedRecordDocument } from './ingest/prepareRecordDocument.js';
 import type { WorkKeyProfileName } from './work-keys/workKeyProfiles.js';
 
-export type { PreparedDocumentParts, PreparedRecordDocument };
+export type { PreparedRecordDocument };
 
 /** `last-indexed`: last_indexed descending, then id ascending (the feed). `relevance`: score descending,
  * then id ascending (the page's default); a key filter scores every match alike, so this is id order.
@@ -108,17 +106,6 @@ export interface WriteRefusal {
   readonly reason: string;
 }
 
-/** A prepared document's parts, read off the document itself. */
-export function documentParts(document: PreparedRecordDocument): PreparedDocumentParts {
-  return {
-    id: document.id,
-    work_keys_str_mv: document.work_keys_str_mv,
-    last_indexed: document.last_indexed,
-    storedFieldsJson: storedFieldsJsonOf(document),
-    document: () => document,
-  };
-}
-
 /** Where documents go: the embedded index, a Solr core. */
 export interface IngestWriter {
   /** For messages: `embedded index catalog.sqlite`, `Solr core http://…/solr/biblio`. */
@@ -134,12 +121,6 @@ export interface IngestWriter {
   storedContentOf(ids: readonly string[]): Promise<ReadonlyMap<string, StoredContent>>;
   /** Adds or replaces (by id) prepared documents; answers the ones the engine refused. */
   put(batch: readonly PreparedRecordDocument[]): Promise<readonly WriteRefusal[]>;
-  /**
-   * Optional: `put` for documents given as their parts, for a writer that reads most documents' id, keys,
-   * last_indexed and stored fields' JSON only (the embedded index's load into an empty file), so that a
-   * mapping worker's document need not be parsed whole. The pipeline uses it when a writer has it.
-   */
-  putParts?(batch: readonly PreparedDocumentParts[]): Promise<readonly WriteRefusal[]>;
   /** Removes these records (a harvested deletion); an id the index does not hold is no error. */
   delete(ids: readonly string[]): Promise<void>;
   /**

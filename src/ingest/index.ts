@@ -10,7 +10,7 @@ export { describePosition, describeRejection } from './sourceRecord.js';
 export type { RecordPosition, SourceItem } from './sourceRecord.js';
 export { runIngest, IngestStoppedError, DEFAULT_BATCH_SIZE } from './pipeline.js';
 export type { IngestOptions, IngestSummary, IngestCounts, IngestProgress, IngestRejection, IngestDuplicate, RecordBatchMapping, MappingOutcome } from './pipeline.js';
-export type { IngestWriter, StoredContent, WriteRefusal, HarvestState, PreparedRecordDocument, PreparedDocumentParts } from '../ports.js';
+export type { IngestWriter, StoredContent, WriteRefusal, HarvestState, PreparedRecordDocument } from '../ports.js';
 export { loadDocuments } from './loadDocuments.js';
 export type { LoadOptions, LoadSummary, RejectedDocument } from './loadDocuments.js';
 export { harvestStateFile } from './harvestState.js';

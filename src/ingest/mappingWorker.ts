@@ -9,7 +9,7 @@
  * Left to others: batching, ordering and turning outcomes back into documents and errors (mappingWorkers.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { bytesMappingOf, documentPartsAt, outcomeOf, outcomeText, OutcomeTexts, storedFieldRuns, unpackedPosition, type FromMappingWorker, type MappingWorkerData, type ToMappingWorker } from './mappingWorkers.js';
+import { bytesMappingOf, outcomeOf, outcomeText, OutcomeTexts, storedFieldRuns, unpackedPosition, type FromMappingWorker, type MappingWorkerData, type ToMappingWorker } from './mappingWorkers.js';
 
 const port = parentPort!;
 const { format, settings } = workerData as MappingWorkerData;
@@ -26,7 +26,6 @@ port.on('message', ({ batch, bytes, ends, positions, keyProfile, clocks }: ToMap
   const kinds = new Uint8Array(ends.length);
   const textEnds = new Int32Array(ends.length);
   const runCounts = new Int32Array(ends.length);
-  const partsAt = new Int32Array(2 * ends.length);
   const runs: number[] = [];
   let start = 0;
   for (let i = 0; i < ends.length; i++) {
@@ -39,9 +38,6 @@ port.on('message', ({ batch, bytes, ends, positions, keyProfile, clocks }: ToMap
     const outcome = outcomeOf(mapping, all.subarray(start, end), unpackedPosition(positions, i), settings, keyProfile, clock);
     const [kind, text] = outcomeText(outcome);
     runCounts[i] = 'prepared' in outcome ? storedFieldRuns(outcome.prepared.document, text, runs) : -1;
-    const [idEnd, keysAt] = 'prepared' in outcome ? documentPartsAt(outcome.prepared.document, text) : [-1, -1];
-    partsAt[2 * i] = idEnd;
-    partsAt[2 * i + 1] = keysAt;
     kinds[i] = kind;
     textEnds[i] = texts.add(text);
     start = end;
@@ -49,7 +45,7 @@ port.on('message', ({ batch, bytes, ends, positions, keyProfile, clocks }: ToMap
   const written = texts.take();
   const runsAt = Int32Array.from(runs);
   port.postMessage(
-    { batch, kinds, texts: written, ends: textEnds, runCounts, runs: runsAt, partsAt } satisfies FromMappingWorker,
-    [kinds.buffer, written.buffer as ArrayBuffer, textEnds.buffer, runCounts.buffer, runsAt.buffer, partsAt.buffer],
+    { batch, kinds, texts: written, ends: textEnds, runCounts, runs: runsAt } satisfies FromMappingWorker,
+    [kinds.buffer, written.buffer as ArrayBuffer, textEnds.buffer, runCounts.buffer, runsAt.buffer],
   );
 });

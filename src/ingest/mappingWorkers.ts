@@ -6,8 +6,7 @@
  * each document as the pipeline would (prepareRecordDocument: checked, keyed under the load's profile,
  * stamped with the clock the pipeline gave for its position), so that this costly part runs on every
  * core, and answers the outcomes as JSON texts, UTF-8 in one buffer that is transferred, which this
- * thread decodes one record at a time when the pipeline takes it, parsing of a document only its id, keys
- * and last_indexed unless the document itself is read (PreparedText). Cheaper than cloning the
+ * thread decodes and parses one record at a time when the pipeline takes it. Cheaper than cloning the
  * documents as objects; and the batches waiting their turn hold no strings or objects of V8's heap here:
  * as one JSON text per batch (a megabyte or more, placed straight in V8's old generation) or as a string
  * per record (kept long enough to be moved there), they made garbage the heap grew with, batch after
@@ -29,7 +28,6 @@ import type { LocalMappingSettings } from './localMapping.js';
 import type { MappingOutcome, RecordBatchMapping } from './pipeline.js';
 import { prepareMappedDocument, type PreparedDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
 import { rememberStoredFieldsJson } from '../record/storedFieldsJson.js';
-import type { PreparedDocumentParts } from '../ports.js';
 import { isRecordDeletion } from './recordDeletion.js';
 import { recordFormatNamed, type RecordBytesReading } from './recordFormats.js';
 import type { RecordPosition } from './sourceRecord.js';
@@ -102,11 +100,6 @@ export interface FromMappingWorker {
   readonly runCounts: Int32Array;
   /** The runs of the records one after another: the start and end of each in its record's text. */
   readonly runs: Int32Array;
-  /**
-   * For each record, two places in its text (DocumentPartsAt): where its id's JSON ends and where its
-   * keys' member starts; -1, -1 when the document's members are not in that order.
-   */
-  readonly partsAt: Int32Array;
 }
 
 export interface MappingWorkersOptions {
@@ -249,7 +242,7 @@ export function outcomeOf(
  * the pipeline reads it (PreparedText), so that batches waiting their turn hold one short string per
  * record rather than its objects.
  */
-function outcomesOf({ kinds, texts, ends, runCounts, runs, partsAt }: FromMappingWorker): MappingOutcome[] {
+function outcomesOf({ kinds, texts, ends, runCounts, runs }: FromMappingWorker): MappingOutcome[] {
   const outcomes: MappingOutcome[] = new Array(kinds.length);
   let start = 0;
   let runsAt = 0;
@@ -261,7 +254,7 @@ function outcomesOf({ kinds, texts, ends, runCounts, runs, partsAt }: FromMappin
     const ownRuns = runCount < 0 ? undefined : runs.subarray(runsAt, runsAt + 2 * runCount);
     if (runCount > 0) runsAt += 2 * runCount;
     if (kind === OutcomeKind.PreparedFromClock || kind === OutcomeKind.Prepared) {
-      outcomes[i] = new PreparedText(bytes, kind === OutcomeKind.PreparedFromClock, ownRuns, partsAt[2 * i]!, partsAt[2 * i + 1]!);
+      outcomes[i] = new PreparedText(bytes, kind === OutcomeKind.PreparedFromClock, ownRuns);
       continue;
     }
     const text = utf8.decode(bytes);
@@ -280,65 +273,21 @@ function outcomesOf({ kinds, texts, ends, runCounts, runs, partsAt }: FromMappin
 const utf8 = new TextDecoder();
 
 /**
- * A prepared outcome as the worker's JSON text, decoded on reading (the pipeline reads it once). With the
- * runs of the text that hold its stored fields, the document is given the JSON of those fields
- * (src/record/storedFieldsJson.ts) cut from the same text, so that a writer storing it does not write it
- * again. With the places of its parts (DocumentPartsAt), only its id, keys and last_indexed are parsed,
- * each from its own piece of the text, and the whole text only when the document is read (a writer
- * without putParts, a grouping decision, a record the index held): a load into an empty embedded index
- * never parses it.
+ * A prepared outcome as the worker's JSON text, decoded and parsed on reading (the pipeline reads it once).
+ * With the runs of the text that hold its stored fields, the document is given the JSON of those fields
+ * (src/record/storedFieldsJson.ts) cut from the same text, so that a writer storing
+ * it does not write it again.
  */
 class PreparedText {
-  constructor(
-    private readonly bytes: Uint8Array, private readonly fromClock: boolean, private readonly runs: Int32Array | undefined,
-    private readonly idEnd: number, private readonly keysAt: number,
-  ) {}
+  constructor(private readonly bytes: Uint8Array, private readonly fromClock: boolean, private readonly runs: Int32Array | undefined) {}
 
   get prepared(): PreparedDocument {
     const text = utf8.decode(this.bytes);
-    const storedFields = this.runs === undefined ? undefined : storedFieldsJsonFrom(text, this.runs);
-    const documentOf = (): PreparedRecordDocument => {
-      const document = JSON.parse(text) as PreparedRecordDocument;
-      if (storedFields !== undefined) rememberStoredFieldsJson(document, storedFields);
-      return document;
-    };
-    if (this.idEnd < 0) return { document: documentOf(), lastIndexedFromClock: this.fromClock };
-    const { work_keys_str_mv: keys, last_indexed: lastIndexed } = JSON.parse(`{${text.slice(this.keysAt)}`) as Pick<PreparedRecordDocument, 'work_keys_str_mv' | 'last_indexed'>;
-    let document: PreparedRecordDocument | undefined;
-    const parts: PreparedDocumentParts = {
-      id: JSON.parse(text.slice(ID_MEMBER.length, this.idEnd)) as string,
-      work_keys_str_mv: keys,
-      last_indexed: lastIndexed,
-      storedFieldsJson: storedFields,
-      document: () => (document ??= documentOf()),
-    };
-    return { get document() { return parts.document(); }, lastIndexedFromClock: this.fromClock, parts };
+    const document = JSON.parse(text) as PreparedRecordDocument;
+    if (this.runs !== undefined) rememberStoredFieldsJson(document, storedFieldsJsonFrom(text, this.runs));
+    return { document, lastIndexedFromClock: this.fromClock };
   }
 }
-
-/** How a prepared document's JSON text begins when its id is its first member. */
-const ID_MEMBER = '{"id":';
-/** The start of the keys' member when the keys and last_indexed are the last two members. */
-const KEYS_MEMBER = ',"work_keys_str_mv":';
-
-/**
- * Where a prepared document's parts lie in its JSON text (`JSON.stringify(document)`), for the main thread
- * to parse only those: the end of the id's JSON when the id is the first member, and the start of the keys'
- * member (after its comma) when the keys and last_indexed are the last two, in that order, as the MARC
- * mapping and prepareMappedDocument leave them; [-1, -1] otherwise. The text of those two members, in
- * braces, is an object of the two; a quote not escaped stands in a flat document's text only around its
- * keys and strings, so the last `,"work_keys_str_mv":` is the keys' member.
- */
-export function documentPartsAt(document: PreparedRecordDocument, text: string): readonly [number, number] {
-  const names = Object.keys(document);
-  const count = names.length;
-  if (count < 3 || names[0] !== 'id' || names[count - 2] !== 'work_keys_str_mv' || names[count - 1] !== 'last_indexed') return NO_PARTS_AT;
-  const keysAt = text.lastIndexOf(KEYS_MEMBER);
-  if (keysAt < 0) return NO_PARTS_AT;
-  return [ID_MEMBER.length + JSON.stringify(document.id).length, keysAt + 1];
-}
-
-const NO_PARTS_AT: readonly [number, number] = [-1, -1];
 
 /** The stored fields' JSON object from the runs of a document's JSON text that hold them (StoredFieldRuns). */
 export function storedFieldsJsonFrom(text: string, runs: Int32Array): string {

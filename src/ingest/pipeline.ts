@@ -24,7 +24,7 @@ import { InvalidOptionError, InvalidRecordDocumentError, VersionsError } from '.
 import { prepareRecordDocument, type PreparedDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
 import { isRecordDeletion } from './recordDeletion.js';
 import type { RecordPosition, SourceItem } from './sourceRecord.js';
-import { documentParts, missingWriterMethods, type IngestWriter, type PreparedDocumentParts, type StoredContent } from '../ports.js';
+import { missingWriterMethods, type IngestWriter, type StoredContent } from '../ports.js';
 import { checkKeyProfile, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 
 export type { IngestWriter, StoredContent, WriteRefusal } from '../ports.js';
@@ -164,8 +164,7 @@ export class IngestStoppedError extends VersionsError {
 }
 
 interface Pending {
-  /** The document's parts: a writer with putParts is given them, and the document made only if it is read. */
-  readonly parts: PreparedDocumentParts;
+  readonly document: PreparedRecordDocument;
   readonly position: RecordPosition;
   /** `last_indexed` came from the clock, so a stored one may be kept. */
   readonly stamped: boolean;
@@ -241,8 +240,8 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
     const kinds: Array<keyof typeof written> = [];
     const lookedUp = new Set<string>();
     const seenInBatch = new Set<string>();
-    for (const { parts, stamped } of pending) {
-      const id = parts.id;
+    for (const { document, stamped } of pending) {
+      const id = document.id;
       if (stamped) lookedUp.add(id);
       if (writtenIds.has(id) || seenInBatch.has(id)) {
         kinds.push('duplicates');
@@ -252,27 +251,25 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
       }
     }
     const stored = lookedUp.size > 0 ? await writer.storedContentOf([...lookedUp]) : new Map<string, StoredContent>();
-    const documents = pending.map(({ parts, stamped }, i) => {
-      const before = stamped ? stored.get(parts.id) : undefined;
-      if (before === undefined) return parts;
-      const document = parts.document();
+    const documents = pending.map(({ document, stamped }, i) => {
+      const before = stamped ? stored.get(document.id) : undefined;
+      if (before === undefined) return document;
       const same = before.fingerprint === contentFingerprintOf(document);
       if (kinds[i] === 'added') kinds[i] = same ? 'unchanged' : 'changed';
-      return same ? documentParts({ ...document, last_indexed: before.lastIndexed }) : parts;
+      return same ? { ...document, last_indexed: before.lastIndexed } : document;
     });
-    // A writer that takes parts is given them; any other, the documents.
-    const refused = writer.putParts !== undefined ? await writer.putParts(documents) : await writer.put(documents.map((parts) => parts.document()));
+    const refused = await writer.put(documents);
     const reasons = new Map(refused.map((refusal) => [refusal.index, refusal.reason]));
     pending.forEach((p, i) => {
       if (reasons.has(i)) return;
       written[kinds[i]!] += 1;
-      writtenIds.add(idKeptApart(p.parts.id));
+      writtenIds.add(idKeptApart(p.document.id));
     });
     progress();
     pending.forEach((p, i) => {
       const reason = reasons.get(i);
       if (reason !== undefined) reject(p.position, reason);
-      else if (kinds[i] === 'duplicates') duplicate(p.position, p.parts.id);
+      else if (kinds[i] === 'duplicates') duplicate(p.position, p.document.id);
     });
   };
 
@@ -283,11 +280,8 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
     if (deletions.length >= batchSize) await flushDeletions();
   };
   const keep = (prepared: PreparedDocument, at: RecordPosition): Promise<void> | undefined => {
-    // Grouping decisions read and rewrite the document; otherwise its parts, when known, are kept as they are.
-    const parts = writer.curateWorkKeys !== undefined
-      ? documentParts(writer.curateWorkKeys(prepared.document) ?? prepared.document)
-      : prepared.parts ?? documentParts(prepared.document);
-    batch.push({ parts, position: at, stamped: prepared.lastIndexedFromClock });
+    const document = writer.curateWorkKeys?.(prepared.document) ?? prepared.document;
+    batch.push({ document, position: at, stamped: prepared.lastIndexedFromClock });
     return batch.length >= batchSize ? flushDocuments() : undefined;
   };
   /**

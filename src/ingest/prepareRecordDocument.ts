@@ -11,34 +11,10 @@ import { WORK_KEY_PROFILES, type WorkKeyProfileName } from '../work-keys/workKey
 /** A document as writers get it: checked, with its work keys as a list and `last_indexed` normalised. */
 export type PreparedRecordDocument = RecordDocument & { work_keys_str_mv: string[]; last_indexed: string };
 
-/**
- * A prepared document as the ingest pipeline may hand it to a writer that takes it so (IngestWriter's
- * `putParts`, src/ports.ts): what a writer keys and stores a document by, read without the whole document,
- * which is made on first call of `document()` (a mapping worker's document is its JSON text until then:
- * src/ingest/mappingWorkers.ts).
- */
-export interface PreparedDocumentParts {
-  readonly id: string;
-  readonly work_keys_str_mv: readonly string[];
-  readonly last_indexed: string;
-  /**
-   * The JSON of the fields the embedded index stores (src/record/storedFieldsJson.ts), when it was made
-   * where the document was mapped; else undefined, and a writer writes it from the document.
-   */
-  readonly storedFieldsJson: string | undefined;
-  /** The whole document, the same object at every call. */
-  document(): PreparedRecordDocument;
-}
-
 export interface PreparedDocument {
   readonly document: PreparedRecordDocument;
   /** True when `last_indexed` was absent and set from the clock (a re-load may keep the stored one). */
   readonly lastIndexedFromClock: boolean;
-  /**
-   * The document's parts, when they are known without the document: a mapping worker's
-   * document is then made from its text only when something reads `document` (mappingWorkers.ts).
-   */
-  readonly parts?: PreparedDocumentParts;
 }
 
 export function prepareRecordDocument(input: unknown, now: Date, keyProfile: WorkKeyProfileName = 'vufind'): PreparedDocument {

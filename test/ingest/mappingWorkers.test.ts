@@ -10,12 +10,8 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import type Database from 'better-sqlite3';
-import { runIngest, type IngestOptions, type RecordBatchMapping } from '../../src/ingest/pipeline.js';
-import { documentPartsAt, startMappingWorkers, storedFieldRuns, storedFieldsJsonFrom } from '../../src/ingest/mappingWorkers.js';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
-import type { IngestWriter, PreparedDocumentParts } from '../../src/ports.js';
+import type { IngestOptions, RecordBatchMapping } from '../../src/ingest/pipeline.js';
+import { startMappingWorkers, storedFieldRuns, storedFieldsJsonFrom } from '../../src/ingest/mappingWorkers.js';
 import { prepareRecordDocument, type PreparedRecordDocument } from '../../src/ingest/prepareRecordDocument.js';
 import { documentColumnOf } from '../../src/adapters/sqlite/indexTables.js';
 import { recordFormatNamed } from '../../src/ingest/recordFormats.js';
@@ -152,75 +148,3 @@ test('the stored fields a worker cuts from a document\'s text are the embedded i
   t.is(storedFieldRuns(local, JSON.stringify(local), runs), -1);
   t.deepEqual(runs, []);
 });
-
-test('the id, keys and last_indexed of a document are read from their own pieces of its text, and a document in another order is read whole', (t) => {
-  const mapped = [1, 2, 40].map((n) => prepareRecordDocument(recordDocumentFromMarc(bookRecord(n)), new Date('2024-06-11T00:00:00Z'), 'extended').document);
-  const awkward = {
-    id: 'x"1,"work_keys_str_mv":', title: 'A ,"work_keys_str_mv":[] \\', work_keys_str_mv: [',"work_keys_str_mv":', 'AT a b'], last_indexed: '2024-06-11T00:00:00.000Z',
-  } as PreparedRecordDocument;
-  for (const document of [...mapped, awkward]) {
-    const text = JSON.stringify(document);
-    const [idEnd, keysAt] = documentPartsAt(document, text);
-    t.is(JSON.parse(text.slice('{"id":'.length, idEnd)), document.id);
-    t.deepEqual(JSON.parse(`{${text.slice(keysAt)}`), { work_keys_str_mv: document.work_keys_str_mv, last_indexed: document.last_indexed });
-  }
-  // A local mapping's field set after the keys (localMapping.ts), and an id that is not the first member.
-  const local = { ...mapped[0]!, institution: ['Main'] } as unknown as PreparedRecordDocument;
-  const { last_indexed: lastIndexed, ...withoutInstant } = local;
-  t.deepEqual(documentPartsAt({ ...withoutInstant, last_indexed: lastIndexed }, JSON.stringify(local)), [-1, -1]);
-  const { id, ...rest } = mapped[1]!;
-  const idLater = { ...rest, id } as PreparedRecordDocument;
-  t.deepEqual(documentPartsAt(idLater, JSON.stringify(idLater)), [-1, -1]);
-});
-
-test('a load into an empty embedded index takes the workers\' documents as their parts, never parsed whole, and writes the tables their documents write', async (t) => {
-  const directory = mkdtempSync(join(tmpdir(), 'mapping-workers-parts-'));
-  t.teardown(() => rmSync(directory, { recursive: true, force: true }));
-  const path = join(directory, 'catalog.mrc');
-  // No deletion, which would end the staged load (the records after it replace one by one, from their documents).
-  writeFileSync(path, Buffer.concat(Array.from({ length: 2600 }, (_, i) => (i % 97 === 0 ? marc8Record(`marc8-${i}`) : encodeIso2709(bookRecord(i))))));
-  const format = recordFormatNamed('iso2709')!;
-  let partsPut = 0;
-  let documentsRead = 0;
-  const loadInto = async (file: string, inWorkers: boolean): Promise<void> => {
-    const index = openEmbeddedIndex({ path: file, keyProfile: 'extended' });
-    const writer = index.openWriter();
-    // The writer, counting the parts it is given and which of them it reads whole.
-    const counting: IngestWriter = {
-      description: writer.description, keyProfile: writer.keyProfile!, preferredBatchSize: writer.preferredBatchSize!,
-      storedContentOf: (ids) => writer.storedContentOf(ids), put: (batch) => writer.put(batch), delete: (ids) => writer.delete(ids), close: () => writer.close(),
-      putParts: (batch) => {
-        partsPut += batch.length;
-        return writer.putParts!(batch.map((parts): PreparedDocumentParts => ({ ...parts, document: () => { documentsRead += 1; return parts.document(); } })));
-      },
-    };
-    await runIngest({
-      items: (inWorkers ? format.asBytes!.read(path) : format.read(path)) as AsyncIterable<SourceItem<unknown>>,
-      toDocument: (record, position, keyProfile) => format.toDocument(record, position, undefined, keyProfile),
-      ...(inWorkers ? { mapBatches: startMappingWorkers({ format: 'iso2709', workers: 2 }) as RecordBatchMapping<unknown> } : {}),
-      writer: counting,
-      now: () => new Date('2024-06-11T00:00:00Z'),
-    });
-    await index.close();
-  };
-  await loadInto(join(directory, 'here.sqlite'), false);
-  const putHere = partsPut;
-  partsPut = 0;
-  documentsRead = 0;
-  await loadInto(join(directory, 'workers.sqlite'), true);
-  t.is(partsPut, putHere);
-  t.is(partsPut, 2600);
-  t.is(documentsRead, 0, 'no document of the workers read whole');
-  const rowsOf = (file: string) => {
-    const db = new BetterSqlite3(file, { readonly: true });
-    try {
-      return ['SELECT * FROM records ORDER BY rowid', 'SELECT * FROM work_keys ORDER BY key_id', 'SELECT * FROM records_by_key ORDER BY key_id, record_id']
-        .map((sql) => db.prepare(sql).raw().all());
-    } finally {
-      db.close();
-    }
-  };
-  t.deepEqual(rowsOf(join(directory, 'workers.sqlite')), rowsOf(join(directory, 'here.sqlite')));
-});
-
-const BetterSqlite3 = createRequire(import.meta.url)('better-sqlite3') as typeof Database;

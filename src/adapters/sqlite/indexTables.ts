@@ -151,7 +151,7 @@ export function documentColumnOf(document: PreparedRecordDocument): string {
 }
 
 /** last_indexed as stored: milliseconds since 1970 (the normalised ISO form has milliseconds). */
-export function storedInstantOf(document: Pick<PreparedRecordDocument, 'last_indexed'>): number {
+export function storedInstantOf(document: PreparedRecordDocument): number {
   return Date.parse(document.last_indexed);
 }
 

@@ -2,16 +2,16 @@
  * Writing prepared record documents into the embedded index's tables (indexTables.ts): the bulk load into
  * an empty index (staged, moved into place in key order at its end), the replacing writer for an index
  * holding records, and deletions. A bulk load into a file runs its SQLite side in a worker thread
- * (stagedLoadOffThread.ts); into `:memory:` it runs here, on the index's connection. Documents come whole
- * (put) or as their parts (putParts, src/ports.ts), which a staged load reads alone. What a writer turn is,
+ * (stagedLoadOffThread.ts); into `:memory:` it runs here, on the index's connection. What a writer turn is,
  * and when kept answers are dropped, is writerTurns.ts's and embeddedIndex.ts's business.
  */
 import { availableParallelism } from 'node:os';
 import type Database from 'better-sqlite3';
 import { contentFingerprintOf } from '../../record/recordContent.js';
-import { documentParts, type PreparedDocumentParts, type PreparedRecordDocument, type StoredContent } from '../../ports.js';
+import type { PreparedRecordDocument, StoredContent } from '../../ports.js';
 import { IndexUnavailableError } from '../../errors.js';
 import { clusterOf, documentColumnOf, documentFromRow, firstKeyIdOf, holdsRecords, KEYS_PER_HASH, parameterList, RECORD_COLUMNS, SCHEMA, storedInstantOf, type RecordRow } from './indexTables.js';
+import { storedFieldsJsonOf } from '../../record/storedFieldsJson.js';
 import type { BulkLoad, StagedRows } from './bulkLoad.js';
 import { stagedLoadOffThread } from './stagedLoadOffThread.js';
 
@@ -21,8 +21,6 @@ type BatchWriter = (batch: readonly PreparedRecordDocument[]) => void;
 export interface TableWriter {
   storedContentOf(ids: readonly string[]): Map<string, StoredContent>;
   put(batch: readonly PreparedRecordDocument[]): Promise<void>;
-  /** put for documents given as their parts (src/ports.ts, PreparedDocumentParts). */
-  putParts(batch: readonly PreparedDocumentParts[]): Promise<void>;
   delete(ids: readonly string[]): Promise<void>;
   close(): Promise<void>;
   /** The index is being closed while this writer is open: a load still staged is dropped, not written. */
@@ -60,11 +58,6 @@ export function openTableWriter(db: Database.Database): TableWriter {
     async put(batch) {
       if (bulk !== undefined) await bulk.put(stagedRowsOf(batch));
       else writeBatch!(batch);
-    },
-    async putParts(batch) {
-      // A staged load reads the parts only; replacing records reads the documents.
-      if (bulk !== undefined) await bulk.put(stagedRowsOfParts(batch));
-      else writeBatch!(batch.map((parts) => parts.document()));
     },
     async delete(ids) {
       // Staged documents are not in the tables yet: a deletion must apply after them, so the staged part
@@ -180,18 +173,13 @@ function replacingWriter(db: Database.Database, drop: (id: string) => void): Bat
 
 /** A batch of prepared documents as staged rows (bulkLoad.ts). */
 export function stagedRowsOf(batch: readonly PreparedRecordDocument[]): StagedRows {
-  return stagedRowsOfParts(batch.map(documentParts));
-}
-
-/** A batch of prepared documents, given as their parts (src/ports.ts), as staged rows. */
-export function stagedRowsOfParts(batch: readonly PreparedDocumentParts[]): StagedRows {
   const rows: StagedRows = [];
-  for (const parts of batch) {
-    const keys = parts.work_keys_str_mv;
-    rows.push(parts.id, storedInstantOf(parts), keys.length);
+  for (const document of batch) {
+    const keys = document.work_keys_str_mv;
+    rows.push(document.id, storedInstantOf(document), keys.length);
     for (const key of keys) rows.push(key);
     // The column as the mapping worker cut it from the document's text, when it did (src/record/storedFieldsJson.ts).
-    rows.push(parts.storedFieldsJson ?? documentColumnOf(parts.document()));
+    rows.push(storedFieldsJsonOf(document) ?? documentColumnOf(document));
   }
   return rows;
 }

@@ -79,11 +79,6 @@ export function writerTurnsOn(db: Database.Database, context: WriterTurnsContext
           markWritten();
           return [];
         },
-        putParts: async (batch) => {
-          await (await ready()).putParts(batch);
-          markWritten();
-          return [];
-        },
         delete: async (ids) => {
           await (await ready()).delete(ids);
           markWritten();
