@@ -50,8 +50,11 @@ const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
  */
 const SMALL_WORK_KEY_ROWS = 256;
 /**
- * A work whose keys' totals add up to at most this many times the end of the page (offset + limit) is
- * read whole in one statement (pageOfWorkRows); a larger one is cut from its key rows first.
+ * A work whose largest key total is at most this many times the end of the page (offset + limit), and whose
+ * keys' totals add up to at most SMALL_WORK_KEY_ROWS, is read whole in one statement (pageOfWorkRows); a
+ * larger one is cut from its key rows first. The largest total is the fewest records the work can have,
+ * the sum the most: a work's keys most often name the same records, so the sum alone would send works
+ * that fit in a page to their key rows (docs/benchmarks.md, "Round 13: smallread").
  */
 const WHOLE_WORK_PAGE_SHARE = 2;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
@@ -417,9 +420,9 @@ export function currentReads(db: Database.Database): IndexReads {
       return listsFacetsOnly(query) ? pageOfWholeWorkWithFacets(work, query) : pageOfWholeWork(work, query);
     }
     if (ids.some(large.remembers) || (totals !== undefined && namesLargeWork(totals))) return largeWork(ids, query, totals);
-    // A work whose keys' totals say it has few more records than the page shows: its records read at
-    // once, in one statement, rather than its key rows and then the page's rows.
-    if (totals !== undefined && query.limit > 0 && sumOfTotals(totals) <= WHOLE_WORK_PAGE_SHARE * (Math.max(0, query.offset) + query.limit)) {
+    // A work whose keys' totals say it has few more records than the page shows (readsWhole): its records
+    // read at once, in one statement, rather than its key rows and then the page's rows.
+    if (totals !== undefined && query.limit > 0 && readsWhole(totals, Math.max(0, query.offset) + query.limit)) {
       const page = pageOfWorkRows(workRecords(ids), query);
       if (page !== undefined) return page;
     }
@@ -490,6 +493,13 @@ function namesLargeWork(totals: ReadonlyArray<number | null>): boolean {
     if (total !== null && total > LARGE_KEY_RECORDS) large = true;
   }
   return large && sumOfTotals(totals) > SMALL_WORK_KEY_ROWS;
+}
+
+/** Whether keys' totals say a work is read whole for a page ending at `pageEnd` (WHOLE_WORK_PAGE_SHARE). */
+function readsWhole(totals: ReadonlyArray<number | null>, pageEnd: number): boolean {
+  let largest = 0;
+  for (const total of totals) if (total !== null && total > largest) largest = total;
+  return largest <= WHOLE_WORK_PAGE_SHARE * pageEnd && sumOfTotals(totals) <= SMALL_WORK_KEY_ROWS;
 }
 
 /** The sum of keys' totals, Infinity when one is not known. */
