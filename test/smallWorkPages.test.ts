@@ -64,3 +64,25 @@ test('a record whose keys name different records: its versions are every record 
     }
   }
 });
+
+test('a work of 80 records whose four keys each name all of them: more key rows than are read in one go, every page as by the keys\' texts', async (t) => {
+  // The keys' totals add up to 320 key rows, none of them a large key's: neither the key rows (at most
+  // 256 read) nor a remembered list can cut its pages.
+  const documents = Array.from({ length: 80 }, (_, i) => ({
+    id: `four-${String((i * 13) % 80).padStart(2, '0')}`, title: 'Four', last_indexed: at(i % 11),
+    work_keys_str_mv: ['FOUR a', 'FOUR b', 'FOUR c', 'FOUR d', `OWN ${i}`],
+  }));
+  const index = openEmbeddedIndex({ path: ':memory:' });
+  t.teardown(() => index.close());
+  await index.load(documents);
+  for (const order of ['last-indexed', 'relevance'] as const) {
+    const expected = inOrder(documents, order);
+    for (const [offset, limit] of PAGES) {
+      const record = (await index.getRecord('four-41'))!;
+      const page = await index.findVersionsOf(record, { order, offset, limit });
+      t.is(page.total, 80, `${order} ${offset}/${limit}`);
+      t.deepEqual(ids(page), expected.slice(offset, offset + limit), `${order} ${offset}/${limit}`);
+      t.deepEqual(page, await index.findVersions({ workKeys: record.workKeys, order, offset, limit }), `${order} ${offset}/${limit}: as by the keys' texts`);
+    }
+  }
+});

@@ -66,7 +66,7 @@ async function main(): Promise<void> {
 
   const module = await import(join(root, 'dist/src/adapters/sqlite/index.js')) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex };
   const index = module.openEmbeddedIndex({ path: option('--index'), readOnly: true });
-  const query: RecordVersionsQuery = view === 'rss' ? { order: 'last-indexed', offset: 0, limit: 50 } : { order: 'relevance', offset: 0, limit: 20, facets: true };
+  const query: RecordVersionsQuery = view === 'rss' ? { order: 'last-indexed', offset: 0, limit: 50, versionKeys: false } : { order: 'relevance', offset: 0, limit: 20, facets: true };
   const byClass = new Map<string, Counts>();
   for (const { id, workSize } of freshRequestMix(Number(option('--records')), Number(option('--requests', '6000')), DEFAULT_SEED)) {
     const name = sizeClassOf(workSize);

@@ -51,12 +51,18 @@ const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
 const SMALL_WORK_KEY_ROWS = 256;
 /**
  * A work whose largest key total is at most this many times the end of the page (offset + limit), and whose
- * keys' totals add up to at most SMALL_WORK_KEY_ROWS, is read whole in one statement (pageOfWorkRows); a
+ * keys' totals add up to at most WHOLE_WORK_KEY_ROWS, is read whole in one statement (pageOfWorkRows); a
  * larger one is cut from its key rows first. The largest total is the fewest records the work can have,
  * the sum the most: a work's keys most often name the same records, so the sum alone would send works
  * that fit in a page to their key rows (docs/benchmarks.md, "Round 13: smallread").
  */
 const WHOLE_WORK_PAGE_SHARE = 2;
+/**
+ * The most key rows (the sum of its keys' totals) of a work read whole. Beyond SMALL_WORK_KEY_ROWS the key
+ * rows are not read in one go, and a work without a large key then goes to pageByStatement, which costs
+ * more than reading its records whole while they are a few hundred (docs/benchmarks.md, "Round 13: smallread").
+ */
+const WHOLE_WORK_KEY_ROWS = 4 * SMALL_WORK_KEY_ROWS;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
 const BOUND_KEYS = 8;
 /**
@@ -511,7 +517,7 @@ function namesLargeWork(totals: ReadonlyArray<number | null>): boolean {
 function readsWhole(totals: ReadonlyArray<number | null>, pageEnd: number): boolean {
   let largest = 0;
   for (const total of totals) if (total !== null && total > largest) largest = total;
-  return largest <= WHOLE_WORK_PAGE_SHARE * pageEnd && sumOfTotals(totals) <= SMALL_WORK_KEY_ROWS;
+  return largest <= WHOLE_WORK_PAGE_SHARE * pageEnd && sumOfTotals(totals) <= WHOLE_WORK_KEY_ROWS;
 }
 
 /** The sum of keys' totals, Infinity when one is not known. */
