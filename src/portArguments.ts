@@ -29,7 +29,7 @@ export function checkVersionsQuery(query: unknown, functionName = 'findVersions'
   if (!Number.isSafeInteger(limit) || (limit as number) < 0) {
     throw new InvalidArgumentError(functionName, 'query.limit', 'a whole number >= 0', limit);
   }
-  const { filters, facets } = query as { filters?: unknown; facets?: unknown };
+  const { filters, facets, versionKeys } = query as { filters?: unknown; facets?: unknown; versionKeys?: unknown };
   if (filters !== undefined && !(Array.isArray(filters) && filters.every((filter: unknown) => typeof filter === 'object' && filter !== null
     && typeof (filter as { field?: unknown }).field === 'string' && isFacetField((filter as { field: string }).field)
     && typeof (filter as { value?: unknown }).value === 'string'))) {
@@ -37,6 +37,9 @@ export function checkVersionsQuery(query: unknown, functionName = 'findVersions'
   }
   if (facets !== undefined && typeof facets !== 'boolean') {
     throw new InvalidArgumentError(functionName, 'query.facets', 'true or false', facets);
+  }
+  if (versionKeys !== undefined && typeof versionKeys !== 'boolean') {
+    throw new InvalidArgumentError(functionName, 'query.versionKeys', 'true or false', versionKeys);
   }
 }
 

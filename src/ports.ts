@@ -39,6 +39,13 @@ export interface VersionsQuery {
   readonly filters?: readonly VersionsFilter[];
   /** Count the facet values of the versions the filters leave (src/record/recordFacets.ts). */
   readonly facets?: boolean;
+  /**
+   * Whether the versions given need their work keys (when absent: they do). The feed shows none of them
+   * and asks without: an index may then give versions whose `workKeys` is an empty list, and save reading
+   * their keys' texts (the embedded index does, for the records it reads for this page). The record
+   * getRecord gives has its keys whatever a later query asks.
+   */
+  readonly versionKeys?: boolean;
 }
 
 /** A versions query of one record (`findVersionsOf`): the record's own work keys, the rest as in VersionsQuery. */

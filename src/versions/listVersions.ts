@@ -40,8 +40,9 @@ export async function listVersions(index: CatalogIndex, request: VersionsRequest
     offset,
     limit: rows,
     ...(filtered ? { filters: request.filters } : {}),
-    // The page shows the facets beside the list; the feed has no place for them.
-    ...(view === 'html' ? { facets: true } : {}),
+    // The page shows the facets beside the list, and why each version is one (its keys); the feed has no
+    // place for either.
+    ...(view === 'html' ? { facets: true } : { versionKeys: false }),
   };
   // The common request (the view's default order, no filters) goes the index's way from the record to its
   // page when it has one; sorts and filters are asked by keys.

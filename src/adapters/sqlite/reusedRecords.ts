@@ -11,8 +11,9 @@
  *
  * A record given out twice is one object shared by both answers, and a host may keep or change what it was
  * given: so a kept record is frozen, its lists with it, and a host's change cannot reach a later answer
- * (it throws in strict code, as any change of a frozen value). Which pages reuse records, and reading the
- * rows that are not kept, is the read path's.
+ * (it throws in strict code, as any change of a frozen value). A record made without its work keys (for
+ * a query that wants none: the feed's) is kept as such and given only to such queries again. Which pages
+ * reuse records, and reading the rows that are not kept, is the read path's.
  */
 import type { CatalogRecord } from '../../record/catalogRecord.js';
 
@@ -25,10 +26,16 @@ export const REUSED_RECORDS = 4_000;
 export interface ReusedRecords {
   /** Drops every record unless they were kept under this data_version; later ones are kept under it. */
   useVersion(version: number): void;
-  /** The record kept for this row and id (the least recently used are given up first). */
-  get(row: number, id: string): CatalogRecord | undefined;
-  /** Keeps a record just decoded from this row, frozen; answers it. */
-  keep(row: number, record: CatalogRecord): CatalogRecord;
+  /**
+   * The record kept for this row and id (the least recently used are given up first); with `withKeys`,
+   * only one kept with its work keys.
+   */
+  get(row: number, id: string, withKeys?: boolean): CatalogRecord | undefined;
+  /**
+   * Keeps a record just decoded from this row, frozen; answers it. `withKeys` false: it was made without
+   * its work keys (for a query that wants none), and is given only to such queries again.
+   */
+  keep(row: number, record: CatalogRecord, withKeys?: boolean): CatalogRecord;
   /** Drops every record: this connection wrote. */
   forget(): void;
   /** How many records are kept. */
@@ -56,33 +63,40 @@ export function frozenRecord(record: CatalogRecord): CatalogRecord {
 export function reusedRecords(limit = REUSED_RECORDS): ReusedRecords {
   // Map order is use order: a record found is moved to the end, the first ones are given up.
   const kept = new Map<number, CatalogRecord>();
+  // The rows of the records kept without their work keys.
+  const withoutKeys = new Set<number>();
   let keptVersion: number | undefined;
   return {
     useVersion(version) {
       if (version !== keptVersion) {
         kept.clear();
+        withoutKeys.clear();
         keptVersion = version;
       }
     },
-    get(row, id) {
+    get(row, id, withKeys = true) {
       const record = kept.get(row);
-      if (record === undefined || record.id !== id) return undefined;
+      if (record === undefined || record.id !== id || (withKeys && withoutKeys.has(row))) return undefined;
       kept.delete(row);
       kept.set(row, record);
       return record;
     },
-    keep(row, record) {
+    keep(row, record, withKeys = true) {
       const frozen = frozenRecord(record);
       kept.delete(row);
       kept.set(row, frozen);
+      if (withKeys) withoutKeys.delete(row);
+      else withoutKeys.add(row);
       if (kept.size > limit) for (const oldest of kept.keys()) {
         kept.delete(oldest);
+        withoutKeys.delete(oldest);
         if (kept.size <= limit) break;
       }
       return frozen;
     },
     forget() {
       kept.clear();
+      withoutKeys.clear();
       keptVersion = undefined;
     },
     get size() {

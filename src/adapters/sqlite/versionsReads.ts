@@ -50,10 +50,19 @@ const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
  */
 const SMALL_WORK_KEY_ROWS = 256;
 /**
- * A work whose keys' totals add up to at most this many times the end of the page (offset + limit) is
- * read whole in one statement (pageOfWorkRows); a larger one is cut from its key rows first.
+ * A work whose largest key total is at most this many times the end of the page (offset + limit), and whose
+ * keys' totals add up to at most WHOLE_WORK_KEY_ROWS, is read whole in one statement (pageOfWorkRows); a
+ * larger one is cut from its key rows first. The largest total is the fewest records the work can have,
+ * the sum the most: a work's keys most often name the same records, so the sum alone would send works
+ * that fit in a page to their key rows (docs/benchmarks.md, "Round 13: smallread").
  */
 const WHOLE_WORK_PAGE_SHARE = 2;
+/**
+ * The most key rows (the sum of its keys' totals) of a work read whole. Beyond SMALL_WORK_KEY_ROWS the key
+ * rows are not read in one go, and a work without a large key then goes to pageByStatement, which costs
+ * more than reading its records whole while they are a few hundred (docs/benchmarks.md, "Round 13: smallread").
+ */
+const WHOLE_WORK_KEY_ROWS = 4 * SMALL_WORK_KEY_ROWS;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
 const BOUND_KEYS = 8;
 /**
@@ -73,7 +82,10 @@ function statementsByKeyCount<Row>(db: Database.Database, sqlOf: (keyIdParameter
  * "Records of large works reused").
  */
 const REUSED_FROM_WORK_RECORDS = 100;
-/** The work keys of a record decoded only for a filter, a facet or a sort, never given out as it is. */
+/**
+ * The work keys of a record decoded only for a filter, a facet or a sort, never given out as it is, and of
+ * a version given to a query that does not want their keys (wantsKeys).
+ */
 const NO_KEYS: readonly string[] = Object.freeze([]);
 
 export function currentReads(db: Database.Database): IndexReads {
@@ -127,10 +139,11 @@ export function currentReads(db: Database.Database): IndexReads {
   /**
    * Versions as records, their work keys' texts read in one statement for all of them (a page, or a whole
    * work read for its sort or facets): the ids of one work's keys are mostly the same few. Records are
-   * plain values, complete when given out: a host may keep one after the index is closed.
+   * plain values, complete when given out: a host may keep one after the index is closed. Without
+   * `withKeys` (a query that does not want the versions' keys: the feed's), they are given without them.
    */
-  const versionsOfRows = (rows: readonly VersionRow[]): CatalogRecord[] => {
-    const texts = keyTextsOfRows(rows.filter((row) => recordsThisTurn?.has(row[0]) !== true));
+  const versionsOfRows = (rows: readonly VersionRow[], withKeys: boolean): CatalogRecord[] => {
+    const texts = withKeys ? keyTextsOfRows(rows.filter((row) => recordsThisTurn?.has(row[0]) !== true)) : undefined;
     return rows.map((row) => recordsThisTurn?.get(row[0]) ?? versionOfRow(row, texts));
   };
   // The key ids of the rows keyTextsOfRows was last given, parsed there once for keyTextsOfRow.
@@ -153,7 +166,9 @@ export function currentReads(db: Database.Database): IndexReads {
     for (const [keyId, text] of bound !== undefined ? bound.all(...unknown) : keyTextsOf.all(JSON.stringify(unknown))) texts.set(keyId, text);
     return texts;
   };
-  const versionOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): CatalogRecord => versionOfColumns(row, keyTextsOfRow(row, texts));
+  /** A version's record, with its keys' texts from `texts`, or without keys (NO_KEYS) when none are given. */
+  const versionOfRow = (row: VersionRow, texts: ReadonlyMap<number, string> | undefined): CatalogRecord =>
+    versionOfColumns(row, texts === undefined ? NO_KEYS : keyTextsOfRow(row, texts));
   const keyTextsOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): string[] => {
     const keys: string[] = [];
     for (const keyId of keyIdsOfRows.get(row) ?? JSON.parse(row[2]) as number[]) {
@@ -170,15 +185,16 @@ export function currentReads(db: Database.Database): IndexReads {
   /**
    * The records of a page, given their ids and rows in page order; an id whose record is missing counts
    * in the total and gives none. With `reuse` (a large work's page), records kept from earlier answers
-   * are given again and those read now are kept.
+   * are given again and those read now are kept. Without `withKeys`, the records read now are made
+   * without their keys (versionsOfRows), and kept as such: only a query without keys is given them again.
    */
-  const pageRecords = (ids: readonly string[], rows: ArrayLike<number>, reuse = false): CatalogRecord[] => {
+  const pageRecords = (ids: readonly string[], rows: ArrayLike<number>, reuse = false, withKeys = true): CatalogRecord[] => {
     if (reuse) reused.useVersion(dataVersion.get() ?? 0);
     const toRead: number[] = [];
     const kept: Array<CatalogRecord | undefined> = [];
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i] as string;
-      const record = recordsThisTurn?.get(id) ?? (reuse ? reused.get(rows[i] as number, id) : undefined);
+      const record = recordsThisTurn?.get(id) ?? (reuse ? reused.get(rows[i] as number, id, withKeys) : undefined);
       kept.push(record);
       if (record === undefined) toRead.push(rows[i] as number);
     }
@@ -186,13 +202,13 @@ export function currentReads(db: Database.Database): IndexReads {
     const found = toRead.length === 1 ? [selectVersion.get(toRead[0] as number)] : toRead.length > 1 ? selectVersions.all(JSON.stringify(toRead)) : [];
     const read = new Map<string, VersionRow>();
     for (const row of found) if (row !== undefined) read.set(row[0], row);
-    const texts = keyTextsOfRows([...read.values()]);
+    const texts = withKeys ? keyTextsOfRows([...read.values()]) : undefined;
     const records: CatalogRecord[] = [];
     for (let i = 0; i < ids.length; i++) {
       const known = kept[i];
       const row = known === undefined ? read.get(ids[i] as string) : undefined;
       if (known !== undefined) records.push(known);
-      else if (row !== undefined) records.push(reuse ? reused.keep(rows[i] as number, versionOfRow(row, texts)) : versionOfRow(row, texts));
+      else if (row !== undefined) records.push(reuse ? reused.keep(rows[i] as number, versionOfRow(row, texts), withKeys) : versionOfRow(row, texts));
     }
     return records;
   };
@@ -227,7 +243,7 @@ export function currentReads(db: Database.Database): IndexReads {
   const countOf = db.prepare<[string], number>(`SELECT COUNT(*) FROM (SELECT DISTINCT record_id ${KEYED})`).pluck();
   const pageByStatement = (keyIds: string, query: RecordVersionsQuery) => {
     const rows = query.limit > 0 ? (query.order === 'last-indexed' ? newestFirst : byId).all(keyIds, query.limit, query.offset) : [];
-    return { total: rows[0]?.[4] ?? countOf.get(keyIds) ?? 0, records: versionsOfRows(rows) };
+    return { total: rows[0]?.[4] ?? countOf.get(keyIds) ?? 0, records: versionsOfRows(rows, wantsKeys(query)) };
   };
 
   // A large work: its large keys' records remembered (largeKeyMembers.ts), the page cut from them with
@@ -267,7 +283,7 @@ export function currentReads(db: Database.Database): IndexReads {
     const union = largeUnion(keyIds, totals);
     if (union === undefined) return pageByStatement(JSON.stringify(keyIds), query);
     const { total, ids, rows } = pageOfUnion(union.members, union.extras, query);
-    return { total, records: pageRecords(ids, rows, true) };
+    return { total, records: pageRecords(ids, rows, true, wantsKeys(query)) };
   };
 
   // The facet values of a remembered list's records, tallied once (read while the list is remembered), and
@@ -392,7 +408,7 @@ export function currentReads(db: Database.Database): IndexReads {
     if (rows.some(([id]) => id.includes('\uFFFD'))) return undefined;
     rows.sort(versionOrder(query.order));
     const offset = Math.max(0, query.offset);
-    return { total: rows.length, records: versionsOfRows(rows.slice(offset, offset + query.limit)) };
+    return { total: rows.length, records: versionsOfRows(rows.slice(offset, offset + query.limit), wantsKeys(query)) };
   };
 
   /**
@@ -417,9 +433,9 @@ export function currentReads(db: Database.Database): IndexReads {
       return listsFacetsOnly(query) ? pageOfWholeWorkWithFacets(work, query) : pageOfWholeWork(work, query);
     }
     if (ids.some(large.remembers) || (totals !== undefined && namesLargeWork(totals))) return largeWork(ids, query, totals);
-    // A work whose keys' totals say it has few more records than the page shows: its records read at
-    // once, in one statement, rather than its key rows and then the page's rows.
-    if (totals !== undefined && query.limit > 0 && sumOfTotals(totals) <= WHOLE_WORK_PAGE_SHARE * (Math.max(0, query.offset) + query.limit)) {
+    // A work whose keys' totals say it has few more records than the page shows (readsWhole): its records
+    // read at once, in one statement, rather than its key rows and then the page's rows.
+    if (totals !== undefined && query.limit > 0 && readsWhole(totals, Math.max(0, query.offset) + query.limit)) {
       const page = pageOfWorkRows(workRecords(ids), query);
       if (page !== undefined) return page;
     }
@@ -429,7 +445,7 @@ export function currentReads(db: Database.Database): IndexReads {
     // As LIMIT and OFFSET: no rows for a limit of 0, a negative offset counts as 0.
     const offset = Math.max(0, query.offset);
     const page = query.limit > 0 ? versions.slice(offset, offset + query.limit) : [];
-    return { total: versions.length, records: pageRecords(page.map(([id]) => id), page.map(([, , row]) => row), versions.length > REUSED_FROM_WORK_RECORDS) };
+    return { total: versions.length, records: pageRecords(page.map(([id]) => id), page.map(([, , row]) => row), versions.length > REUSED_FROM_WORK_RECORDS, wantsKeys(query)) };
   };
 
   return {
@@ -473,6 +489,11 @@ export function currentReads(db: Database.Database): IndexReads {
 /** Whether a query is answered from the whole work's records (the one rule, src/record/recordFacets.ts). */
 export { readsWholeWork };
 
+/** Whether a query wants the versions' work keys (the port's `versionKeys`, wanted unless false). */
+function wantsKeys(query: RecordVersionsQuery): boolean {
+  return query.versionKeys !== false;
+}
+
 /** Whether a query asks for facets in the feed's or the page's default order, without filters: a large work's page is then cut from its remembered list. */
 function listsFacetsOnly(query: RecordVersionsQuery): boolean {
   return query.facets === true && (query.filters?.length ?? 0) === 0 && !isRecordFieldOrder(query.order);
@@ -490,6 +511,13 @@ function namesLargeWork(totals: ReadonlyArray<number | null>): boolean {
     if (total !== null && total > LARGE_KEY_RECORDS) large = true;
   }
   return large && sumOfTotals(totals) > SMALL_WORK_KEY_ROWS;
+}
+
+/** Whether keys' totals say a work is read whole for a page ending at `pageEnd` (WHOLE_WORK_PAGE_SHARE). */
+function readsWhole(totals: ReadonlyArray<number | null>, pageEnd: number): boolean {
+  let largest = 0;
+  for (const total of totals) if (total !== null && total > largest) largest = total;
+  return largest <= WHOLE_WORK_PAGE_SHARE * pageEnd && sumOfTotals(totals) <= WHOLE_WORK_KEY_ROWS;
 }
 
 /** The sum of keys' totals, Infinity when one is not known. */
