@@ -430,7 +430,7 @@ export function currentReads(db: Database.Database): IndexReads {
       // A large work read whole for its facets: its large keys are remembered for the next request, and
       // the tally just counted kept with a list that holds the whole work (as many records, all of the
       // work's), so that request does not read every document again (talliedMembers).
-      if (!remembered && work.length > LARGE_KEY_RECORDS) {
+      if (!remembered && work.length > SMALL_WORK_KEY_ROWS) {
         const version = dataVersion.get() ?? 0;
         for (let i = 0; i < ids.length; i++) {
           // A key of a known total of LARGE_KEY_RECORDS or fewer is never large: not counted.
