@@ -654,6 +654,27 @@ test('a large work\'s page with its facets, cut from its remembered records, is 
   t.true(all.length > 300);
 });
 
+test('a large work read whole for its facets is remembered with the facets counted then: later pages, cut from its list, are the pages of every record read whole', async (t) => {
+  const at = (minutes: number) => new Date(Date.UTC(2025, 0, 1) + minutes * 60_000).toISOString();
+  // 280 records of one work (its keys name all of them), in a few formats, languages and years.
+  const documents: Array<Record<string, unknown>> = Array.from({ length: 280 }, (_, i) => ({
+    id: `mid-${String(i).padStart(3, '0')}`, title: 'Middle', author: 'Many', format: i % 4 === 0 ? ['Book', 'eBook'] : 'Book',
+    language: ['English', 'German', 'French'][i % 5 % 3], publishDate: String(1950 + (i % 17)), last_indexed: at(i % 30),
+  }));
+  const index = openEmbeddedIndex({ path: ':memory:', keyProfile: 'vufind' });
+  t.teardown(() => index.close());
+  await index.load(documents);
+  const work = await Promise.all(documents.map(async (d) => (await index.getRecord(d.id as string))!));
+  for (const [id, order, offset, limit] of [['mid-005', 'relevance', 0, 20], ['mid-006', 'relevance', 260, 20], ['mid-007', 'last-indexed', 20, 20], ['mid-008', 'relevance', 0, 0]] as const) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const record = (await index.getRecord(id))!;
+    const query = { order, offset, limit, facets: true };
+    const expected = pageOfWork(work, query);
+    const page = await index.findVersionsOf(record, query);
+    t.deepEqual({ ...page, records: ids(page) }, { ...expected, records: ids(expected) }, `${id} ${order} ${offset}/${limit}`);
+  }
+});
+
 test('a work read whole for its page\'s facets gives the page and the facets of every record, wherever the page falls', async (t) => {
   // 60 records of one work, fewer than a large work has: read whole for every page with facets. Their
   // documents hold what the stored text scan meets: escapes, lists, null, missing facet fields.

@@ -1,6 +1,6 @@
 import test from 'ava';
 import Database from 'better-sqlite3';
-import { holds, idAt, LARGE_KEY_RECORDS, largeKeys, listBytes, pageOfUnion } from '../src/adapters/sqlite/largeKeyMembers.js';
+import { holds, idAt, integersOfList, LARGE_KEY_RECORDS, largeKeys, listBytes, pageOfUnion } from '../src/adapters/sqlite/largeKeyMembers.js';
 import { compareAsSqlite, type VersionEntry } from '../src/adapters/sqlite/versionOrder.js';
 import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
 
@@ -43,6 +43,49 @@ test('a remembered list cuts the pages the statement cuts, in both orders, and h
   t.false(holds(members, 'w0000x'));
   t.false(holds(members, 'a'));
   t.false(holds(members, '\u{10FFFF}'));
+});
+
+test('a list read as one row of lists (ids within the Basic Multilingual Plane) is the list read row by row', (t) => {
+  // No id beyond the BMP: the key is read by its one row of lists; the same records with one id beyond it
+  // are read row by row. Both lists hold the same records in the same orders.
+  const entries = work(230).filter(([id]) => !/[\u{10000}-\u{10FFFF}]/u.test(id)).map(([id, lastIndexed, row], i) => [id, i % 7 === 0 ? -lastIndexed : lastIndexed, row] as const);
+  const beyond: VersionEntry[] = [...entries, ['w\u{1D400}9999', 5, 99_999]];
+  const db = keyRowsFile({ 1: entries, 2: beyond });
+  const large = largeKeys(db);
+  const byList = large.membersOf(1, 1)!;
+  const byRows = large.membersOf(2, 1)!;
+  t.is(byList.size, entries.length);
+  t.is(byRows.size, entries.length + 1);
+  const sorted = [...entries].sort(byId);
+  t.deepEqual(Array.from({ length: byList.size }, (_, i) => idAt(byList, i)), sorted.map(([id]) => id));
+  t.deepEqual(Array.from(byList.byIdRows), sorted.map(([, , row]) => row));
+  const newest = [...entries].sort(newestFirst);
+  t.deepEqual(Array.from(byList.newestLastIndexed), newest.map(([, lastIndexed]) => lastIndexed));
+  t.deepEqual(pageOfUnion(byList, new Map(), { order: 'last-indexed', offset: 10, limit: 30 }).ids, newest.slice(10, 40).map(([id]) => id));
+  // The list read row by row holds the one more record, in its place of both orders.
+  const withBeyond = [...beyond].sort(byId).map(([id]) => id);
+  t.deepEqual(Array.from({ length: byRows.size }, (_, i) => idAt(byRows, i)), withBeyond);
+});
+
+test('a decimal list is read only when it holds exactly the integers asked for', (t) => {
+  const into = () => new Float64Array(3);
+  const cases: Array<[string, number[] | undefined]> = [
+    ['1,22,333', [1, 22, 333]],
+    ['-5,0,1700000000000', [-5, 0, 1_700_000_000_000]],
+    ['1,2', undefined],
+    ['1,2,3,4', undefined],
+    ['1,2.5,3', undefined],
+    ['1,,3', undefined],
+    ['1,2,-', undefined],
+    ['1,1e3,2', undefined],
+    ['1,2,99999999999999999', undefined],
+  ];
+  for (const [text, expected] of cases) {
+    const values = into();
+    const read = integersOfList(text, values);
+    t.is(read, expected !== undefined, text);
+    if (expected !== undefined) t.deepEqual(Array.from(values), expected, text);
+  }
 });
 
 test('records a list lacks are merged into its pages in the order of the query', (t) => {

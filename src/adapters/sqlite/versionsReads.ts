@@ -386,7 +386,7 @@ export function currentReads(db: Database.Database): IndexReads {
    * rows' documents only scanned for their facet fields (facetTallyOfDocumentTexts: their titles, authors
    * and the rest are not decoded), all of them counted.
    */
-  const pageOfWholeWorkWithFacets = (rows: VersionRow[], query: RecordVersionsQuery): VersionsPage => {
+  const pageOfWholeWorkWithFacets = (rows: VersionRow[], query: RecordVersionsQuery): { page: VersionsPage; tally: FacetTally } => {
     rows.sort(versionOrder(query.order));
     const offset = Math.max(0, query.offset);
     const end = query.limit > 0 ? Math.min(rows.length, offset + query.limit) : offset;
@@ -394,10 +394,10 @@ export function currentReads(db: Database.Database): IndexReads {
     const documents = page.map((row) => JSON.parse(row[3]) as Record<string, unknown>);
     const others: string[] = [];
     for (let i = 0; i < rows.length; i++) if (i < offset || i >= end) others.push(rows[i]![3]);
-    const facets = facetCountsOfTally(facetTallyOfDocumentTexts(others, documents));
+    const tally = facetTallyOfDocumentTexts(others, documents);
     const texts = keyTextsOfRows(page.filter((row) => recordsThisTurn?.has(row[0]) !== true));
     const records = page.map((row, i) => recordsThisTurn?.get(row[0]) ?? recordOfParsedColumns(row[0], row[1], documents[i]!, keyTextsOfRow(row, texts)));
-    return { total: rows.length, records, unfilteredTotal: rows.length, facets };
+    return { page: { total: rows.length, records, unfilteredTotal: rows.length, facets: facetCountsOfTally(tally) }, tally };
   };
 
   /**
@@ -425,12 +425,21 @@ export function currentReads(db: Database.Database): IndexReads {
         if (page !== undefined) return page;
       }
       const work = workRecords(ids);
-      // A large work read whole for its facets: its large keys are remembered for the next request.
-      if (!remembered && work.length > SMALL_WORK_KEY_ROWS && listsFacetsOnly(query)) {
+      if (!listsFacetsOnly(query)) return pageOfWholeWork(work, query);
+      const { page, tally } = pageOfWholeWorkWithFacets(work, query);
+      // A large work read whole for its facets: its large keys are remembered for the next request, and
+      // the tally just counted kept with a list that holds the whole work (as many records, all of the
+      // work's), so that request does not read every document again (talliedMembers).
+      if (!remembered && work.length > SMALL_WORK_KEY_ROWS) {
         const version = dataVersion.get() ?? 0;
-        for (const keyId of ids) large.membersOf(keyId, version);
+        for (let i = 0; i < ids.length; i++) {
+          // A key of a known total of LARGE_KEY_RECORDS or fewer is never large: not counted.
+          if ((totals?.[i] ?? Infinity) <= LARGE_KEY_RECORDS) continue;
+          const members = large.membersOf(ids[i] as number, version);
+          if (members !== undefined && members.size === work.length && !tallies.has(members)) tallies.set(members, { tally, counts: page.facets! });
+        }
       }
-      return listsFacetsOnly(query) ? pageOfWholeWorkWithFacets(work, query) : pageOfWholeWork(work, query);
+      return page;
     }
     if (ids.some(large.remembers) || (totals !== undefined && namesLargeWork(totals))) return largeWork(ids, query, totals);
     // A work whose keys' totals say it has few more records than the page shows (readsWhole): its records
