@@ -275,14 +275,16 @@ function paginationOf(input: VersionsPageInput): PaginationModel | undefined {
   const href = (n: number) => pageHref(n, filters);
   const previousShortLabel = translate('paging.previousShort');
   const nextShortLabel = translate('paging.nextShort');
-  return {
+  // The steps set only when they apply, rather than spread in from objects made for the purpose.
+  const pagination: Writable<PaginationModel> = {
     label: translate('paging.label'),
     pages: visiblePageNumbers(Math.min(page, last), last).map((n) => ({ number: n, href: href(n), isCurrent: n === page })),
-    ...(page > 1 ? { previous: { href: href(Math.min(page - 1, last)), label: translate('paging.previous'), shortLabel: previousShortLabel } } : {}),
-    ...(page < last ? { next: { href: href(page + 1), label: translate('paging.next'), shortLabel: nextShortLabel } } : {}),
-    previousShortLabel,
-    nextShortLabel,
-  };
+  } as unknown as Writable<PaginationModel>;
+  if (page > 1) pagination.previous = { href: href(Math.min(page - 1, last)), label: translate('paging.previous'), shortLabel: previousShortLabel };
+  if (page < last) pagination.next = { href: href(page + 1), label: translate('paging.next'), shortLabel: nextShortLabel };
+  pagination.previousShortLabel = previousShortLabel;
+  pagination.nextShortLabel = nextShortLabel;
+  return pagination;
 }
 
 /** On a page past the end (docs/page.md: no entries there), what to say instead of "Showing 1961 - 1960 results of 30". */
@@ -304,13 +306,16 @@ function sortOf(input: VersionsPageInput): SortModel | undefined {
     label: input.translate('sort.label'),
     submitLabel: input.translate('sort.submit'),
     options: PAGE_SORTS.map(({ value, label }) => ({ value, label: input.translate(label), isCurrent: value === current })),
-    hidden: [
-      { name: 'id', value: input.requestedRecord.id },
-      { name: 'search', value: 'versions' },
-      ...(input.explicitLanguage !== undefined ? [{ name: 'lng', value: input.explicitLanguage }] : []),
-      ...filterParams(input).map((value) => ({ name: 'filter[]', value })),
-    ],
+    hidden: hiddenFieldsOf(input),
   };
+}
+
+/** What the sort form sends besides `sort`: the record, the search, an explicit lng and the filters. */
+function hiddenFieldsOf(input: VersionsPageInput): SortModel['hidden'] {
+  const hidden: Array<SortModel['hidden'][number]> = [{ name: 'id', value: input.requestedRecord.id }, { name: 'search', value: 'versions' }];
+  if (input.explicitLanguage !== undefined) hidden.push({ name: 'lng', value: input.explicitLanguage });
+  for (const value of filterParams(input)) hidden.push({ name: 'filter[]', value });
+  return hidden;
 }
 
 /** Facet values as a reader sees them: formats translated, languages named in the page's language. */
@@ -339,7 +344,7 @@ function facetsOf(input: VersionsPageInput): VersionsPageModel['facets'] {
         const isApplied = applied.some((filter) => isFilter(filter, field, value));
         const next = isApplied
           ? appliedParams.filter((_, i) => !isFilter(applied[i] as VersionsFilter, field, value))
-          : [...appliedParams, filterParameter({ field, value })];
+          : appliedParams.length === 0 ? [filterParameter({ field, value })] : [...appliedParams, filterParameter({ field, value })];
         return { label: facetValueLabel(field, value, input), count, isApplied, href: pageHref(1, next) };
       }),
     });
@@ -348,8 +353,8 @@ function facetsOf(input: VersionsPageInput): VersionsPageModel['facets'] {
 }
 
 /** The request's filters as `filter[]` values, kept by page, language and sort links. */
-function filterParams(input: VersionsPageInput): string[] {
-  return (input.filters ?? []).map(filterParameter);
+function filterParams(input: VersionsPageInput): readonly string[] {
+  return input.filters === undefined || input.filters.length === 0 ? NONE : input.filters.map(filterParameter);
 }
 
 /** With filters: "3 of 8 versions" (or that none matches) and the way back to every version. */
