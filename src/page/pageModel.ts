@@ -298,14 +298,30 @@ function pastEndOf(input: VersionsPageInput): PastEndModel | undefined {
   };
 }
 
+/**
+ * The sort selector's options with the current one marked, the same for every page in one language and
+ * sort: made once per translator and sort and given frozen, rather than for every page.
+ */
+const sortOptionsByTranslator = new WeakMap<Translate, Map<PageSort, SortModel['options']>>();
+
+function sortOptionsOf(translate: Translate, current: PageSort): SortModel['options'] {
+  let bySort = sortOptionsByTranslator.get(translate);
+  if (bySort === undefined) sortOptionsByTranslator.set(translate, bySort = new Map());
+  let options = bySort.get(current);
+  if (options === undefined) {
+    options = deepFrozen(PAGE_SORTS.map(({ value, label }) => ({ value, label: translate(label), isCurrent: value === current })));
+    bySort.set(current, options);
+  }
+  return options;
+}
+
 /** The sort selector, when there is more than one version to order. */
 function sortOf(input: VersionsPageInput): SortModel | undefined {
   if (input.versions.total < 2) return undefined;
-  const current = input.sort ?? DEFAULT_PAGE_SORT;
   return {
     label: input.translate('sort.label'),
     submitLabel: input.translate('sort.submit'),
-    options: PAGE_SORTS.map(({ value, label }) => ({ value, label: input.translate(label), isCurrent: value === current })),
+    options: sortOptionsOf(input.translate, input.sort ?? DEFAULT_PAGE_SORT),
     hidden: hiddenFieldsOf(input),
   };
 }
