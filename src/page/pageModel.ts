@@ -97,40 +97,96 @@ function shown(values: readonly string[] | undefined, more?: readonly string[]):
   const kept: string[] = [];
   // A set only for the rare record with many values, where looking each up in the list would not scale.
   const many = (values?.length ?? 0) + (more?.length ?? 0) > 16 ? new Set<string>() : undefined;
-  for (const list of [values, more]) {
-    if (list === undefined) continue;
-    for (let i = 0; i < list.length; i++) {
-      const value = (list[i] as string).trim();
-      if (value === '' || (many !== undefined ? many.has(value) : kept.includes(value))) continue;
-      kept.push(value);
-      many?.add(value);
-    }
-  }
+  if (values !== undefined) keepShown(values, kept, many);
+  if (more !== undefined) keepShown(more, kept, many);
   return kept;
 }
 
+function keepShown(list: readonly string[], kept: string[], many: Set<string> | undefined): void {
+  for (let i = 0; i < list.length; i++) {
+    const value = (list[i] as string).trim();
+    if (value === '' || (many !== undefined ? many.has(value) : kept.includes(value))) continue;
+    kept.push(value);
+    many?.add(value);
+  }
+}
+
+/**
+ * The words of an entry that take no values, looked up once per translator rather than for every entry:
+ * the plugin makes one translator per language (labelCatalogs.ts), whose label without values is the
+ * same text every time.
+ */
+interface EntryWords {
+  readonly titleMissing: string;
+  readonly publishedIn: string;
+  readonly requested: string;
+  readonly source: string;
+  readonly language: string;
+  readonly edition: string;
+  readonly publisher: string;
+  readonly physical: string;
+  readonly fullText: string;
+}
+
+const entryWordsByTranslator = new WeakMap<Translate, EntryWords>();
+
+function entryWordsOf(translate: Translate): EntryWords {
+  let words = entryWordsByTranslator.get(translate);
+  if (words === undefined) {
+    words = {
+      titleMissing: translate('record.titleMissing'),
+      publishedIn: translate('record.publishedIn'),
+      requested: translate('record.requested'),
+      source: translate('record.source'),
+      language: translate('record.language'),
+      edition: translate('record.edition'),
+      publisher: translate('record.publisher'),
+      physical: translate('record.physical'),
+      fullText: translate('record.fullText'),
+    };
+    entryWordsByTranslator.set(translate, words);
+  }
+  return words;
+}
+
+// What an entry without any of a list's values holds: one list for all of them, as nothing changes it.
+const NONE: readonly never[] = Object.freeze([]);
+
 /** Institutions, then libraries or collections, each once (a catalog often repeats one in both fields). */
-function sourceOf(record: CatalogRecord, translate: Translate): SourceModel | undefined {
+function sourceOf(record: CatalogRecord, words: EntryWords): SourceModel | undefined {
   const names = shown(record.institutions, record.buildings);
-  return names.length > 0 ? { label: translate('record.source'), names } : undefined;
+  return names.length > 0 ? { label: words.source, names } : undefined;
+}
+
+/** The record's languages named in the page's language, each once. */
+function languageNamesOf(record: CatalogRecord, language: string): string[] {
+  const codes = shown(record.languages);
+  for (let i = 0; i < codes.length; i++) codes[i] = languageNameIn(codes[i] as string, language);
+  return shown(codes);
 }
 
 /** Language, edition, place and publisher, physical description: what the record has of them (VersionEntryModel.details). */
-function detailsOf(record: CatalogRecord, input: VersionsPageInput): DetailModel[] {
-  const { translate, language } = input;
-  const details: DetailModel[] = [];
-  const languages = shown(shown(record.languages).map((value) => languageNameIn(value, language)));
-  if (languages.length > 0) details.push({ label: translate('record.language'), value: languages.join(', ') });
+function detailsOf(record: CatalogRecord, input: VersionsPageInput, words: EntryWords): readonly DetailModel[] {
+  let details: DetailModel[] | undefined;
+  const languages = record.languages !== undefined && record.languages.length > 0 ? languageNamesOf(record, input.language) : NONE;
+  if (languages.length > 0) (details ??= []).push({ label: words.language, value: languages.join(', ') });
   const edition = record.edition?.trim();
-  if (edition !== undefined && edition !== '') details.push({ label: translate('record.edition'), value: edition });
-  const places = shown(record.publishPlaces).join('; ');
-  const publishers = shown(record.publishers).join('; ');
+  if (edition !== undefined && edition !== '') (details ??= []).push({ label: words.edition, value: edition });
+  const places = record.publishPlaces !== undefined && record.publishPlaces.length > 0 ? shown(record.publishPlaces).join('; ') : '';
+  const publishers = record.publishers !== undefined && record.publishers.length > 0 ? shown(record.publishers).join('; ') : '';
   if (places !== '' || publishers !== '') {
-    details.push({ label: translate('record.publisher'), value: places !== '' && publishers !== '' ? `${places}: ${publishers}` : places + publishers });
+    (details ??= []).push({ label: words.publisher, value: places !== '' && publishers !== '' ? `${places}: ${publishers}` : places + publishers });
   }
-  const physical = shown(record.physicalDescriptions);
-  if (physical.length > 0) details.push({ label: translate('record.physical'), value: physical.join('; ') });
-  return details;
+  const physical = record.physicalDescriptions !== undefined && record.physicalDescriptions.length > 0 ? shown(record.physicalDescriptions) : NONE;
+  if (physical.length > 0) (details ??= []).push({ label: words.physical, value: physical.join('; ') });
+  return details ?? NONE;
+}
+
+/** The record's web addresses as links (isWebAddress), each with the same label. */
+function fullTextLinksOf(record: CatalogRecord, words: EntryWords): VersionEntryModel['fullTextLinks'] {
+  let links: Array<VersionEntryModel['fullTextLinks'][number]> | undefined;
+  for (const href of record.urls) if (isWebAddress(href)) (links ??= []).push({ href: href.trim(), label: words.fullText });
+  return links ?? NONE;
 }
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
@@ -150,16 +206,17 @@ interface RecordPart {
 
 function recordPartOf(record: CatalogRecord, input: VersionsPageInput): RecordPart {
   const year = yearOf(record);
+  const words = entryWordsOf(input.translate);
   return {
-    title: hasTitle(record) ? record.title as string : input.translate('record.titleMissing'),
+    title: hasTitle(record) ? record.title as string : words.titleMissing,
     recordUrl: recordUrl(input.baseUrl, record.id),
     author: mainAuthorOf(record),
     year,
-    publishedIn: year !== undefined ? `${input.translate('record.publishedIn')} ${year}` : undefined,
-    formats: record.formats.map((format) => formatLabel(format, input.translate)),
-    source: sourceOf(record, input.translate),
-    details: detailsOf(record, input),
-    fullTextLinks: record.urls.filter(isWebAddress).map((href) => ({ href: href.trim(), label: input.translate('record.fullText') })),
+    publishedIn: year !== undefined ? `${words.publishedIn} ${year}` : undefined,
+    formats: record.formats.length > 0 ? record.formats.map((format) => formatLabel(format, input.translate)) : NONE,
+    source: sourceOf(record, words),
+    details: detailsOf(record, input, words),
+    fullTextLinks: record.urls.length > 0 ? fullTextLinksOf(record, words) : NONE,
   };
 }
 
@@ -189,7 +246,7 @@ function entryOf(record: CatalogRecord, input: VersionsPageInput, reasons: PageR
   // The properties a record has, set one after another in the model's order rather than spread in from
   // objects made for each: the same entry, without the generic copying of a spread.
   const entry: Writable<VersionEntryModel> = { title: part.title, recordUrl: part.recordUrl, isRequestedRecord } as Writable<VersionEntryModel>;
-  if (isRequestedRecord) entry.requestedLabel = input.translate('record.requested');
+  if (isRequestedRecord) entry.requestedLabel = entryWordsOf(input.translate).requested;
   if (reason !== undefined) entry.reason = reason;
   if (part.author !== undefined) entry.author = part.author;
   if (part.year !== undefined) {
@@ -218,14 +275,16 @@ function paginationOf(input: VersionsPageInput): PaginationModel | undefined {
   const href = (n: number) => pageHref(n, filters);
   const previousShortLabel = translate('paging.previousShort');
   const nextShortLabel = translate('paging.nextShort');
-  return {
+  // The steps set only when they apply, rather than spread in from objects made for the purpose.
+  const pagination: Writable<PaginationModel> = {
     label: translate('paging.label'),
     pages: visiblePageNumbers(Math.min(page, last), last).map((n) => ({ number: n, href: href(n), isCurrent: n === page })),
-    ...(page > 1 ? { previous: { href: href(Math.min(page - 1, last)), label: translate('paging.previous'), shortLabel: previousShortLabel } } : {}),
-    ...(page < last ? { next: { href: href(page + 1), label: translate('paging.next'), shortLabel: nextShortLabel } } : {}),
-    previousShortLabel,
-    nextShortLabel,
-  };
+  } as unknown as Writable<PaginationModel>;
+  if (page > 1) pagination.previous = { href: href(Math.min(page - 1, last)), label: translate('paging.previous'), shortLabel: previousShortLabel };
+  if (page < last) pagination.next = { href: href(page + 1), label: translate('paging.next'), shortLabel: nextShortLabel };
+  pagination.previousShortLabel = previousShortLabel;
+  pagination.nextShortLabel = nextShortLabel;
+  return pagination;
 }
 
 /** On a page past the end (docs/page.md: no entries there), what to say instead of "Showing 1961 - 1960 results of 30". */
@@ -239,21 +298,40 @@ function pastEndOf(input: VersionsPageInput): PastEndModel | undefined {
   };
 }
 
+/**
+ * The sort selector's options with the current one marked, the same for every page in one language and
+ * sort: made once per translator and sort and given frozen, rather than for every page.
+ */
+const sortOptionsByTranslator = new WeakMap<Translate, Map<PageSort, SortModel['options']>>();
+
+function sortOptionsOf(translate: Translate, current: PageSort): SortModel['options'] {
+  let bySort = sortOptionsByTranslator.get(translate);
+  if (bySort === undefined) sortOptionsByTranslator.set(translate, bySort = new Map());
+  let options = bySort.get(current);
+  if (options === undefined) {
+    options = deepFrozen(PAGE_SORTS.map(({ value, label }) => ({ value, label: translate(label), isCurrent: value === current })));
+    bySort.set(current, options);
+  }
+  return options;
+}
+
 /** The sort selector, when there is more than one version to order. */
 function sortOf(input: VersionsPageInput): SortModel | undefined {
   if (input.versions.total < 2) return undefined;
-  const current = input.sort ?? DEFAULT_PAGE_SORT;
   return {
     label: input.translate('sort.label'),
     submitLabel: input.translate('sort.submit'),
-    options: PAGE_SORTS.map(({ value, label }) => ({ value, label: input.translate(label), isCurrent: value === current })),
-    hidden: [
-      { name: 'id', value: input.requestedRecord.id },
-      { name: 'search', value: 'versions' },
-      ...(input.explicitLanguage !== undefined ? [{ name: 'lng', value: input.explicitLanguage }] : []),
-      ...filterParams(input).map((value) => ({ name: 'filter[]', value })),
-    ],
+    options: sortOptionsOf(input.translate, input.sort ?? DEFAULT_PAGE_SORT),
+    hidden: hiddenFieldsOf(input),
   };
+}
+
+/** What the sort form sends besides `sort`: the record, the search, an explicit lng and the filters. */
+function hiddenFieldsOf(input: VersionsPageInput): SortModel['hidden'] {
+  const hidden: Array<SortModel['hidden'][number]> = [{ name: 'id', value: input.requestedRecord.id }, { name: 'search', value: 'versions' }];
+  if (input.explicitLanguage !== undefined) hidden.push({ name: 'lng', value: input.explicitLanguage });
+  for (const value of filterParams(input)) hidden.push({ name: 'filter[]', value });
+  return hidden;
 }
 
 /** Facet values as a reader sees them: formats translated, languages named in the page's language. */
@@ -282,7 +360,7 @@ function facetsOf(input: VersionsPageInput): VersionsPageModel['facets'] {
         const isApplied = applied.some((filter) => isFilter(filter, field, value));
         const next = isApplied
           ? appliedParams.filter((_, i) => !isFilter(applied[i] as VersionsFilter, field, value))
-          : [...appliedParams, filterParameter({ field, value })];
+          : appliedParams.length === 0 ? [filterParameter({ field, value })] : [...appliedParams, filterParameter({ field, value })];
         return { label: facetValueLabel(field, value, input), count, isApplied, href: pageHref(1, next) };
       }),
     });
@@ -291,8 +369,8 @@ function facetsOf(input: VersionsPageInput): VersionsPageModel['facets'] {
 }
 
 /** The request's filters as `filter[]` values, kept by page, language and sort links. */
-function filterParams(input: VersionsPageInput): string[] {
-  return (input.filters ?? []).map(filterParameter);
+function filterParams(input: VersionsPageInput): readonly string[] {
+  return input.filters === undefined || input.filters.length === 0 ? NONE : input.filters.map(filterParameter);
 }
 
 /** With filters: "3 of 8 versions" (or that none matches) and the way back to every version. */

@@ -48,3 +48,17 @@ test('a frozen record\'s entry follows the requested record, the language and th
     t.true(model.entries.every((entry) => entry.recordUrl.startsWith(`${baseUrl}/`)));
   }
 });
+
+test('the words and sort options kept per translator follow the language and the sort asked for', (t) => {
+  const records = plainRecords();
+  for (const [language, sort] of [['en', 'year'], ['es', 'year'], ['en', 'title'], ['es', 'relevance'], ['en', 'year']] as const) {
+    const model = buildVersionsPageModel({ ...pageInput(records, records[0]!, language), sort });
+    t.deepEqual(model.sort?.options.map((option) => [option.label, option.isCurrent]), [
+      [`${language}:sort.relevance`, sort === 'relevance'], [`${language}:sort.year`, sort === 'year'], [`${language}:sort.yearAsc`, false],
+      [`${language}:sort.title`, sort === 'title'], [`${language}:sort.author`, false],
+    ], `${language} ${sort}`);
+    t.is(model.entries[0]!.requestedLabel, `${language}:record.requested`);
+    t.true(model.entries.filter((entry) => entry.publishedIn !== undefined).every((entry) => entry.publishedIn === `${language}:record.publishedIn ${entry.year}`));
+    t.true(model.entries.every((entry) => entry.details.every((detail) => detail.label.startsWith(`${language}:record.`))));
+  }
+});
