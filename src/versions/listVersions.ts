@@ -6,7 +6,7 @@
 import type { CatalogRecord } from '../record/catalogRecord.js';
 import { MissingRecordIdError, RecordNotFoundError } from '../errors.js';
 import { FEED_ROWS, offsetOf, PAGE_ROWS } from './paging.js';
-import { versionsOfKeylessRecord, type CatalogIndex, type VersionsFilter, type VersionsOrder, type VersionsPage } from '../ports.js';
+import { versionsOfKeylessRecord, type CatalogIndex, type RecordVersionsQuery, type VersionsFilter, type VersionsOrder, type VersionsPage } from '../ports.js';
 
 export type VersionsView = 'rss' | 'html';
 
@@ -26,31 +26,41 @@ export interface VersionsResult {
 }
 
 export async function listVersions(index: CatalogIndex, request: VersionsRequest): Promise<VersionsResult> {
-  const { id, view, page } = request;
+  const { id, view } = request;
   if (id === undefined || id.trim() === '') throw new MissingRecordIdError();
   const record = await index.getRecord(id);
   if (record === undefined) throw new RecordNotFoundError(id);
+  const query = versionsQueryOf(request);
+  // The common request (the view's default order, no filters) goes the index's way from the record to its
+  // page when it has one; sorts and filters are asked by keys.
+  if (index.findVersionsOf !== undefined && query.order === defaultOrderOf(view) && query.filters === undefined) {
+    return { record, versions: await index.findVersionsOf(record, query) };
+  }
+  if (record.workKeys.length === 0) {
+    return { record, versions: versionsOfKeylessRecord(record, query.offset) };
+  }
+  return { record, versions: await index.findVersions({ workKeys: record.workKeys, ...query }) };
+}
+
+/**
+ * What listVersions asks the index for a request: the view's page of versions in its order, the filters
+ * when there are any, and what the view shows beside them (the benchmark's tools ask the same).
+ */
+export function versionsQueryOf(request: Pick<VersionsRequest, 'view' | 'page' | 'pageOrder' | 'filters'>): RecordVersionsQuery {
+  const { view } = request;
   const rows = view === 'rss' ? FEED_ROWS : PAGE_ROWS;
-  const offset = offsetOf(page, rows);
-  const defaultOrder = view === 'rss' ? 'last-indexed' : 'relevance';
-  const order = view === 'rss' ? defaultOrder : request.pageOrder ?? defaultOrder;
   const filtered = request.filters !== undefined && request.filters.length > 0;
-  const query = {
-    order,
-    offset,
+  return {
+    order: view === 'rss' ? defaultOrderOf(view) : request.pageOrder ?? defaultOrderOf(view),
+    offset: offsetOf(request.page, rows),
     limit: rows,
     ...(filtered ? { filters: request.filters } : {}),
     // The page shows the facets beside the list, and why each version is one (its keys); the feed has no
     // place for either.
     ...(view === 'html' ? { facets: true } : { versionKeys: false }),
   };
-  // The common request (the view's default order, no filters) goes the index's way from the record to its
-  // page when it has one; sorts and filters are asked by keys.
-  if (index.findVersionsOf !== undefined && order === defaultOrder && !filtered) {
-    return { record, versions: await index.findVersionsOf(record, query) };
-  }
-  if (record.workKeys.length === 0) {
-    return { record, versions: versionsOfKeylessRecord(record, offset) };
-  }
-  return { record, versions: await index.findVersions({ workKeys: record.workKeys, ...query }) };
+}
+
+function defaultOrderOf(view: VersionsView): VersionsOrder {
+  return view === 'rss' ? 'last-indexed' : 'relevance';
 }

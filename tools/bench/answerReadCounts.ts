@@ -15,8 +15,8 @@ import { DEFAULT_SEED } from './catalogGenerator.js';
 import { freshRequestMix } from './freshRequestMix.js';
 import { SIZE_CLASSES, sizeClassOf } from './workSizeClasses.js';
 import type { EmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
-import type { RecordVersionsQuery } from '../../src/ports.js';
 import { flag, option } from './benchCommandLine.js';
+import { versionsQueryOf } from '../../src/versions/listVersions.js';
 
 interface Counts {
   answers: number;
@@ -30,6 +30,7 @@ interface Counts {
 async function main(): Promise<void> {
   const root = option('--root');
   const view = option('--view', 'rss');
+  if (view !== 'rss' && view !== 'html') throw new Error(`--view rss or --view html, not ${view}`);
   // The build's own better-sqlite3, its statements' methods wrapped to count runs and rows.
   const Database = createRequire(join(root, 'package.json'))('better-sqlite3') as { prototype: object };
   const statementPrototype = Object.getPrototypeOf((new (Database as unknown as new (path: string) => { prepare(sql: string): object })(':memory:')).prepare('SELECT 1')) as Record<string, unknown>;
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
 
   const module = await import(join(root, 'dist/src/adapters/sqlite/index.js')) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex };
   const index = module.openEmbeddedIndex({ path: option('--index'), readOnly: true });
-  const query: RecordVersionsQuery = view === 'rss' ? { order: 'last-indexed', offset: 0, limit: 50, versionKeys: false } : { order: 'relevance', offset: 0, limit: 20, facets: true };
+  const query = versionsQueryOf({ view, page: 1 });
   const byClass = new Map<string, Counts>();
   for (const { id, workSize } of freshRequestMix(Number(option('--records')), Number(option('--requests', '6000')), DEFAULT_SEED)) {
     const name = sizeClassOf(workSize);

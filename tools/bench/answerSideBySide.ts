@@ -21,13 +21,14 @@ import { resolve } from 'node:path';
 import { DEFAULT_SEED } from './catalogGenerator.js';
 import { cpuBySize, freshRequestMix } from './freshRequestMix.js';
 import type { EmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
-import type { CatalogIndex, RecordVersionsQuery, VersionsPage } from '../../src/ports.js';
+import type { CatalogIndex, VersionsPage } from '../../src/ports.js';
 import type { CatalogRecord } from '../../src/record/catalogRecord.js';
 import type { AnswerRequest, VersionsAnswers, VersionsAnswersSettings } from '../../src/http/versionsAnswers.js';
 import type { ThemeEngine, ThemeEngineOptions } from '../../src/http/themeEngine.js';
 import type { LabelCatalogs } from '../../src/i18n/labelCatalogs.js';
 import type { ServerTimeZone } from '../../src/feed/rfc822Date.js';
 import { option } from './benchCommandLine.js';
+import { versionsQueryOf } from '../../src/versions/listVersions.js';
 
 const cpuMicros = (): number => {
   const usage = process.cpuUsage();
@@ -117,8 +118,8 @@ async function main(): Promise<void> {
   const renderLoop = Number(option('--render-loop', '0'));
   const index = (await import(resolve(option('--a'), 'dist/src/adapters/sqlite/index.js')) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex })
     .openEmbeddedIndex({ path: option('--index'), readOnly: true });
-  // What listVersions asks for the view's default order (src/versions/listVersions.ts, paging.ts).
-  const query: RecordVersionsQuery = view === 'rss' ? { order: 'last-indexed', offset: 0, limit: 50 } : { order: 'relevance', offset: 0, limit: 20, facets: true };
+  // What listVersions asks for the view's first page in its default order.
+  const query = versionsQueryOf({ view, page: 1 });
   let read: ReadAnswers = new Map();
   const sides = [
     { name: 'a', root: option('--a'), ...await answersOf(option('--a'), () => read, rounds > 1 ? 0 : 64 * 2 ** 20) },

@@ -18,8 +18,8 @@ import { DEFAULT_SEED } from './catalogGenerator.js';
 import { cpuBySize, freshRequestMix } from './freshRequestMix.js';
 import { sizeClassOf } from './workSizeClasses.js';
 import type { EmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
-import type { RecordVersionsQuery } from '../../src/ports.js';
 import { option } from './benchCommandLine.js';
+import { versionsQueryOf } from '../../src/versions/listVersions.js';
 
 async function openIndex(root: string, path: string): Promise<EmbeddedIndex> {
   const module = await import(join(root, 'dist/src/adapters/sqlite/index.js')) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex };
@@ -36,13 +36,14 @@ async function main(): Promise<void> {
   const wanted = Number(option('--requests', '12000'));
   const block = Number(option('--block', '250'));
   const view = option('--view', 'rss');
+  if (view !== 'rss' && view !== 'html') throw new Error(`--view rss or --view html, not ${view}`);
   const path = option('--index');
   const sides = [
     { name: 'a', root: option('--a'), index: await openIndex(option('--a'), path) },
     { name: 'b', root: option('--b'), index: await openIndex(option('--b'), option('--index-b', path)) },
   ];
-  // What listVersions asks for the view's default order (src/versions/listVersions.ts, paging.ts).
-  const query: RecordVersionsQuery = view === 'rss' ? { order: 'last-indexed', offset: 0, limit: 50, versionKeys: false } : { order: 'relevance', offset: 0, limit: 20, facets: true };
+  // What listVersions asks for the view's first page in its default order.
+  const query = versionsQueryOf({ view, page: 1 });
 
   // The bench's mix of never-asked records (freshRequestMix.ts).
   const asked = freshRequestMix(records, wanted, DEFAULT_SEED);
