@@ -14,7 +14,7 @@ import { listVersions, type VersionsView } from '../versions/listVersions.js';
 import { orderOfPageSort, type PageSort } from '../versions/versionsSorts.js';
 import { filterParameter } from '../versions/versionsFilters.js';
 import type { VersionsFilter } from '../ports.js';
-import { buildVersionsPageModel, type VersionsPageInput } from '../page/pageModel.js';
+import { buildVersionsPageModel } from '../page/pageModel.js';
 import { compileVersionsFeed, type CompiledFeed } from '../feed/renderVersionsFeed.js';
 import { newYearPubDatesAt, type ServerTimeZone } from '../feed/rfc822Date.js';
 import { versionsValidators, type Validators } from '../versions/versionsValidators.js';
@@ -92,8 +92,6 @@ export interface VersionsAnswersSettings {
   readonly now: () => Date;
   readonly timeZone: ServerTimeZone;
 }
-
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 const FEED_BODY_SLAB_BYTES = 128 * 1024;
 
@@ -200,14 +198,11 @@ export function createVersionsAnswers(settings: VersionsAnswersSettings): Versio
       if (kept !== undefined) second.bodies.set(feed, feed.bytes);
       return { etag, lastModified, lastModifiedHeader, feed, bytes: feed.bytes.length + feed.gaps.byteLength + feed.widths.byteLength };
     }
-    // The optional values set only when given, rather than spread in from objects made for the purpose.
-    const input: Writable<VersionsPageInput> = {
-      requestedRecord: record, versions, page, language, sort: request.sort, filters: request.filters,
+    const model = buildVersionsPageModel({
+      requestedRecord: record, versions, page, language, explicitLanguage: request.explicitLanguage, sort: request.sort, filters: request.filters,
       baseUrl, siteTitle: settings.siteTitle, catalogHomeUrl: settings.catalogHomeUrl, translate, languages: settings.languageNames,
-    };
-    if (request.explicitLanguage !== undefined) input.explicitLanguage = request.explicitLanguage;
-    if (request.feedPreview === true) input.feedPreview = true;
-    const model = buildVersionsPageModel(input);
+      feedPreview: request.feedPreview,
+    });
     const text = await themes.render('versions', request.theme.name, { page: model, theme: request.theme });
     // A buffer of its own, not cut from a shared slab: a kept page must hold only its own bytes.
     const html = ownBytesOf(3 * text.length, (scratch) => scratch.write(text));

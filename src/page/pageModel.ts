@@ -279,11 +279,11 @@ function paginationOf(input: VersionsPageInput): PaginationModel | undefined {
   const pagination: Writable<PaginationModel> = {
     label: translate('paging.label'),
     pages: visiblePageNumbers(Math.min(page, last), last).map((n) => ({ number: n, href: href(n), isCurrent: n === page })),
-  } as unknown as Writable<PaginationModel>;
+    previousShortLabel,
+    nextShortLabel,
+  };
   if (page > 1) pagination.previous = { href: href(Math.min(page - 1, last)), label: translate('paging.previous'), shortLabel: previousShortLabel };
   if (page < last) pagination.next = { href: href(page + 1), label: translate('paging.next'), shortLabel: nextShortLabel };
-  pagination.previousShortLabel = previousShortLabel;
-  pagination.nextShortLabel = nextShortLabel;
   return pagination;
 }
 
