@@ -29,6 +29,9 @@ export const LARGE_KEY_RECORDS = 100;
  */
 export const REMEMBERED_BYTES = 8 * 1024 * 1024;
 
+/** A key's records as read (readList or readRows), in id order, before their feed order is made: KeyMembers' first fields, and each record's last_indexed in id order. */
+type ReadKey = Pick<KeyMembers, 'size' | 'idText' | 'idEnds' | 'byIdRows'> & { readonly lastIndexed: Float64Array };
+
 export interface KeyMembers {
   /** data_version when read. */
   readonly version: number;
@@ -120,7 +123,7 @@ export function largeKeys(db: Database.Database, limitBytes = REMEMBERED_BYTES):
    * an id beyond the Basic Multilingual Plane (SQLite counts it one character, JavaScript two) or a number
    * not written as plain digits. Those keys are read row by row (readRows).
    */
-  function readList(keyId: number): { size: number; idText: string; idEnds: Int32Array; byIdRows: Float64Array; lastIndexed: Float64Array } | undefined {
+  function readList(keyId: number): ReadKey | undefined {
     const [size, idText, idLengths, lastIndexedList, rowList] = listOf.get(keyId)!;
     if (size === 0 || idText === null || idLengths === null || lastIndexedList === null || rowList === null) return undefined;
     const idEnds = new Int32Array(size);
@@ -133,7 +136,7 @@ export function largeKeys(db: Database.Database, limitBytes = REMEMBERED_BYTES):
   }
 
   /** A key's records read row by row, for the keys readList leaves. */
-  function readRows(keyId: number): { size: number; idText: string; idEnds: Int32Array; byIdRows: Float64Array; lastIndexed: Float64Array } {
+  function readRows(keyId: number): ReadKey {
     const rows = rowsOf.all(keyId);
     const size = rows.length;
     const ids: string[] = new Array<string>(size);
