@@ -119,42 +119,34 @@ function keptAnswerKey(variant: string, id: string): string {
 
 /**
  * The compiled feed as UTF-8 in one buffer of its own with the pubDates of one second in place, and where
- * they are (SlottedFeed). Each piece is measured (Buffer.byteLength, which flattens the piece, a tree of
- * the strings it was appended from, and counts its bytes) and written once, straight where it goes in a
- * buffer of the feed's exact length: a piece whose bytes are as many as its characters is ASCII and is
- * written as Latin-1, a copy of its characters, rather than through the UTF-8 encoder.
+ * they are (SlottedFeed): each piece encoded once, straight where it goes (ownBytesOf), rather than
+ * encoded into a buffer of its own and copied around the pubDates into another.
  */
 export function slottedFeed(compiled: CompiledFeed, pubDateOf: (year: number) => Buffer): SlottedFeed {
   const { pieces, pubDateYears } = compiled;
   const gaps = new Uint32Array(pubDateYears.length);
   const widths = new Uint16Array(pubDateYears.length);
   const pubDates = pubDateYears.map(pubDateOf);
-  if (pieceBytes.length < pieces.length) pieceBytes = new Uint32Array(Math.max(pieces.length, 2 * pieceBytes.length));
-  let length = 0;
+  let room = 0;
   for (let i = 0; i < pieces.length; i++) {
-    const bytes = Buffer.byteLength(pieces[i] as string);
-    pieceBytes[i] = bytes;
-    length += bytes;
-    if (i < pubDates.length) length += (pubDates[i] as Buffer).length;
+    room += 3 * (pieces[i] as string).length;
+    if (i < pubDates.length) room += (pubDates[i] as Buffer).length;
   }
-  const bytes = Buffer.allocUnsafeSlow(length);
-  let offset = 0;
-  for (let i = 0; i < pieces.length; i++) {
-    const piece = pieces[i] as string;
-    offset += pieceBytes[i] === piece.length ? bytes.write(piece, offset, 'latin1') : bytes.write(piece, offset);
-    if (i < pubDates.length) {
-      const pubDate = pubDates[i] as Buffer;
-      gaps[i] = offset;
-      widths[i] = pubDate.length;
-      bytes.set(pubDate, offset);
-      offset += pubDate.length;
+  const bytes = ownBytesOf(room, (scratch) => {
+    let offset = 0;
+    for (let i = 0; i < pieces.length; i++) {
+      offset += scratch.write(pieces[i] as string, offset);
+      if (i < pubDates.length) {
+        const pubDate = pubDates[i] as Buffer;
+        gaps[i] = offset;
+        widths[i] = pubDate.length;
+        offset += pubDate.copy(scratch, offset);
+      }
     }
-  }
+    return offset;
+  });
   return { bytes, pubDateYears, gaps, widths };
 }
-
-/** The byte lengths of a feed's pieces while slottedFeed writes them: one array for every feed. */
-let pieceBytes = new Uint32Array(64);
 
 /** A feed's body for one second into a buffer from `allocate`; a pubDate of another width than its gap moves the bytes after it. */
 export function slottedFeedBody(feed: SlottedFeed, pubDateOf: (year: number) => Buffer, allocate: (length: number) => Buffer): Buffer {
