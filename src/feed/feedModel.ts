@@ -35,15 +35,44 @@ export function showingLine(translate: Translate, offset: number, shown: number,
 const feedItemOf = frozenRecordParts<VersionsFeedInput, string, FeedItem>({
   make: newFeedItem,
   // What else than the record the item is made of: the base URL, and the label of a missing title.
-  variantOf: (record, input) => hasTitle(record) ? input.baseUrl : `${input.baseUrl}\u0000${input.translate('record.titleMissing')}`,
+  variantOf: (record, input) => hasTitle(record) ? input.baseUrl : `${input.baseUrl}\u0000${feedWordsOf(input.translate).titleMissing}`,
   freeze: Object.freeze,
 });
+
+/** The feed's words without values, looked up once per translator (the plugin makes one per language) rather than for every feed and item. */
+interface FeedWords {
+  readonly first: string;
+  readonly previous: string;
+  readonly next: string;
+  readonly last: string;
+  readonly titleMissing: string;
+  /** The channel's title before the record's id: "Results for Versions - ". */
+  readonly titleBeforeId: string;
+}
+
+const feedWordsByTranslator = new WeakMap<Translate, FeedWords>();
+
+function feedWordsOf(translate: Translate): FeedWords {
+  let words = feedWordsByTranslator.get(translate);
+  if (words === undefined) {
+    words = {
+      first: translate('paging.first'),
+      previous: translate('paging.previous'),
+      next: translate('paging.next'),
+      last: translate('paging.last'),
+      titleMissing: translate('record.titleMissing'),
+      titleBeforeId: `${translate('results.for')} ${translate('versions.label')} - `,
+    };
+    feedWordsByTranslator.set(translate, words);
+  }
+  return words;
+}
 
 function newFeedItem(record: CatalogRecord, input: VersionsFeedInput): FeedItem {
   const year = yearOf(record);
   const author = mainAuthorOf(record);
   const link = recordUrl(input.baseUrl, record.id);
-  const title = hasTitle(record) ? record.title as string : input.translate('record.titleMissing');
+  const title = hasTitle(record) ? record.title as string : feedWordsOf(input.translate).titleMissing;
   // Every property written, the absent ones as undefined, rather than spread in when present: items then
   // share one object shape, which the writer reads faster (a 20-item feed is ~10% cheaper to build).
   return {
@@ -64,15 +93,16 @@ export function buildVersionsFeedModel(input: VersionsFeedInput): VersionsFeedMo
   const offset = offsetOf(page, FEED_ROWS);
   const lastPage = lastPageOf(versions.total, FEED_ROWS);
   const feedUrl = versionsFeedUrls(baseUrl, address);
-  const links: FeedLink[] = [{ rel: 'first', href: feedUrl(), title: translate('paging.first') }];
-  if (page > 1) links.push({ rel: 'previous', href: feedUrl(page - 1), title: translate('paging.previous') });
-  if (page < lastPage) links.push({ rel: 'next', href: feedUrl(page + 1), title: translate('paging.next') });
-  links.push({ rel: 'last', href: feedUrl(lastPage), title: translate('paging.last') });
+  const words = feedWordsOf(translate);
+  const links: FeedLink[] = [{ rel: 'first', href: feedUrl(), title: words.first }];
+  if (page > 1) links.push({ rel: 'previous', href: feedUrl(page - 1), title: words.previous });
+  if (page < lastPage) links.push({ rel: 'next', href: feedUrl(page + 1), title: words.next });
+  links.push({ rel: 'last', href: feedUrl(lastPage), title: words.last });
   links.push({ rel: 'self', href: feedUrl(page > 1 ? page : undefined) });
 
   return {
     stylesheetHref: `${trimBaseUrl(baseUrl)}${RSS_STYLESHEET_PATH}`,
-    title: `${translate('results.for')} ${translate('versions.label')} - ${id}`,
+    title: words.titleBeforeId + id,
     description: showingLine(translate, offset, versions.records.length, versions.total),
     generator: input.generator,
     link: versionsLinkUrl(baseUrl, address),

@@ -30,37 +30,38 @@ export function xmlSafe(text: string): string {
   return text.replace(NOT_XML_CHARACTER, '\uFFFD');
 }
 
-// Carriage returns (and, in attributes, tabs and line feeds) are written as character references: XML
-// parsers normalise the raw characters away, and the strings must read back unchanged.
-const TEXT_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
-const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = { ...TEXT_ESCAPES, '"': '&quot;', '\n': '&#10;', '\t': '&#9;' };
-
-// Most text needs neither escaping nor replacing: one test for any character that might (every
-// surrogate, even a well-formed pair, takes the full path) saves the two replace passes per value.
-const MAY_NEED_TEXT_WORK = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
-const MAY_NEED_ATTRIBUTE_WORK = /[&<>"\r\n\t\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+// Most text needs neither escaping nor replacing: one test that it holds no character that might (every
+// surrogate, even a well-formed pair, takes the full path) saves the two replace passes per value. The
+// test is anchored, one run of allowed characters from start to end: a search for a character of a class
+// tries a match at every position, which costs about twice as much on a value of a feed item.
+const NEEDS_NO_TEXT_WORK = /^[^&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]*$/;
+const NEEDS_NO_ATTRIBUTE_WORK = /^[^&<>"\r\n\t\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]*$/;
 
 // What xmlSafe might replace: text without any of these (a link's `&`s, a title's `&`) is escaped without
 // xmlSafe's pass, whose lookarounds make it the dearer of the two.
 const MAY_NEED_REPLACING = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
+// Carriage returns (and, in attributes, tabs and line feeds) are written as character references: XML
+// parsers normalise the raw characters away, and the strings must read back unchanged.
 export function xmlText(text: string): string {
-  if (!MAY_NEED_TEXT_WORK.test(text)) return text;
-  return (MAY_NEED_REPLACING.test(text) ? xmlSafe(text) : text).replace(/[&<>\r]/g, (c) => TEXT_ESCAPES[c] ?? c);
+  if (NEEDS_NO_TEXT_WORK.test(text)) return text;
+  let escaped = MAY_NEED_REPLACING.test(text) ? xmlSafe(text) : text;
+  // One replaceAll per character present, `&` first (the others' references hold one): a link's `&`s and a
+  // title's are escaped without a callback called for each of them.
+  if (escaped.includes('&')) escaped = escaped.replaceAll('&', '&amp;');
+  if (escaped.includes('<')) escaped = escaped.replaceAll('<', '&lt;');
+  if (escaped.includes('>')) escaped = escaped.replaceAll('>', '&gt;');
+  if (escaped.includes('\r')) escaped = escaped.replaceAll('\r', '&#13;');
+  return escaped;
 }
 
 export function xmlAttribute(text: string): string {
-  if (!MAY_NEED_ATTRIBUTE_WORK.test(text)) return text;
-  return (MAY_NEED_REPLACING.test(text) ? xmlSafe(text) : text).replace(/[&<>"\r\n\t]/g, (c) => ATTRIBUTE_ESCAPES[c] ?? c);
-}
-
-function element(indent: string, name: string, value: string | number): string {
-  return escapedElement(indent, name, xmlText(String(value)));
-}
-
-/** An element of text already escaped (xmlText), for a value written twice in an item but escaped once. */
-function escapedElement(indent: string, name: string, text: string): string {
-  return text === '' ? `${indent}<${name}/>` : `${indent}<${name}>${text}</${name}>`;
+  if (NEEDS_NO_ATTRIBUTE_WORK.test(text)) return text;
+  let escaped = xmlText(text);
+  if (escaped.includes('"')) escaped = escaped.replaceAll('"', '&quot;');
+  if (escaped.includes('\n')) escaped = escaped.replaceAll('\n', '&#10;');
+  if (escaped.includes('\t')) escaped = escaped.replaceAll('\t', '&#9;');
+  return escaped;
 }
 
 /** An attribute with its leading space: ` name="value"`, the value escaped. */
@@ -81,12 +82,18 @@ export interface CompiledFeed {
   readonly pubDateYears: readonly number[];
 }
 
+/** Where the text of a feed goes, in document order: text, and the gap of a pubDate of `year`. */
+interface TextSink {
+  text(text: string): void;
+  pubDate(year: number): void;
+}
+
 /**
- * Collects the document into pieces, cut where a pubDate goes. Lines are joined with line feeds, but the
- * text either side of a pubDate stays on its line. Appending to one string, rather than gathering lines
- * and splitting them afterwards, spares an array and an object per line of a feed built for one request.
+ * Collects the document into pieces, cut where a pubDate goes. Appending to one string, rather than
+ * gathering lines and joining them afterwards, spares an array and an object per line of a feed built for
+ * one request.
  */
-class PieceWriter implements LineSink {
+class PieceWriter implements TextSink {
   readonly pieces: string[] = [];
   readonly pubDateYears: number[] = [];
   private piece: string;
@@ -95,15 +102,19 @@ class PieceWriter implements LineSink {
     this.piece = firstLine;
   }
 
+  /** A line of its own: a line feed, then `text`. */
   line(text: string): void {
     this.piece += `\n${text}`;
   }
 
-  /** `before` ends the current line, the pubDate follows it, and `after` continues the same line. */
-  pubDate(before: string, year: number, after: string): void {
-    this.pieces.push(`${this.piece}\n${before}`);
+  text(text: string): void {
+    this.piece += text;
+  }
+
+  pubDate(year: number): void {
+    this.pieces.push(this.piece);
     this.pubDateYears.push(year);
-    this.piece = after;
+    this.piece = '';
   }
 
   finish(): CompiledFeed {
@@ -112,33 +123,67 @@ class PieceWriter implements LineSink {
   }
 }
 
-/** Where an item's lines go: the feed's PieceWriter, or an ItemMarkupWriter for markup that is kept. */
-interface LineSink {
-  line(text: string): void;
-  pubDate(before: string, year: number, after: string): void;
+/**
+ * An element of text, its line feed and indent before it: the constant parts are made once here, so that a
+ * feed's text is a few long strings and its values between them (a string made by appending is a tree of
+ * its parts, flattened when it is encoded: the fewer parts, the cheaper).
+ */
+interface TextElement {
+  readonly open: string;
+  readonly close: string;
+  /** The element without content: `<name/>`. */
+  readonly empty: string;
 }
 
-/** Writes the lines of one item, in the order docs/feed.md states. */
-function itemLines(out: LineSink, item: FeedItem): void {
-  const indent = '      ';
-  out.line('    <item>');
-  out.line(element(indent, 'title', item.title));
-  if (item.pubDateYear !== undefined) out.pubDate(`${indent}<pubDate>`, item.pubDateYear, '</pubDate>');
+/** The elements of `names` (element name by key) at one indent. */
+function textElements<K extends string>(indent: string, names: Readonly<Record<K, string>>): Readonly<Record<K, TextElement>> {
+  const elements = {} as Record<K, TextElement>;
+  for (const key of Object.keys(names) as K[]) {
+    const name = names[key];
+    elements[key] = { open: `\n${indent}<${name}>`, close: `</${name}>`, empty: `\n${indent}<${name}/>` };
+  }
+  return elements;
+}
+
+const CHANNEL_INDENT = '    ';
+const CHANNEL = textElements(CHANNEL_INDENT, {
+  title: 'title', description: 'description', generator: 'generator', link: 'link',
+  totalResults: 'opensearch:totalResults', startIndex: 'opensearch:startIndex', itemsPerPage: 'opensearch:itemsPerPage',
+});
+const ITEM = textElements('      ', {
+  title: 'title', link: 'link', guid: 'guid', author: 'author', format: 'dc:format', date: 'dc:date', creator: 'dc:creator', comments: 'slash:comments',
+});
+const ITEM_OPEN = '\n    <item>';
+const ITEM_CLOSE = '\n    </item>';
+const PUBDATE_OPEN = '\n      <pubDate>';
+const PUBDATE_CLOSE = '</pubDate>';
+
+/** The element of text already escaped (xmlText), or of a number's (which needs no escaping). */
+function written(element: TextElement, text: string): string {
+  return text === '' ? element.empty : element.open + text + element.close;
+}
+
+/** Writes the text of one item, each line after a line feed, in the order docs/feed.md states. */
+function itemText(out: TextSink, item: FeedItem): void {
+  out.text(ITEM_OPEN + written(ITEM.title, xmlText(item.title)));
+  if (item.pubDateYear !== undefined) {
+    out.text(PUBDATE_OPEN);
+    out.pubDate(item.pubDateYear);
+    out.text(PUBDATE_CLOSE);
+  }
   // The link is the guid too (feedModel.ts), and the author is written twice: each escaped once.
   const link = xmlText(item.link);
-  out.line(escapedElement(indent, 'link', link));
-  out.line(escapedElement(indent, 'guid', item.guid === item.link ? link : xmlText(item.guid)));
+  let text = written(ITEM.link, link) + written(ITEM.guid, item.guid === item.link ? link : xmlText(item.guid));
   const author = item.author !== undefined ? xmlText(item.author) : undefined;
-  if (author !== undefined) out.line(escapedElement(indent, 'author', author));
-  for (const format of item.formats) out.line(element(indent, 'dc:format', format));
-  if (item.date !== undefined) out.line(element(indent, 'dc:date', item.date));
-  if (author !== undefined) out.line(escapedElement(indent, 'dc:creator', author));
-  out.line(element(indent, 'slash:comments', item.comments));
-  out.line('    </item>');
+  if (author !== undefined) text += written(ITEM.author, author);
+  for (const format of item.formats) text += written(ITEM.format, xmlText(format));
+  if (item.date !== undefined) text += written(ITEM.date, xmlText(item.date));
+  if (author !== undefined) text += written(ITEM.creator, author);
+  out.text(text + written(ITEM.comments, String(item.comments)) + ITEM_CLOSE);
 }
 
 /**
- * One item's lines as kept: `head` up to its pubDate's text (all of them for an item without a pubDate),
+ * One item's text as kept: `head` up to its pubDate's text (all of it for an item without a pubDate),
  * `tail` from the end of that text on, each joined into one flat string (appended piece by piece, a string
  * is a tree of its pieces, which kept markup would hold for as long as it is kept).
  */
@@ -147,22 +192,21 @@ interface ItemMarkup {
   readonly tail: string;
 }
 
-class ItemMarkupWriter implements LineSink {
-  private lines: string[] = [];
+class ItemMarkupWriter implements TextSink {
+  private parts: string[] = [];
   private head: string | undefined;
 
-  line(text: string): void {
-    this.lines.push(text);
+  text(text: string): void {
+    this.parts.push(text);
   }
 
-  pubDate(before: string, _year: number, after: string): void {
-    this.lines.push(before);
-    this.head = this.lines.join('\n');
-    this.lines = [after];
+  pubDate(): void {
+    this.head = this.parts.join('');
+    this.parts = [];
   }
 
   finish(): ItemMarkup {
-    const text = this.lines.join('\n');
+    const text = this.parts.join('');
     return this.head === undefined ? { head: text, tail: '' } : { head: this.head, tail: text };
   }
 }
@@ -174,43 +218,41 @@ class ItemMarkupWriter implements LineSink {
  */
 const markupOfFrozenItems = new WeakMap<FeedItem, ItemMarkup>();
 
-/** Writes one item: a frozen one from its kept markup, others line by line. */
+/** Writes one item: a frozen one from its kept markup, others afresh. */
 function writeItem(out: PieceWriter, item: FeedItem): void {
   if (!Object.isFrozen(item)) {
-    itemLines(out, item);
+    itemText(out, item);
     return;
   }
   let markup = markupOfFrozenItems.get(item);
   if (markup === undefined) {
     const writer = new ItemMarkupWriter();
-    itemLines(writer, item);
+    itemText(writer, item);
     markup = writer.finish();
     markupOfFrozenItems.set(item, markup);
   }
-  if (item.pubDateYear !== undefined) out.pubDate(markup.head, item.pubDateYear, markup.tail);
-  else out.line(markup.head);
+  out.text(markup.head);
+  if (item.pubDateYear !== undefined) {
+    out.pubDate(item.pubDateYear);
+    out.text(markup.tail);
+  }
 }
 
 const NAMESPACE_ATTRIBUTES = Object.entries(FEED_NAMESPACES).map(([prefix, uri]) => ` xmlns:${prefix}="${uri}"`).join('');
+const RSS_OPEN = `\n<rss version="2.0"${NAMESPACE_ATTRIBUTES}>\n  <channel>`;
+const RSS_CLOSE = '\n  </channel>\n</rss>';
 
 export function compileVersionsFeed(feed: VersionsFeedModel): CompiledFeed {
-  const channel = '    ';
   const out = new PieceWriter('<?xml version="1.0" encoding="UTF-8"?>');
   // Pseudo-attribute values of xml-stylesheet take entity references like attribute values do.
   out.line(`<?xml-stylesheet type="text/xsl" href="${xmlAttribute(feed.stylesheetHref)}"?>`);
-  out.line(`<rss version="2.0"${NAMESPACE_ATTRIBUTES}>`);
-  out.line('  <channel>');
-  out.line(element(channel, 'title', feed.title));
-  out.line(element(channel, 'description', feed.description));
-  out.line(element(channel, 'generator', feed.generator));
-  out.line(element(channel, 'link', feed.link));
-  out.line(element(channel, 'opensearch:totalResults', feed.totalResults));
-  out.line(element(channel, 'opensearch:startIndex', feed.startIndex));
-  out.line(element(channel, 'opensearch:itemsPerPage', feed.itemsPerPage));
-  out.line(`${channel}<opensearch:Query role="request"${attribute('searchTerms', feed.searchTerms)}${attribute('startIndex', String(feed.startIndex))}/>`);
+  out.text(RSS_OPEN);
+  out.text(written(CHANNEL.title, xmlText(feed.title)) + written(CHANNEL.description, xmlText(feed.description)) + written(CHANNEL.generator, xmlText(feed.generator))
+    + written(CHANNEL.link, xmlText(feed.link)) + written(CHANNEL.totalResults, String(feed.totalResults)) + written(CHANNEL.startIndex, String(feed.startIndex))
+    + written(CHANNEL.itemsPerPage, String(feed.itemsPerPage)));
+  out.line(`${CHANNEL_INDENT}<opensearch:Query role="request"${attribute('searchTerms', feed.searchTerms)}${attribute('startIndex', String(feed.startIndex))}/>`);
   for (const link of feed.links) out.line(atomLink(link));
   for (const item of feed.items) writeItem(out, item);
-  out.line('  </channel>');
-  out.line('</rss>');
+  out.text(RSS_CLOSE);
   return out.finish();
 }

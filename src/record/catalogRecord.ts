@@ -201,7 +201,16 @@ const REQUIRED_FIELDS = RECORD_FIELDS.filter((field) => !field.optional);
 /** Year of a record: the first run of four digits in its first publication date. */
 export function yearOf(record: Pick<CatalogRecord, 'publishDates'>): string | undefined {
   const first = record.publishDates[0];
-  return first === undefined ? undefined : /\d{4}/.exec(first)?.[0];
+  if (first === undefined) return undefined;
+  // What /\d{4}/ finds, without a match array made for every record of a feed or page: the first run of
+  // digits to reach four ends the leftmost four.
+  let run = 0;
+  for (let i = 0; i < first.length; i++) {
+    const code = first.charCodeAt(i);
+    if (code < 48 || code > 57) run = 0;
+    else if (++run === 4) return first.slice(i - 3, i + 1);
+  }
+  return undefined;
 }
 
 /** The feed item's author: the first `author`, else the first `author_corporate` (an institution). */

@@ -9,6 +9,14 @@ test('year is the first run of four digits of the first publishDate', (t) => {
   t.is(yearOf({ publishDates: ['2019-05-02'] }), '2019');
   t.is(yearOf({ publishDates: ['s.d.'] }), undefined);
   t.is(yearOf({ publishDates: [] }), undefined);
+  t.is(yearOf({ publishDates: ['12345'] }), '1234', 'the leftmost four of a longer run');
+  t.is(yearOf({ publishDates: ['vol. 12, no. 345, 1987'] }), '1987', 'shorter runs before it are passed over');
+  t.is(yearOf({ publishDates: ['\u0661\u0669\u0668\u0667 / 198x'] }), undefined, 'only ASCII digits count, as \\d');
+});
+
+test('year is what /\\d{4}/ finds in the first publishDate, whatever its characters', (t) => {
+  fc.assert(fc.property(fc.array(fc.constantFrom('1', '9', '0', '5', 'x', ' ', '-', '\u0661', '\uD83D')).map((units) => units.join('')), (date) => yearOf({ publishDates: [date] }) === /\d{4}/.exec(date)?.[0]));
+  t.pass();
 });
 
 test('main author is the first author, else the first corporate author', (t) => {

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { XMLParser } from 'fast-xml-parser';
-import { compileVersionsFeed, type CompiledFeed } from '../../src/feed/renderVersionsFeed.js';
+import fc from 'fast-check';
+import { compileVersionsFeed, xmlAttribute, xmlSafe, xmlText, type CompiledFeed } from '../../src/feed/renderVersionsFeed.js';
 import { slottedFeed } from '../../src/http/versionsAnswers.js';
 import { newYearPubDate, newYearPubDatesAt, type ServerTimeZone } from '../../src/feed/rfc822Date.js';
 import type { FeedItem } from '../../src/feed/feedViewModel.js';
@@ -56,4 +57,20 @@ test('the pubDates of one instant are those newYearPubDate gives, each year work
   const pubDateOf = newYearPubDatesAt(now, counting);
   for (const year of [2019, 1881, 2019, 2019, 1881]) t.is(pubDateOf(year), newYearPubDate(year, now, UTC));
   t.is(lookups, 2);
+});
+
+// The escaping as one replace with a table, as the writer did it before its fast paths: what xmlText and
+// xmlAttribute must still give for any text.
+const TEXT_REFERENCES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
+const ATTRIBUTE_REFERENCES: Record<string, string> = { ...TEXT_REFERENCES, '"': '&quot;', '\n': '&#10;', '\t': '&#9;' };
+const escapedText = (text: string) => xmlSafe(text).replace(/[&<>\r]/g, (c) => TEXT_REFERENCES[c]!);
+const escapedAttribute = (text: string) => xmlSafe(text).replace(/[&<>"\r\n\t]/g, (c) => ATTRIBUTE_REFERENCES[c]!);
+
+test('text and attribute values are escaped as one replace of every special character would, whatever they hold', (t) => {
+  const characters = fc.constantFrom('a', 'é', '&', '<', '>', '"', '\r', '\n', '\t', '\u0000', '\u001F', '\uD83D', '\uDE00', '\uFFFE', '\u2014', '&amp;');
+  fc.assert(fc.property(fc.array(characters, { maxLength: 12 }).map((units) => units.join('')), (text) => xmlText(text) === escapedText(text) && xmlAttribute(text) === escapedAttribute(text)));
+  for (const text of ['Tom & Jerry <1940>', 'a "quoted"\ttab\r\nline', 'https://x.example/Search?id=a&lng=en', 'Título', '']) {
+    t.is(xmlText(text), escapedText(text), text);
+    t.is(xmlAttribute(text), escapedAttribute(text), text);
+  }
 });
