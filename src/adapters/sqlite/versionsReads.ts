@@ -71,6 +71,10 @@ const WHOLE_WORK_PAGE_SHARE = 2;
  * more than reading its records whole while they are a few hundred (docs/benchmarks.md, "Round 13: smallread").
  */
 const WHOLE_WORK_KEY_ROWS = 4 * SMALL_WORK_KEY_ROWS;
+/** The first pages of works read whole for their facets kept at most (firstPages). */
+const FIRST_PAGES = 512;
+/** Where a row of a work read whole with keys holds the record's row (workColumns). */
+const WORK_ROW = 4;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
 const BOUND_KEYS = 8;
 /**
@@ -331,9 +335,12 @@ export function currentReads(db: Database.Database): IndexReads {
 
   // Every record of a work: for its facets, filters or an order on record fields, or a small work's page
   // (for a query that wants no keys, without their key ids: versionColumns).
-  const workRecordsByList = [false, true].map((withKeys) => db.prepare<[string], VersionRow>(`SELECT ${versionColumns(withKeys)} FROM records AS r
+  // With keys (the page's), each row carries the record's row too (WORK_ROW), by which a work's first page
+  // is read again (firstPages).
+  const workColumns = (withKeys: boolean): string => (withKeys ? `${VERSION_COLUMNS}, r.row AS row` : VERSION_COLUMNS_WITHOUT_KEYS);
+  const workRecordsByList = [false, true].map((withKeys) => db.prepare<[string], VersionRow>(`SELECT ${workColumns(withKeys)} FROM records AS r
     WHERE r.row IN (SELECT record_row ${KEYED})`).raw());
-  const workRecordsByCount = [false, true].map((withKeys) => statementsByKeyCount<VersionRow>(db, (keyIds) => `SELECT ${versionColumns(withKeys)} FROM records AS r
+  const workRecordsByCount = [false, true].map((withKeys) => statementsByKeyCount<VersionRow>(db, (keyIds) => `SELECT ${workColumns(withKeys)} FROM records AS r
       WHERE r.row IN (SELECT record_row FROM records_by_key WHERE key_id IN (${keyIds}))`));
   const workRecords = (ids: readonly number[], withKeys = true): VersionRow[] =>
     workRecordsByCount[Number(withKeys)]![ids.length]?.all(...ids) ?? workRecordsByList[Number(withKeys)]!.all(JSON.stringify(ids));
@@ -412,6 +419,50 @@ export function currentReads(db: Database.Database): IndexReads {
     return { page: { total: rows.length, records, unfilteredTotal: rows.length, facets: facetCountsOfTally(tally) }, tally };
   };
 
+  // The first pages of works of 101-256 records read whole for their facets (no filters, the feed's or the
+  // page's order), by the order and their keys' ids: the work's total, facet counts, and its first page's ids and rows, under the
+  // data_version they were read in. The other records of a work have the same keys most often, and their
+  // page is the same page: it is then read by its rows, without every record of the work read and scanned
+  // again. At most FIRST_PAGES works, the least recently used given up first; a few hundred bytes each.
+  const firstPages = new Map<string, { version: number; total: number; ids: string[]; rows: number[]; facets: FacetCounts }>();
+  const firstPageKey = (ids: readonly number[], order: string): string => `${order} ${[...ids].sort((a, b) => a - b).join(',')}`;
+  const firstPageOf = (ids: readonly number[], query: RecordVersionsQuery): VersionsPage | undefined => {
+    if (firstPages.size === 0 || query.limit <= 0) return undefined;
+    const key = firstPageKey(ids, query.order);
+    const known = firstPages.get(key);
+    if (known === undefined) return undefined;
+    const offset = Math.max(0, query.offset);
+    const end = Math.min(known.total, offset + query.limit);
+    if (end > known.ids.length) return undefined;
+    const version = dataVersion.get() ?? 0;
+    if (version !== known.version) {
+      firstPages.delete(key);
+      return undefined;
+    }
+    firstPages.delete(key);
+    firstPages.set(key, known);
+    const records = pageRecords(known.ids.slice(offset, end), known.rows.slice(offset, end));
+    // A record missing since (another connection's write not yet seen in data_version): read whole again.
+    if (records.length !== Math.max(0, end - offset)) return undefined;
+    return { total: known.total, records, unfilteredTotal: known.total, facets: known.facets };
+  };
+  const keepFirstPage = (ids: readonly number[], query: RecordVersionsQuery, sorted: readonly VersionRow[], page: VersionsPage) => {
+    const end = Math.max(0, query.offset) + query.limit;
+    // Works of more than REUSED_FROM_WORK_RECORDS records: smaller ones are seldom asked again and cheaper
+    // to read whole; larger ones are cut from their remembered lists (talliedMembers).
+    if (query.limit <= 0 || sorted.length <= Math.max(end, REUSED_FROM_WORK_RECORDS) || sorted.length > SMALL_WORK_KEY_ROWS || page.facets === undefined) return;
+    const first = sorted.slice(0, end);
+    if (first.some((row) => typeof row[WORK_ROW] !== 'number')) return;
+    firstPages.set(firstPageKey(ids, query.order), {
+      version: dataVersion.get() ?? 0, total: sorted.length,
+      ids: first.map(([id]) => id), rows: first.map((row) => row[WORK_ROW] as number), facets: page.facets,
+    });
+    if (firstPages.size > FIRST_PAGES) for (const oldest of firstPages.keys()) {
+      firstPages.delete(oldest);
+      break;
+    }
+  };
+
   /**
    * A page of a work's rows read whole, in the feed's or the page's default order, as the key rows would
    * have cut it; undefined when an id came back with U+FFFD (smallWorkEntries says why).
@@ -436,9 +487,14 @@ export function currentReads(db: Database.Database): IndexReads {
         const page = largeWorkWithFacets(ids, query, totals);
         if (page !== undefined) return page;
       }
+      // A work whose keys' totals add up to REUSED_FROM_WORK_RECORDS or fewer has no first page kept.
+      const mayBeKept = listsFacetsOnly(query) && (totals === undefined || sumOfTotals(totals) > REUSED_FROM_WORK_RECORDS);
+      const known = mayBeKept ? firstPageOf(ids, query) : undefined;
+      if (known !== undefined) return known;
       const work = workRecords(ids);
       if (!listsFacetsOnly(query)) return pageOfWholeWork(work, query);
       const { page, tally } = pageOfWholeWorkWithFacets(work, query);
+      keepFirstPage(ids, query, work, page);
       // A large work read whole for its facets: its large keys are remembered for the next request, and
       // the tally just counted kept with a list that holds the whole work (as many records, all of the
       // work's), so that request does not read every document again (talliedMembers).
@@ -503,6 +559,7 @@ export function currentReads(db: Database.Database): IndexReads {
       sharedKeysThisTurn = undefined;
       large.forget();
       reused.forget();
+      firstPages.clear();
     },
   };
 }
