@@ -426,7 +426,7 @@ export function currentReads(db: Database.Database): IndexReads {
   // again. At most FIRST_PAGES works, the least recently used given up first; a few hundred bytes each.
   const firstPages = new Map<string, { version: number; total: number; ids: string[]; rows: number[]; facets: FacetCounts }>();
   const firstPageKey = (ids: readonly number[], order: string): string => `${order} ${[...ids].sort((a, b) => a - b).join(',')}`;
-  const firstPageOf = (ids: readonly number[], query: RecordVersionsQuery): VersionsPage | undefined => {
+  const firstPageOf = (ids: readonly number[], query: RecordVersionsQuery, version: number): VersionsPage | undefined => {
     if (firstPages.size === 0 || query.limit <= 0) return undefined;
     const key = firstPageKey(ids, query.order);
     const known = firstPages.get(key);
@@ -434,7 +434,6 @@ export function currentReads(db: Database.Database): IndexReads {
     const offset = Math.max(0, query.offset);
     const end = Math.min(known.total, offset + query.limit);
     if (end > known.ids.length) return undefined;
-    const version = dataVersion.get() ?? 0;
     if (version !== known.version) {
       firstPages.delete(key);
       return undefined;
@@ -446,7 +445,7 @@ export function currentReads(db: Database.Database): IndexReads {
     if (records.length !== Math.max(0, end - offset)) return undefined;
     return { total: known.total, records, unfilteredTotal: known.total, facets: known.facets };
   };
-  const keepFirstPage = (ids: readonly number[], query: RecordVersionsQuery, sorted: readonly VersionRow[], page: VersionsPage) => {
+  const keepFirstPage = (ids: readonly number[], query: RecordVersionsQuery, sorted: readonly VersionRow[], page: VersionsPage, version: number) => {
     const end = Math.max(0, query.offset) + query.limit;
     // Works of more than REUSED_FROM_WORK_RECORDS records: smaller ones are seldom asked again and cheaper
     // to read whole; larger ones are cut from their remembered lists (talliedMembers).
@@ -454,7 +453,7 @@ export function currentReads(db: Database.Database): IndexReads {
     const first = sorted.slice(0, end);
     if (first.some((row) => typeof row[WORK_ROW] !== 'number')) return;
     firstPages.set(firstPageKey(ids, query.order), {
-      version: dataVersion.get() ?? 0, total: sorted.length,
+      version, total: sorted.length,
       ids: first.map(([id]) => id), rows: first.map((row) => row[WORK_ROW] as number), facets: page.facets,
     });
     if (firstPages.size > FIRST_PAGES) for (const oldest of firstPages.keys()) {
@@ -487,23 +486,25 @@ export function currentReads(db: Database.Database): IndexReads {
         const page = largeWorkWithFacets(ids, query, totals);
         if (page !== undefined) return page;
       }
-      // A work whose keys' totals add up to REUSED_FROM_WORK_RECORDS or fewer has no first page kept.
-      const mayBeKept = listsFacetsOnly(query) && (totals === undefined || sumOfTotals(totals) > REUSED_FROM_WORK_RECORDS);
-      const known = mayBeKept ? firstPageOf(ids, query) : undefined;
+      // A first page is kept for a work with a key of more than REUSED_FROM_WORK_RECORDS records by its
+      // total (a work of 101-256 records most often has one naming all of them), under the data_version
+      // read before the work is (a commit of another connection in between makes it older, never newer).
+      const version = listsFacetsOnly(query) && (totals === undefined || totals.some((total) => total === null || total > REUSED_FROM_WORK_RECORDS)) ? dataVersion.get() ?? 0 : undefined;
+      const known = version === undefined ? undefined : firstPageOf(ids, query, version);
       if (known !== undefined) return known;
       const work = workRecords(ids);
       if (!listsFacetsOnly(query)) return pageOfWholeWork(work, query);
       const { page, tally } = pageOfWholeWorkWithFacets(work, query);
-      keepFirstPage(ids, query, work, page);
+      if (version !== undefined) keepFirstPage(ids, query, work, page, version);
       // A large work read whole for its facets: its large keys are remembered for the next request, and
       // the tally just counted kept with a list that holds the whole work (as many records, all of the
       // work's), so that request does not read every document again (talliedMembers).
       if (!remembered && work.length > SMALL_WORK_KEY_ROWS) {
-        const version = dataVersion.get() ?? 0;
+        const listVersion = version ?? dataVersion.get() ?? 0;
         for (let i = 0; i < ids.length; i++) {
           // A key of a known total of LARGE_KEY_RECORDS or fewer is never large: not counted.
           if ((totals?.[i] ?? Infinity) <= LARGE_KEY_RECORDS) continue;
-          const members = large.membersOf(ids[i] as number, version, totals?.[i] != null);
+          const members = large.membersOf(ids[i] as number, listVersion, totals?.[i] != null);
           if (members !== undefined && members.size === work.length && !tallies.has(members)) tallies.set(members, { tally, counts: page.facets! });
         }
       }
