@@ -675,6 +675,57 @@ test('a large work read whole for its facets is remembered with the facets count
   }
 });
 
+test('a work of 101-256 records read whole for its facets gives its other records the same first page, any other page read whole, and sees every write', async (t) => {
+  const at = (minutes: number) => new Date(Date.UTC(2025, 0, 1) + minutes * 60_000).toISOString();
+  // 150 records of one work (its keys name all of them), in a few formats, languages and years.
+  const documentOf = (i: number, format: unknown = i % 4 === 0 ? ['Book', 'eBook'] : 'Book'): Record<string, unknown> => ({
+    id: `kept-${String(i).padStart(3, '0')}`, title: 'Kept', author: 'Often', format,
+    language: ['English', 'German', 'French'][i % 5 % 3], publishDate: String(1950 + (i % 17)), last_indexed: at(i % 30),
+  });
+  const index = openEmbeddedIndex({ path: ':memory:', keyProfile: 'vufind' });
+  t.teardown(() => index.close());
+  await index.load(Array.from({ length: 150 }, (_, i) => documentOf(i)));
+  const pagesOf = async (asked: ReadonlyArray<readonly [id: string, order: 'relevance' | 'last-indexed', offset: number, limit: number]>) => {
+    const work = await Promise.all(Array.from({ length: 150 }, async (_, i) => (await index.getRecord(`kept-${String(i).padStart(3, '0')}`))!));
+    for (const [id, order, offset, limit] of asked) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const query = { order, offset, limit, facets: true };
+      const page = await index.findVersionsOf((await index.getRecord(id))!, query);
+      t.deepEqual(page, pageOfWork(work, query), `${id} ${order} ${offset}/${limit}`);
+    }
+  };
+  await pagesOf([['kept-005', 'relevance', 0, 20], ['kept-006', 'relevance', 0, 20], ['kept-007', 'relevance', 5, 10], ['kept-008', 'relevance', 20, 20],
+    ['kept-009', 'last-indexed', 0, 20], ['kept-010', 'relevance', 0, 20], ['kept-011', 'last-indexed', 0, 20], ['kept-012', 'relevance', 0, 0], ['kept-013', 'last-indexed', 0, 20]]);
+  // A record past the first page changed: the next first page's facets are the work's as it is now.
+  await index.load([documentOf(100, 'Map')]);
+  await pagesOf([['kept-014', 'relevance', 0, 20], ['kept-015', 'last-indexed', 0, 20]]);
+});
+
+test('the first page a work of 101-256 records keeps is not given after another connection\'s commit', async (t) => {
+  const path = newFile('kept-first-page');
+  const documentOf = (i: number, format: string): Record<string, unknown> => ({
+    id: `kept-${String(i).padStart(3, '0')}`, title: 'Kept', author: 'Often', format, publishDate: String(1950 + (i % 17)),
+    last_indexed: new Date(Date.UTC(2025, 0, 1) + (i % 30) * 60_000).toISOString(),
+  });
+  const writer = openEmbeddedIndex({ path });
+  await writer.load(Array.from({ length: 150 }, (_, i) => documentOf(i, 'Book')));
+  const reader = openEmbeddedIndex({ path, readOnly: true });
+  t.teardown(async () => {
+    await reader.close();
+    await writer.close();
+  });
+  const query = { order: 'relevance', offset: 0, limit: 20, facets: true } as const;
+  const formatsOf = async (id: string) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return (await reader.findVersionsOf((await reader.getRecord(id))!, query)).facets?.format;
+  };
+  t.deepEqual(await formatsOf('kept-005'), [{ value: 'Book', count: 150 }]);
+  t.deepEqual(await formatsOf('kept-006'), [{ value: 'Book', count: 150 }]);
+  // A record past the first page changed by another connection.
+  await writer.load([documentOf(100, 'Map')]);
+  t.deepEqual(await formatsOf('kept-007'), [{ value: 'Book', count: 149 }, { value: 'Map', count: 1 }]);
+});
+
 test('a work read whole for its page\'s facets gives the page and the facets of every record, wherever the page falls', async (t) => {
   // 60 records of one work, fewer than a large work has: read whole for every page with facets. Their
   // documents hold what the stored text scan meets: escapes, lists, null, missing facet fields.

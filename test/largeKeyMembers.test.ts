@@ -125,6 +125,23 @@ test('keys naming the same records share one list, counted once against the boun
   t.false(large.remembers(3));
 });
 
+test('a key its total says is large is read without its count, as it is read after the count; one that names LARGE_KEY_RECORDS records or fewer after all is not remembered', (t) => {
+  const entries = work(150);
+  const db = keyRowsFile({ 1: entries, 2: work(LARGE_KEY_RECORDS, 'fewer'), 3: work(20, 'small') });
+  const counted = largeKeys(db).membersOf(1, 1)!;
+  const large = largeKeys(db);
+  const uncounted = large.membersOf(1, 1, true)!;
+  t.is(uncounted.size, 150);
+  t.is(uncounted.idText, counted.idText);
+  t.deepEqual([...uncounted.byIdRows], [...counted.byIdRows]);
+  t.deepEqual([...uncounted.newestOrder], [...counted.newestOrder]);
+  t.true(large.remembers(1));
+  // A stored total is never fewer than the records holding the key, but may be more (indexTables.ts).
+  t.is(large.membersOf(2, 1, true), undefined, 'a key of LARGE_KEY_RECORDS records is not large, whatever its total said');
+  t.is(large.membersOf(3, 1, true), undefined);
+  t.false(large.remembers(2) || large.remembers(3));
+});
+
 test('a key with an id that came back with U+FFFD is not remembered', (t) => {
   const entries = work(120);
   const large = largeKeys(keyRowsFile({ 1: [...entries, ['w\uFFFD', 1, 1]] }));

@@ -78,9 +78,11 @@ export interface LargeKeys {
   /**
    * The remembered records of a key, read now if the key is large and not remembered under this
    * version; `undefined` for a key of LARGE_KEY_RECORDS records or fewer (or whose ids do not survive the
-   * trip into JavaScript: lone surrogates).
+   * trip into JavaScript: lone surrogates). `likelyLarge`: the caller knows the key names more than
+   * LARGE_KEY_RECORDS records or did (its stored total, never fewer than the records holding it), so its
+   * list is read without counting its records first, and given up if they are fewer after all.
    */
-  membersOf(keyId: number, version: number): KeyMembers | undefined;
+  membersOf(keyId: number, version: number, likelyLarge?: boolean): KeyMembers | undefined;
   /** Whether a key's records are remembered (of whatever version): no SQL, for choosing the path. */
   remembers(keyId: number): boolean;
   forget(): void;
@@ -173,16 +175,17 @@ export function largeKeys(db: Database.Database, limitBytes = REMEMBERED_BYTES):
   }
 
   return {
-    membersOf(keyId, version) {
+    membersOf(keyId, version, likelyLarge = false) {
       let members = remembered.get(keyId);
       if (members !== undefined) {
         drop(keyId, members);
         if (members.version !== version) members = undefined;
       }
       if (members === undefined) {
-        if (countOf.get(keyId, LARGE_KEY_RECORDS + 1)! <= LARGE_KEY_RECORDS) return undefined;
+        // A statement less for a key whose total says it is large: the list's own count tells.
+        if (!likelyLarge && countOf.get(keyId, LARGE_KEY_RECORDS + 1)! <= LARGE_KEY_RECORDS) return undefined;
         members = read(keyId, version);
-        if (members === undefined) return undefined;
+        if (members === undefined || members.size <= LARGE_KEY_RECORDS) return undefined;
       }
       // Most recently used last.
       hold(keyId, members);

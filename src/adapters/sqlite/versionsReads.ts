@@ -35,11 +35,19 @@ interface SharedKeys {
 
 /**
  * A version's row as its statements read it, an array (better-sqlite3's raw rows: no object made per row):
- * id, last_indexed, its keys' ids only (a JSON array, as stored), document.
+ * id, last_indexed, its keys' ids only (a JSON array, as stored; null when read for a query that wants no
+ * keys: VERSION_COLUMNS_WITHOUT_KEYS), document.
  */
-type VersionRow = readonly [id: string, lastIndexed: number, keyIds: string, document: string, ...more: unknown[]];
+type VersionRow = readonly [id: string, lastIndexed: number, keyIds: string | null, document: string, ...more: unknown[]];
 const versionOfColumns = (row: VersionRow, keys: readonly string[]): CatalogRecord => recordOfColumns(row[0], row[1], row[3], keys);
 const VERSION_COLUMNS = 'r.id AS id, r.last_indexed AS last_indexed, r.key_ids AS key_ids, r.document AS document';
+/**
+ * The columns of a version read for a query that wants no keys (the feed's): its key ids left in the file,
+ * one string fewer made for each row (each value handed to JavaScript costs more than its bytes).
+ */
+const VERSION_COLUMNS_WITHOUT_KEYS = 'r.id AS id, r.last_indexed AS last_indexed, NULL AS key_ids, r.document AS document';
+/** The columns of a version's row for a query that wants its keys or not. */
+const versionColumns = (withKeys: boolean): string => (withKeys ? VERSION_COLUMNS : VERSION_COLUMNS_WITHOUT_KEYS);
 /** A key row as the page is cut from it: record id, last_indexed, the record's row. */
 const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
 
@@ -63,6 +71,10 @@ const WHOLE_WORK_PAGE_SHARE = 2;
  * more than reading its records whole while they are a few hundred (docs/benchmarks.md, "Round 13: smallread").
  */
 const WHOLE_WORK_KEY_ROWS = 4 * SMALL_WORK_KEY_ROWS;
+/** The first pages of works read whole for their facets kept at most (firstPages). */
+const FIRST_PAGES = 512;
+/** Where a row of a work read whole with keys holds the record's row (workColumns). */
+const WORK_ROW = 4;
 /** Up to this many keys are bound one by one (IN (?, ?)): SQLite seeks them without a temporary list. */
 const BOUND_KEYS = 8;
 /**
@@ -96,8 +108,9 @@ export function currentReads(db: Database.Database): IndexReads {
   const selectRecord = db.prepare<[string], readonly [id: string, lastIndexed: number, keyIds: string, document: string, keysAndShared: string]>(
     `SELECT ${VERSION_COLUMNS}, ${workKeysAndSharedOf('r.key_ids', holdsKeyTotals(db))} AS keys_and_shared FROM records AS r WHERE r.id = ?`).raw();
   // A page's records are read by row: a work's records are neighbours there (indexTables.ts).
-  const selectVersion = db.prepare<[number], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row = ?`).raw();
-  const selectVersions = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r WHERE r.row IN (SELECT value FROM json_each(?))`).raw();
+  // Each by whether the query wants the versions' keys (versionColumns).
+  const selectVersion = [false, true].map((withKeys) => db.prepare<[number], VersionRow>(`SELECT ${versionColumns(withKeys)} FROM records AS r WHERE r.row = ?`).raw());
+  const selectVersions = [false, true].map((withKeys) => db.prepare<[string], VersionRow>(`SELECT ${versionColumns(withKeys)} FROM records AS r WHERE r.row IN (SELECT value FROM json_each(?))`).raw());
   const keyTextsOf = db.prepare<[string], [number, string]>('SELECT key_id, key FROM work_keys WHERE key_id IN (SELECT value FROM json_each(?))').raw();
   const keyTextsByCount = statementsByKeyCount<[number, string]>(db, (keyIds) => `SELECT key_id, key FROM work_keys WHERE key_id IN (${keyIds})`);
 
@@ -155,7 +168,7 @@ export function currentReads(db: Database.Database): IndexReads {
     if (rows.length === 0) return known ?? new Map();
     const unknownIds = new Set<number>();
     for (const row of rows) {
-      const keyIds = JSON.parse(row[2]) as number[];
+      const keyIds = JSON.parse(row[2] ?? '[]') as number[];
       keyIdsOfRows.set(row, keyIds);
       for (const keyId of keyIds) if (known?.has(keyId) !== true) unknownIds.add(keyId);
     }
@@ -171,7 +184,7 @@ export function currentReads(db: Database.Database): IndexReads {
     versionOfColumns(row, texts === undefined ? NO_KEYS : keyTextsOfRow(row, texts));
   const keyTextsOfRow = (row: VersionRow, texts: ReadonlyMap<number, string>): string[] => {
     const keys: string[] = [];
-    for (const keyId of keyIdsOfRows.get(row) ?? JSON.parse(row[2]) as number[]) {
+    for (const keyId of keyIdsOfRows.get(row) ?? JSON.parse(row[2] ?? '[]') as number[]) {
       const text = texts.get(keyId);
       if (text !== undefined) keys.push(text);
     }
@@ -187,9 +200,10 @@ export function currentReads(db: Database.Database): IndexReads {
    * in the total and gives none. With `reuse` (a large work's page), records kept from earlier answers
    * are given again and those read now are kept. Without `withKeys`, the records read now are made
    * without their keys (versionsOfRows), and kept as such: only a query without keys is given them again.
+   * `version`: SQLite's data_version as the caller read it for this answer (each reading is a statement).
    */
-  const pageRecords = (ids: readonly string[], rows: ArrayLike<number>, reuse = false, withKeys = true): CatalogRecord[] => {
-    if (reuse) reused.useVersion(dataVersion.get() ?? 0);
+  const pageRecords = (ids: readonly string[], rows: ArrayLike<number>, reuse = false, withKeys = true, version?: number): CatalogRecord[] => {
+    if (reuse) reused.useVersion(version ?? dataVersion.get() ?? 0);
     const toRead: number[] = [];
     const kept: Array<CatalogRecord | undefined> = [];
     for (let i = 0; i < ids.length; i++) {
@@ -199,7 +213,7 @@ export function currentReads(db: Database.Database): IndexReads {
       if (record === undefined) toRead.push(rows[i] as number);
     }
     // Several rows in one statement: a third less time per row than one statement each.
-    const found = toRead.length === 1 ? [selectVersion.get(toRead[0] as number)] : toRead.length > 1 ? selectVersions.all(JSON.stringify(toRead)) : [];
+    const found = toRead.length === 1 ? [selectVersion[Number(withKeys)]!.get(toRead[0] as number)] : toRead.length > 1 ? selectVersions[Number(withKeys)]!.all(JSON.stringify(toRead)) : [];
     const read = new Map<string, VersionRow>();
     for (const row of found) if (row !== undefined) read.set(row[0], row);
     const texts = withKeys ? keyTextsOfRows([...read.values()]) : undefined;
@@ -256,7 +270,7 @@ export function currentReads(db: Database.Database): IndexReads {
    * when the statement must answer (no large key, several large keys naming different records, an id that
    * does not survive the trip into JavaScript).
    */
-  const largeUnion = (keyIds: readonly number[], totals?: ReadonlyArray<number | null>): { members: KeyMembers; extras: Map<string, VersionEntry> } | undefined => {
+  const largeUnion = (keyIds: readonly number[], totals?: ReadonlyArray<number | null>): { members: KeyMembers; extras: Map<string, VersionEntry>; version: number } | undefined => {
     const version = dataVersion.get() ?? 0;
     let members: KeyMembers | undefined;
     const smallKeys: number[] = [];
@@ -264,7 +278,7 @@ export function currentReads(db: Database.Database): IndexReads {
       const keyId = keyIds[i] as number;
       // A key of a known small total is never remembered as large: not counted again.
       const total = totals?.[i] ?? null;
-      const found = total !== null && total <= LARGE_KEY_RECORDS ? undefined : large.membersOf(keyId, version);
+      const found = total !== null && total <= LARGE_KEY_RECORDS ? undefined : large.membersOf(keyId, version, total !== null);
       if (found === undefined) smallKeys.push(keyId);
       else if (members === undefined) members = found;
       else if (found !== members) return undefined;
@@ -277,13 +291,13 @@ export function currentReads(db: Database.Database): IndexReads {
         if (!holds(members, entry[0])) extras.set(entry[0], entry);
       }
     }
-    return { members, extras };
+    return { members, extras, version };
   };
   const largeWork = (keyIds: readonly number[], query: RecordVersionsQuery, totals?: ReadonlyArray<number | null>) => {
     const union = largeUnion(keyIds, totals);
     if (union === undefined) return pageByStatement(JSON.stringify(keyIds), query);
     const { total, ids, rows } = pageOfUnion(union.members, union.extras, query);
-    return { total, records: pageRecords(ids, rows, true, wantsKeys(query)) };
+    return { total, records: pageRecords(ids, rows, true, wantsKeys(query), union.version) };
   };
 
   // The facet values of a remembered list's records, tallied once (read while the list is remembered), and
@@ -305,26 +319,31 @@ export function currentReads(db: Database.Database): IndexReads {
   const largeWorkWithFacets = (keyIds: readonly number[], query: RecordVersionsQuery, totals?: ReadonlyArray<number | null>): VersionsPage | undefined => {
     const union = largeUnion(keyIds, totals);
     if (union === undefined) return undefined;
-    const { members, extras } = union;
+    const { members, extras, version } = union;
     const tallied = talliedMembers(members);
     let facets = tallied.counts;
     if (extras.size > 0) {
       const added = [...extras.values()];
-      facets = facetCountsOfTally(addToFacetTally(pageRecords(added.map(([id]) => id), added.map(([, , row]) => row), true), tallied.tally));
+      facets = facetCountsOfTally(addToFacetTally(pageRecords(added.map(([id]) => id), added.map(([, , row]) => row), true, true, version), tallied.tally));
     }
     const { total, ids, rows } = pageOfUnion(members, extras, query);
-    return { total, records: pageRecords(ids, rows, true), unfilteredTotal: total, facets };
+    return { total, records: pageRecords(ids, rows, true, true, version), unfilteredTotal: total, facets };
   };
 
   const keyRowsByCount = statementsByKeyCount<VersionEntry>(db, (keyIds) => `SELECT ${KEY_ROW_COLUMNS} FROM records_by_key WHERE key_id IN (${keyIds}) LIMIT ?`);
   const keyRowsByList = db.prepare<unknown[], VersionEntry>(`SELECT ${KEY_ROW_COLUMNS} ${KEYED} LIMIT ?`).raw();
 
-  // Every record of a work: for its facets, filters or an order on record fields, or a small work's page.
-  const workRecordsByList = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM records AS r
-    WHERE r.row IN (SELECT record_row ${KEYED})`).raw();
-  const workRecordsByCount = statementsByKeyCount<VersionRow>(db, (keyIds) => `SELECT ${VERSION_COLUMNS} FROM records AS r
-      WHERE r.row IN (SELECT record_row FROM records_by_key WHERE key_id IN (${keyIds}))`);
-  const workRecords = (ids: readonly number[]): VersionRow[] => workRecordsByCount[ids.length]?.all(...ids) ?? workRecordsByList.all(JSON.stringify(ids));
+  // Every record of a work: for its facets, filters or an order on record fields, or a small work's page
+  // (for a query that wants no keys, without their key ids: versionColumns).
+  // With keys (the page's), each row carries the record's row too (WORK_ROW), by which a work's first page
+  // is read again (firstPages).
+  const workColumns = (withKeys: boolean): string => (withKeys ? `${VERSION_COLUMNS}, r.row AS row` : VERSION_COLUMNS_WITHOUT_KEYS);
+  const workRecordsByList = [false, true].map((withKeys) => db.prepare<[string], VersionRow>(`SELECT ${workColumns(withKeys)} FROM records AS r
+    WHERE r.row IN (SELECT record_row ${KEYED})`).raw());
+  const workRecordsByCount = [false, true].map((withKeys) => statementsByKeyCount<VersionRow>(db, (keyIds) => `SELECT ${workColumns(withKeys)} FROM records AS r
+      WHERE r.row IN (SELECT record_row FROM records_by_key WHERE key_id IN (${keyIds}))`));
+  const workRecords = (ids: readonly number[], withKeys = true): VersionRow[] =>
+    workRecordsByCount[Number(withKeys)]![ids.length]?.all(...ids) ?? workRecordsByList[Number(withKeys)]!.all(JSON.stringify(ids));
 
   const versionCounts = db.prepare<[string], { id: string; versions: number }>(`
     SELECT r.id AS id,
@@ -400,6 +419,49 @@ export function currentReads(db: Database.Database): IndexReads {
     return { page: { total: rows.length, records, unfilteredTotal: rows.length, facets: facetCountsOfTally(tally) }, tally };
   };
 
+  // The first pages of works of 101-256 records read whole for their facets (no filters, the feed's or the
+  // page's order), by the order and their keys' ids: the work's total, facet counts, and its first page's ids and rows, under the
+  // data_version they were read in. The other records of a work have the same keys most often, and their
+  // page is the same page: it is then read by its rows, without every record of the work read and scanned
+  // again. At most FIRST_PAGES works, the least recently used given up first; a few hundred bytes each.
+  const firstPages = new Map<string, { version: number; total: number; ids: string[]; rows: number[]; facets: FacetCounts }>();
+  const firstPageKey = (ids: readonly number[], order: string): string => `${order} ${[...ids].sort((a, b) => a - b).join(',')}`;
+  const firstPageOf = (ids: readonly number[], query: RecordVersionsQuery, version: number): VersionsPage | undefined => {
+    if (firstPages.size === 0 || query.limit <= 0) return undefined;
+    const key = firstPageKey(ids, query.order);
+    const known = firstPages.get(key);
+    if (known === undefined) return undefined;
+    const offset = Math.max(0, query.offset);
+    const end = Math.min(known.total, offset + query.limit);
+    if (end > known.ids.length) return undefined;
+    if (version !== known.version) {
+      firstPages.delete(key);
+      return undefined;
+    }
+    firstPages.delete(key);
+    firstPages.set(key, known);
+    const records = pageRecords(known.ids.slice(offset, end), known.rows.slice(offset, end));
+    // A record missing since (another connection's write not yet seen in data_version): read whole again.
+    if (records.length !== Math.max(0, end - offset)) return undefined;
+    return { total: known.total, records, unfilteredTotal: known.total, facets: known.facets };
+  };
+  const keepFirstPage = (ids: readonly number[], query: RecordVersionsQuery, sorted: readonly VersionRow[], page: VersionsPage, version: number) => {
+    const end = Math.max(0, query.offset) + query.limit;
+    // Works of more than REUSED_FROM_WORK_RECORDS records: smaller ones are seldom asked again and cheaper
+    // to read whole; larger ones are cut from their remembered lists (talliedMembers).
+    if (query.limit <= 0 || sorted.length <= Math.max(end, REUSED_FROM_WORK_RECORDS) || sorted.length > SMALL_WORK_KEY_ROWS || page.facets === undefined) return;
+    const first = sorted.slice(0, end);
+    if (first.some((row) => typeof row[WORK_ROW] !== 'number')) return;
+    firstPages.set(firstPageKey(ids, query.order), {
+      version, total: sorted.length,
+      ids: first.map(([id]) => id), rows: first.map((row) => row[WORK_ROW] as number), facets: page.facets,
+    });
+    if (firstPages.size > FIRST_PAGES) for (const oldest of firstPages.keys()) {
+      firstPages.delete(oldest);
+      break;
+    }
+  };
+
   /**
    * A page of a work's rows read whole, in the feed's or the page's default order, as the key rows would
    * have cut it; undefined when an id came back with U+FFFD (smallWorkEntries says why).
@@ -424,18 +486,25 @@ export function currentReads(db: Database.Database): IndexReads {
         const page = largeWorkWithFacets(ids, query, totals);
         if (page !== undefined) return page;
       }
+      // A first page is kept for a work with a key of more than REUSED_FROM_WORK_RECORDS records by its
+      // total (a work of 101-256 records most often has one naming all of them), under the data_version
+      // read before the work is (a commit of another connection in between makes it older, never newer).
+      const version = listsFacetsOnly(query) && (totals === undefined || totals.some((total) => total === null || total > REUSED_FROM_WORK_RECORDS)) ? dataVersion.get() ?? 0 : undefined;
+      const known = version === undefined ? undefined : firstPageOf(ids, query, version);
+      if (known !== undefined) return known;
       const work = workRecords(ids);
       if (!listsFacetsOnly(query)) return pageOfWholeWork(work, query);
       const { page, tally } = pageOfWholeWorkWithFacets(work, query);
+      if (version !== undefined) keepFirstPage(ids, query, work, page, version);
       // A large work read whole for its facets: its large keys are remembered for the next request, and
       // the tally just counted kept with a list that holds the whole work (as many records, all of the
       // work's), so that request does not read every document again (talliedMembers).
       if (!remembered && work.length > SMALL_WORK_KEY_ROWS) {
-        const version = dataVersion.get() ?? 0;
+        const listVersion = version ?? dataVersion.get() ?? 0;
         for (let i = 0; i < ids.length; i++) {
           // A key of a known total of LARGE_KEY_RECORDS or fewer is never large: not counted.
           if ((totals?.[i] ?? Infinity) <= LARGE_KEY_RECORDS) continue;
-          const members = large.membersOf(ids[i] as number, version);
+          const members = large.membersOf(ids[i] as number, listVersion, totals?.[i] != null);
           if (members !== undefined && members.size === work.length && !tallies.has(members)) tallies.set(members, { tally, counts: page.facets! });
         }
       }
@@ -445,7 +514,7 @@ export function currentReads(db: Database.Database): IndexReads {
     // A work whose keys' totals say it has few more records than the page shows (readsWhole): its records
     // read at once, in one statement, rather than its key rows and then the page's rows.
     if (totals !== undefined && query.limit > 0 && readsWhole(totals, Math.max(0, query.offset) + query.limit)) {
-      const page = pageOfWorkRows(workRecords(ids), query);
+      const page = pageOfWorkRows(workRecords(ids, wantsKeys(query)), query);
       if (page !== undefined) return page;
     }
     const versions = smallWorkEntries(ids);
@@ -491,6 +560,7 @@ export function currentReads(db: Database.Database): IndexReads {
       sharedKeysThisTurn = undefined;
       large.forget();
       reused.forget();
+      firstPages.clear();
     },
   };
 }
