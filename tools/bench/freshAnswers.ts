@@ -9,7 +9,9 @@
  * built afresh when the file's pages are not in memory.
  *
  * Usage: node dist/tools/bench/freshAnswers.js --records N --a <package root>:<index> --b <package root>:<index>
- *          [--requests N] [--block N] [--view rss|html|both] [--connections N] [--cold] [--compare] [--profile] [--by-size]
+ *          [--requests N] [--block N] [--view rss|html|both] [--connections N] [--cold] [--compare] [--profile] [--by-size] [--class NAME]
+ * With --class (a class's name as workSizeClasses.ts writes it: 1, 2-7, 8-20, 21-100, 101-256, "> 256"), only
+ * the records of that class are asked, so that a profile shows one class alone.
  * With --by-size, the mix is asked one class of work size after another (workSizeClasses.ts), each in its
  * own blocks, and the CPU per answer is reported for each class; the servers' memory is reported after the run.
  * A package root is a checkout with its dist/ built (the versions server is its dist/tools/bench/versionsServer.js).
@@ -114,7 +116,9 @@ async function main(): Promise<void> {
   const sides = [sideOf('a', option('--a')), sideOf('b', option('--b'))];
 
   // The bench's mix of never-asked records (freshRequestMix.ts).
-  const asked = freshRequestMix(records, wanted, seed);
+  const onlyClass = option('--class', '');
+  if (onlyClass !== '' && !SIZE_CLASSES.some(([, name]) => name === onlyClass)) throw new Error(`--class must be one of ${SIZE_CLASSES.map(([, name]) => JSON.stringify(name)).join(', ')}`);
+  const asked = freshRequestMix(records, wanted, seed).filter((s) => onlyClass === '' || sizeClassOf(s.workSize) === onlyClass);
   const groups: Array<[string, string[]]> = flag('--by-size')
     ? SIZE_CLASSES.map(([, name]) => [name, asked.filter((s) => sizeClassOf(s.workSize) === name).map((s) => s.id)])
     : [['all', asked.map((s) => s.id)]];
