@@ -91,7 +91,7 @@ export function checkMappingOptions(options: unknown, functionName: string): ass
 
 /** recordDocumentFromMarc for a record and options checked already (localMapping.ts checks them once, at its entry). */
 export function documentOfCheckedMarc(record: MarcRecord, options: VufindMappingOptions): RecordDocument {
-  const currentYear = options.currentYear ?? new Date().getFullYear();
+  const currentYear = options.currentYear ?? clockYear();
   const keyProfile = options.keyProfile === undefined ? 'vufind' : checkKeyProfile(options.keyProfile);
   const document: RecordDocument = { id: idOf(record) };
   const title = solrMarcValues(record, MARC_PROPERTIES.title)[0];
@@ -112,6 +112,25 @@ export function documentOfCheckedMarc(record: MarcRecord, options: VufindMapping
   setDetails(document, record);
   document.work_keys_str_mv = keyProfile === 'extended' ? extendedWorkKeys(workStatementFromMarc(record)) : marcWorkKeys(record);
   return document;
+}
+
+// The year the clock was last read in, and the instants (milliseconds) that year begins and ends at, local time.
+let yearOfClock = 0;
+let yearBegins = Number.POSITIVE_INFINITY;
+let yearEnds = Number.NEGATIVE_INFINITY;
+
+/**
+ * The clock's year, as `new Date().getFullYear()` gives it: read off the clock's milliseconds while they
+ * stay within the year last worked out, since a Date's local year costs more than mapping a short field
+ * and a load maps every record in the same year.
+ */
+function clockYear(): number {
+  const now = Date.now();
+  if (now >= yearBegins && now < yearEnds) return yearOfClock;
+  yearOfClock = new Date(now).getFullYear();
+  yearBegins = new Date(yearOfClock, 0, 1).getTime();
+  yearEnds = new Date(yearOfClock + 1, 0, 1).getTime();
+  return yearOfClock;
 }
 
 /**

@@ -153,6 +153,25 @@ for (const [name, cleaned] of writtenNames) {
   });
 }
 
+/**
+ * Names near cleanedName's shortcut (a name that ends in a letter no relator term ends with, holding no
+ * digit and no parenthesis, is kept as written): [case, name, kind, cleaned].
+ */
+const namesNearTheShortcut: [string, string, 'person' | 'body', string][] = [
+  ['kept as written', 'Miller, Martín Maria', 'person', 'Miller, Martín Maria'],
+  ['a date range ending in "ca"', 'Rossi, Maria, 1500-ca', 'person', 'Rossi, Maria'],
+  ['a body keeps its date', 'Rossi, Maria, 1500-ca', 'body', 'Rossi, Maria, 1500-ca'],
+  ['a century', 'Homer, 8th cent', 'person', 'Homer'],
+  ['a relator term in capitals', 'Smith, John, ED', 'body', 'Smith, John'],
+  ['a relator term without its period', 'Santos, Ana trad', 'person', 'Santos, Ana'],
+  ['a qualifier before a last word', 'Nimmons, Phil (Philip Rista) Jr', 'person', 'Nimmons, Phil  Jr'],
+  ['a space before the name', ' Evans, Bill', 'person', 'Evans, Bill'],
+  ['a number at the end of a personal name', 'Sum 41', 'person', 'Sum'],
+];
+for (const [name, text, kind, cleaned] of namesNearTheShortcut) {
+  test(`cleanedName near its shortcut: ${name}`, (t) => t.is(cleanedName({ name: text, kind }), cleaned));
+}
+
 test('writtenNameKeys: the surname and the name written forename first', (t) => {
   t.deepEqual(writtenNameKeys('Evans, Bill', 'evansbill'), ['evans', 'billevans']);
   t.deepEqual(writtenNameKeys('Ĳssel, Jan', normaliseForWorkKey('Ĳssel, Jan')), ['ijssel', 'janijssel']);
