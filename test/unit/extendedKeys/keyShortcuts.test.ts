@@ -8,7 +8,7 @@
  */
 import test from 'ava';
 import { extendedWorkKeys, subtitleKeepsTitle } from '../../../src/work-keys/extended/extendedWorkKeys.js';
-import { isGenericTitleKeyed, subtitleSaysCollection } from '../../../src/work-keys/extended/genericTitles.js';
+import { isGenericTitleKeyed, saysSelections, subtitleSaysCollection } from '../../../src/work-keys/extended/genericTitles.js';
 import {
   subtitleNamesAPart, subtitleSaysAnotherWork, withoutAlternativeTitle, withoutAuthorName, withoutAuthorNameByWords,
 } from '../../../src/work-keys/extended/titleForms.js';
@@ -171,6 +171,14 @@ const namesNearTheShortcut: [string, string, 'person' | 'body', string][] = [
 for (const [name, text, kind, cleaned] of namesNearTheShortcut) {
   test(`cleanedName near its shortcut: ${name}`, (t) => t.is(cleanedName({ name: text, kind }), cleaned));
 }
+
+// saysSelections rules most texts out by their lower case before running its pattern (genericTitles.ts).
+test('saysSelections: a selection in capitals, with a long s, in other languages; "selected" is none', (t) => {
+  for (const text of ['Piano music. SELECTIONS', 'ſelections', 'Morceaux CHOISIS', 'Poems. Udvalg', 'Obras (Selección)', 'Gedichte. Auswahl']) {
+    t.true(saysSelections(text), text);
+  }
+  for (const text of ['Selected works', 'The hobbit', 'Preselections', 'Choir music']) t.false(saysSelections(text), text);
+});
 
 test('writtenNameKeys: the surname and the name written forename first', (t) => {
   t.deepEqual(writtenNameKeys('Evans, Bill', 'evansbill'), ['evans', 'billevans']);
