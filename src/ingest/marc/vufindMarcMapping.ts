@@ -174,26 +174,38 @@ function setSingle(document: RecordDocument, field: 'title' | 'title_short', val
 }
 
 function setNames(document: RecordDocument, field: 'author' | 'author2' | 'author_corporate', found: NamesAndRoles): void {
-  const names = found.names.map(trimTrailingIsbdPunctuation).filter((name) => name !== '');
+  const names: string[] = [];
+  for (const name of found.names) {
+    const trimmed = trimTrailingIsbdPunctuation(name);
+    if (trimmed !== '') names.push(trimmed);
+  }
   if (names.length > 0) document[field] = names;
   if (found.roles.length > 0) document[`${field}_role`] = found.roles;
 }
 
 /** Language, edition, publisher, place and physical description: what tells one version from another. */
 function setDetails(document: RecordDocument, record: MarcRecord): void {
-  const languages = distinct(solrMarcValues(record, MARC_PROPERTIES.language).map(englishLanguageNameOf));
+  const languages = distinctOf(solrMarcValues(record, MARC_PROPERTIES.language), englishLanguageNameOf);
   if (languages.length > 0) document.language = languages;
   const edition = trimTrailingIsbdPunctuation(solrMarcValues(record, MARC_PROPERTIES.edition)[0] ?? '');
   if (edition !== '') document.edition = edition;
   for (const field of ['publisher', 'publishPlace', 'physical'] as const) {
-    const values = distinct(solrMarcValues(record, MARC_PROPERTIES[field]).map(trimTrailingIsbdPunctuation));
+    const values = distinctOf(solrMarcValues(record, MARC_PROPERTIES[field]), trimTrailingIsbdPunctuation);
     if (values.length > 0) document[field] = values;
   }
 }
 
-/** Each non-empty value once, first occurrence kept. */
-function distinct(values: ReadonlyArray<string | undefined>): string[] {
-  return [...new Set(values.filter((value): value is string => value !== undefined && value !== ''))];
+/**
+ * What `read` gives of each value, each non-empty one once, first occurrence kept. A record has a few
+ * values a field: searched in the list as they come, without the lists and set a filter and a spread make.
+ */
+function distinctOf(values: readonly string[], read: (value: string) => string | undefined): string[] {
+  const found: string[] = [];
+  for (const value of values) {
+    const readValue = read(value);
+    if (readValue !== undefined && readValue !== '' && !found.includes(readValue)) found.push(readValue);
+  }
+  return found;
 }
 
 /**
