@@ -241,6 +241,16 @@ test('publishDate: no 008 fallback (stock VuFind has none)', (t) => {
   t.false('publishDate' in map(onlyFixedFieldDate));
 });
 
+test('publishDate without a current year given: the clock\'s year decides, record after record', (t) => {
+  // Years around the clock's own, so the test holds in any year it runs.
+  const clockYear = new Date().getFullYear();
+  const datedRecord = (year: number) => record(id(`y${year}`), df('260', '  ', `$c${year}.`));
+  for (let round = 0; round < 2; round++) {
+    t.deepEqual(recordDocumentFromMarc(datedRecord(clockYear + 1)).publishDate, [String(clockYear + 1)]);
+    t.false('publishDate' in recordDocumentFromMarc(datedRecord(clockYear + 2)));
+  }
+});
+
 const repeatedDates = record(id('d4'), df('260', '  ', '$c1989.$c1989'), df('260', '  ', '$c[1990?]'));
 
 test('publishDate: each year once, in record order', (t) => {

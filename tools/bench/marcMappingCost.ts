@@ -38,6 +38,8 @@ function cpuMicros(): number {
 
 /** A worker's answer for one record: its text and, where the tree cuts them out, its stored fields' runs. */
 interface Answer {
+  /** A prepared document's text (a rejection's reason or a deletion's value is not parsed by the main step). */
+  readonly prepared: boolean;
   readonly text: string;
   readonly runs: Int32Array | undefined;
 }
@@ -60,13 +62,15 @@ async function stepsOf(tree: Tree, keyProfile: string): Promise<Step> {
     mapping: (records) => records.map((bytes) => {
       const outcome = workers.outcomeOf(mapping, bytes, position, undefined, keyProfile, now);
       const [, text] = workers.outcomeText(outcome) as [number, string];
-      if (!cuts || !('prepared' in outcome)) return { text, runs: undefined };
+      const prepared = 'prepared' in outcome;
+      if (!cuts || !prepared) return { prepared, text, runs: undefined };
       const runs: number[] = [];
-      return { text, runs: workers.storedFieldRuns(outcome.prepared.document, text, runs) < 0 ? undefined : Int32Array.from(runs) };
+      return { prepared, text, runs: workers.storedFieldRuns(outcome.prepared.document, text, runs) < 0 ? undefined : Int32Array.from(runs) };
     }),
     main: (answers) => {
       let length = 0;
-      for (const { text, runs } of answers) {
+      for (const { prepared, text, runs } of answers) {
+        if (!prepared) continue;
         const document = JSON.parse(text);
         length += (runs !== undefined ? workers.storedFieldsJsonFrom(text, runs) as string : documentColumnOf(document) as string).length;
       }

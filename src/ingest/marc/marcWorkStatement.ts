@@ -25,7 +25,7 @@
  * Left to others: the rules (src/work-keys/extended/extendedWorkKeys.ts); the VuFind profile's keys
  * (marcFieldSpec.ts, whose field helpers this reads with).
  */
-import type { StatedName, StatedTitle, StatedUniformTitle, WorkStatement } from '../../work-keys/extended/workStatement.js';
+import type { StatedIdentifier, StatedName, StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from '../../work-keys/extended/workStatement.js';
 import { controlFieldOf, isDataField, type MarcDataField, type MarcRecord } from './marcRecord.js';
 import { joinedSubfields, nonFilingCharacterCount, trimAsJavaDoes } from './marcFieldSpec.js';
 
@@ -34,7 +34,6 @@ const NAME_KINDS: Readonly<Record<string, StatedName['kind']>> = { '00': 'person
 const UNIFORM_TITLE_SUBFIELDS = 'akmnopr';
 
 export function workStatementFromMarc(record: MarcRecord): WorkStatement {
-  const fields = record.fields.filter(isDataField);
   const mainNames: StatedName[] = [];
   const addedNames: StatedName[] = [];
   const titles: StatedTitle[] = [];
@@ -46,7 +45,9 @@ export function workStatementFromMarc(record: MarcRecord): WorkStatement {
   const notes: MarcDataField[] = [];
   const identifierFields: MarcDataField[] = [];
   let originalLanguageField: MarcDataField | undefined;
-  for (const field of fields) {
+  for (const anyField of record.fields) {
+    if (!isDataField(anyField)) continue;
+    const field = anyField;
     const tag = field.tag;
     if (tag === '100' || tag === '110' || tag === '111') {
       const name = nameOf(field);
@@ -89,38 +90,48 @@ export function workStatementFromMarc(record: MarcRecord): WorkStatement {
     const uniformTitle = uniformTitleOf(ownNameTitle, true, 'tkmnopr');
     if (uniformTitle !== undefined) uniformTitles.push(uniformTitle);
   }
-  for (const field of [...ownUniformTitles, ...relatedUniformTitles]) {
-    const own = field.tag !== '730' || (field === lone730 && field.ind2 !== '2' && !hasSubfield(field, 'i'));
-    const uniformTitle = uniformTitleOf(field, own);
+  for (const field of ownUniformTitles) {
+    const uniformTitle = uniformTitleOf(field, true);
+    if (uniformTitle !== undefined) uniformTitles.push(uniformTitle);
+  }
+  for (const field of relatedUniformTitles) {
+    const uniformTitle = uniformTitleOf(field, field === lone730 && field.ind2 !== '2' && !hasSubfield(field, 'i'));
     if (uniformTitle !== undefined) uniformTitles.push(uniformTitle);
   }
   const language = languageOf(record);
   const originalLanguage = originalLanguageField?.subfields.find((s) => s.code === 'h')?.value.trim().toLowerCase().slice(0, 3);
-  return {
-    mainNames,
-    addedNames,
-    titles,
-    uniformTitles,
-    ...(language !== undefined ? { language } : {}),
-    originals: [
-      ...translations.flatMap((field) => {
-        const title = joinedSubfields(field, 't');
-        if (title === undefined) return [];
-        const name = joinedSubfields(field, 'a');
-        return [{ title, ...(name !== undefined ? { name } : {}), ...(originalLanguage ? { language: originalLanguage } : {}) }];
-      }),
-      ...notes.flatMap((field) => {
-        const title = originalTitleInNote(joinedSubfields(field, 'a') ?? '');
-        return title === undefined ? [] : [{ title, ...(originalLanguage ? { language: originalLanguage } : {}) }];
-      }),
-    ],
-    identifiers: identifierFields.flatMap((field) => {
-      const source = field.subfields.find((subfield) => subfield.code === '2')?.value.trim().toLowerCase();
-      const scheme = source === 'doi' ? 'doi' : source === 'hdl' || source === 'handle' ? 'hdl' : undefined;
-      const value = joinedSubfields(field, 'a');
-      return scheme !== undefined && value !== undefined ? [{ scheme, value }] : [];
+  // Most records have no translation, note or identifier field: their lists are made without the steps below.
+  const originals = translations.length === 0 && notes.length === 0 ? [] : originalsOf(translations, notes, originalLanguage);
+  const identifiers = identifierFields.length === 0 ? [] : identifiersOf(identifierFields);
+  return language !== undefined
+    ? { mainNames, addedNames, titles, uniformTitles, language, originals, identifiers }
+    : { mainNames, addedNames, titles, uniformTitles, originals, identifiers };
+}
+
+/** The originals that 765 fields and translation notes (500) name. */
+function originalsOf(translations: readonly MarcDataField[], notes: readonly MarcDataField[], originalLanguage: string | undefined): StatedOriginal[] {
+  return [
+    ...translations.flatMap((field) => {
+      const title = joinedSubfields(field, 't');
+      if (title === undefined) return [];
+      const name = joinedSubfields(field, 'a');
+      return [{ title, ...(name !== undefined ? { name } : {}), ...(originalLanguage ? { language: originalLanguage } : {}) }];
     }),
-  };
+    ...notes.flatMap((field) => {
+      const title = originalTitleInNote(joinedSubfields(field, 'a') ?? '');
+      return title === undefined ? [] : [{ title, ...(originalLanguage ? { language: originalLanguage } : {}) }];
+    }),
+  ];
+}
+
+/** The DOIs and handles of 024 fields with first indicator 7. */
+function identifiersOf(identifierFields: readonly MarcDataField[]): StatedIdentifier[] {
+  return identifierFields.flatMap((field) => {
+    const source = field.subfields.find((subfield) => subfield.code === '2')?.value.trim().toLowerCase();
+    const scheme = source === 'doi' ? 'doi' : source === 'hdl' || source === 'handle' ? 'hdl' : undefined;
+    const value = joinedSubfields(field, 'a');
+    return scheme !== undefined && value !== undefined ? [{ scheme, value }] : [];
+  });
 }
 
 function hasSubfield(field: MarcDataField, code: string): boolean {
@@ -132,8 +143,9 @@ function nameOf(field: MarcDataField): StatedName | undefined {
   const name = joinedSubfields(field, NAME_SUBFIELDS[type] ?? 'a');
   if (name === undefined) return undefined;
   const kind = NAME_KINDS[type] ?? 'unknown';
-  const surnameFirst = kind !== 'person' ? undefined : field.ind1 === '1' ? true : field.ind1 === '0' ? false : undefined;
-  return { name, kind, ...(surnameFirst !== undefined ? { surnameFirst } : {}) };
+  // Objects written out, not spread: a spread of an optional member costs more than reading the field.
+  if (kind === 'person' && (field.ind1 === '1' || field.ind1 === '0')) return { name, kind, surnameFirst: field.ind1 === '1' };
+  return { name, kind };
 }
 
 function titleStatementOf(field: MarcDataField): StatedTitle | undefined {
@@ -141,13 +153,13 @@ function titleStatementOf(field: MarcDataField): StatedTitle | undefined {
   if (text === undefined) return undefined;
   const titleProper = joinedSubfields(field, 'anp');
   const subtitle = joinedSubfields(field, 'b');
-  return {
-    text,
-    ...(titleProper !== undefined ? { titleProper } : {}),
-    ...(subtitle !== undefined ? { subtitle } : {}),
-    nonFiling: nonFilingCharacterCount(field),
-    role: 'title-statement',
-  };
+  const nonFiling = nonFilingCharacterCount(field);
+  if (titleProper !== undefined) {
+    return subtitle !== undefined
+      ? { text, titleProper, subtitle, nonFiling, role: 'title-statement' }
+      : { text, titleProper, nonFiling, role: 'title-statement' };
+  }
+  return subtitle !== undefined ? { text, subtitle, nonFiling, role: 'title-statement' } : { text, nonFiling, role: 'title-statement' };
 }
 
 function uniformTitleOf(field: MarcDataField, own: boolean, codes = UNIFORM_TITLE_SUBFIELDS): StatedUniformTitle | undefined {

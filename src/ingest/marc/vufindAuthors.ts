@@ -28,7 +28,7 @@
  * Left to others: trimming display punctuation (vufindMarcMapping.ts), work keys (marcWorkKeys.ts).
  */
 import { fieldsNamedBy, joinedSubfields, parseFieldSpec, trimAsJavaDoes, type FieldSpec } from './marcFieldSpec.js';
-import type { MarcDataField, MarcRecord } from './marcRecord.js';
+import type { MarcDataField, MarcRecord, MarcSubfield } from './marcRecord.js';
 
 /** author-classification.ini [AuthorRoles] firstAuthorRoles. */
 export const FIRST_AUTHOR_ROLES: readonly string[] = ['adp', 'aut', 'cmp', 'cre', 'dub', 'inv'];
@@ -182,10 +182,11 @@ function preparedFilter(filter: RelatorFilter): { spec: FieldSpec; permitted: Se
 }
 
 function relatorsOf(field: MarcDataField, filter: RelatorFilter, permitted: ReadonlySet<string>): string[] {
+  const acceptedWithout = filter.acceptWithoutRelator.includes(field.tag);
+  // Most name fields have no relator: told in one pass, before any list is made.
+  if (!field.subfields.some(isRelatorSubfield)) return acceptedWithout ? [''] : [];
   const terms = field.subfields.filter((subfield) => subfield.code === 'e');
   const codes = field.subfields.filter((subfield) => subfield.code === '4');
-  const acceptedWithout = filter.acceptWithoutRelator.includes(field.tag);
-  if (terms.length === 0 && codes.length === 0) return acceptedWithout ? [''] : [];
   const roles = new Set<string>();
   for (const subfield of [...terms, ...codes]) {
     const relator = normaliseRelator(subfield.value);
@@ -199,6 +200,10 @@ function relatorsOf(field: MarcDataField, filter: RelatorFilter, permitted: Read
     for (const relator of unknownTerms.length > 0 ? unknownTerms : unknownIn(codes)) roles.add(relator);
   }
   return [...roles];
+}
+
+function isRelatorSubfield(subfield: MarcSubfield): boolean {
+  return subfield.code === 'e' || subfield.code === '4';
 }
 
 /** The names and roles one VuFind author field gets from a record. */

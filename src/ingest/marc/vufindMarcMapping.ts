@@ -91,7 +91,7 @@ export function checkMappingOptions(options: unknown, functionName: string): ass
 
 /** recordDocumentFromMarc for a record and options checked already (localMapping.ts checks them once, at its entry). */
 export function documentOfCheckedMarc(record: MarcRecord, options: VufindMappingOptions): RecordDocument {
-  const currentYear = options.currentYear ?? new Date().getFullYear();
+  const currentYear = options.currentYear ?? clockYear();
   const keyProfile = options.keyProfile === undefined ? 'vufind' : checkKeyProfile(options.keyProfile);
   const document: RecordDocument = { id: idOf(record) };
   const title = solrMarcValues(record, MARC_PROPERTIES.title)[0];
@@ -112,6 +112,25 @@ export function documentOfCheckedMarc(record: MarcRecord, options: VufindMapping
   setDetails(document, record);
   document.work_keys_str_mv = keyProfile === 'extended' ? extendedWorkKeys(workStatementFromMarc(record)) : marcWorkKeys(record);
   return document;
+}
+
+// The year the clock was last read in, and the instants (milliseconds) that year begins and ends at, local time.
+let yearOfClock = 0;
+let yearBegins = Number.POSITIVE_INFINITY;
+let yearEnds = Number.NEGATIVE_INFINITY;
+
+/**
+ * The clock's year, as `new Date().getFullYear()` gives it: read off the clock's milliseconds while they
+ * stay within the year last worked out, since a Date's local year costs more than mapping a short field
+ * and a load maps every record in the same year.
+ */
+function clockYear(): number {
+  const now = Date.now();
+  if (now >= yearBegins && now < yearEnds) return yearOfClock;
+  yearOfClock = new Date(now).getFullYear();
+  yearBegins = new Date(yearOfClock, 0, 1).getTime();
+  yearEnds = new Date(yearOfClock + 1, 0, 1).getTime();
+  return yearOfClock;
 }
 
 /**
@@ -155,26 +174,38 @@ function setSingle(document: RecordDocument, field: 'title' | 'title_short', val
 }
 
 function setNames(document: RecordDocument, field: 'author' | 'author2' | 'author_corporate', found: NamesAndRoles): void {
-  const names = found.names.map(trimTrailingIsbdPunctuation).filter((name) => name !== '');
+  const names: string[] = [];
+  for (const name of found.names) {
+    const trimmed = trimTrailingIsbdPunctuation(name);
+    if (trimmed !== '') names.push(trimmed);
+  }
   if (names.length > 0) document[field] = names;
   if (found.roles.length > 0) document[`${field}_role`] = found.roles;
 }
 
 /** Language, edition, publisher, place and physical description: what tells one version from another. */
 function setDetails(document: RecordDocument, record: MarcRecord): void {
-  const languages = distinct(solrMarcValues(record, MARC_PROPERTIES.language).map(englishLanguageNameOf));
+  const languages = distinctOf(solrMarcValues(record, MARC_PROPERTIES.language), englishLanguageNameOf);
   if (languages.length > 0) document.language = languages;
   const edition = trimTrailingIsbdPunctuation(solrMarcValues(record, MARC_PROPERTIES.edition)[0] ?? '');
   if (edition !== '') document.edition = edition;
   for (const field of ['publisher', 'publishPlace', 'physical'] as const) {
-    const values = distinct(solrMarcValues(record, MARC_PROPERTIES[field]).map(trimTrailingIsbdPunctuation));
+    const values = distinctOf(solrMarcValues(record, MARC_PROPERTIES[field]), trimTrailingIsbdPunctuation);
     if (values.length > 0) document[field] = values;
   }
 }
 
-/** Each non-empty value once, first occurrence kept. */
-function distinct(values: ReadonlyArray<string | undefined>): string[] {
-  return [...new Set(values.filter((value): value is string => value !== undefined && value !== ''))];
+/**
+ * What `read` gives of each value, each non-empty one once, first occurrence kept. A record has a few
+ * values a field: searched in the list as they come, without the lists and set a filter and a spread make.
+ */
+function distinctOf(values: readonly string[], read: (value: string) => string | undefined): string[] {
+  const found: string[] = [];
+  for (const value of values) {
+    const readValue = read(value);
+    if (readValue !== undefined && readValue !== '' && !found.includes(readValue)) found.push(readValue);
+  }
+  return found;
 }
 
 /**

@@ -268,17 +268,18 @@ export function extendedWorkKeys(statement: WorkStatement): string[] {
     for (const key of addTitleKeys(originalTitleForms(original), names.values)) notedKeys.push({ key, note: 'TR' });
   }
 
-  const keys = new DistinctStrings();
-  for (const key of uniformKeys.values) keys.add(key);
-  for (const key of titleKeys.values) keys.add(key);
+  // The kinds' keys begin differently (`UT `, `AT `, `UA `/`TR `, `DOI `/`HDL `), so no key of one kind
+  // is a key of another: each list is kept distinct by itself, and the lists are put end to end.
+  const laterKeys = new DistinctStrings();
   // A note only where the titles do not give the key themselves (workKeyKinds.ts reads it so).
-  if (notedKeys.length > 0) {
-    const fromTitles = new Set(titleKeys.values.slice(0, titleKeyCount));
-    for (const { key, note } of notedKeys) if (!fromTitles.has(key)) keys.add(`${note} ${key.slice(3)}`);
+  for (const { key, note } of notedKeys) {
+    const at = titleKeys.values.indexOf(key);
+    if (at < 0 || at >= titleKeyCount) laterKeys.add(`${note} ${key.slice(3)}`);
   }
   for (const identifier of statement.identifiers) {
     const canonical = canonicalIdentifier(identifier);
-    if (canonical !== undefined) keys.add(`${identifier.scheme === 'doi' ? 'DOI' : 'HDL'} ${canonical}`);
+    if (canonical !== undefined) laterKeys.add(`${identifier.scheme === 'doi' ? 'DOI' : 'HDL'} ${canonical}`);
   }
-  return keys.values;
+  const keys = uniformKeys.values.length === 0 ? titleKeys.values : uniformKeys.values.concat(titleKeys.values);
+  return laterKeys.values.length === 0 ? keys : keys.concat(laterKeys.values);
 }

@@ -109,8 +109,21 @@ export function subtitleSaysCollection(subtitle: string): boolean {
 
 /** The text says it is a selection (in $a, $k, $p or $s). */
 export function saysSelections(text: string): boolean {
-  return SELECTIONS.test(text);
+  return mayNameASelection(text) && SELECTIONS.test(text);
 }
+
+/**
+ * False only when SELECTIONS cannot match: each of its words begins with one of SELECTION_STEMS, and
+ * under its `iu` flags an ASCII letter matches only itself in either case, or `ſ` (an s) or the Kelvin
+ * sign (a k); so text without those two whose lower case holds none of the stems says no selection.
+ * Most titles are ruled out so without running the pattern, whose Unicode case folding searches slowly.
+ */
+function mayNameASelection(text: string): boolean {
+  if (text.includes('ſ') || text.includes('\u212a')) return true;
+  const lower = text.toLowerCase();
+  return SELECTION_STEMS.some((stem) => lower.includes(stem));
+}
+const SELECTION_STEMS = ['sele', 'ausw', 'choi', 'urval', 'udvalg', 'utvalg'];
 
 /**
  * A title that is a collective or generic one: a collective title, anything ending in "music" (`Piano

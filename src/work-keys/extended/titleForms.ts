@@ -45,14 +45,14 @@ export function withoutNonFilingCharacters(text: string, count: number): string 
 export function withoutLeadingArticle(text: string, language: string | undefined): string | undefined {
   // A language without a row has articles we do not know ("A" is Hungarian's): none are removed.
   const articles = language === undefined ? ENGLISH_ARTICLES : titleLanguageOf(language)?.articles ?? [];
-  const trimmed = text.trimStart().replace(/^["'“‘«¿¡\[]+/u, '');
+  const trimmed = text.trimStart().replace(OPENING_QUOTES, '');
   const lower = trimmed.toLowerCase();
   for (const article of articles) {
     const elided = article.endsWith("'");
     const stem = elided ? article.slice(0, -1) : article;
     if (!lower.startsWith(stem)) continue;
     const rest = trimmed.slice(stem.length);
-    const after = elided ? /^['’]\s*(?=\p{L})/u.exec(rest) : /^\s+(?=[\p{L}\p{N}"'“‘«])/u.exec(rest);
+    const after = elided ? AFTER_ELIDED_ARTICLE.exec(rest) : AFTER_ARTICLE.exec(rest);
     if (after === null) continue;
     const shorter = rest.slice(after[0].length);
     if (normaliseForWorkKey(shorter) !== '') return shorter;
@@ -60,6 +60,10 @@ export function withoutLeadingArticle(text: string, language: string | undefined
   return undefined;
 }
 const ENGLISH_ARTICLES = TITLE_LANGUAGES.eng?.articles ?? [];
+// Made once, not at each call (none has the g or y flag, so none keeps state between texts).
+const OPENING_QUOTES = /^["'“‘«¿¡\[]+/u;
+const AFTER_ELIDED_ARTICLE = /^['’]\s*(?=\p{L})/u;
+const AFTER_ARTICLE = /^\s+(?=[\p{L}\p{N}"'“‘«])/u;
 
 /** The title with each "&" written as the language's "and" (`Blues & roots` → `Blues and roots`); undefined without a "&" or a known language. */
 export function withAmpersandRead(text: string, language: string | undefined): string | undefined {

@@ -8,7 +8,7 @@
  */
 import test from 'ava';
 import { extendedWorkKeys, subtitleKeepsTitle } from '../../../src/work-keys/extended/extendedWorkKeys.js';
-import { isGenericTitleKeyed, subtitleSaysCollection } from '../../../src/work-keys/extended/genericTitles.js';
+import { isGenericTitleKeyed, saysSelections, subtitleSaysCollection } from '../../../src/work-keys/extended/genericTitles.js';
 import {
   subtitleNamesAPart, subtitleSaysAnotherWork, withoutAlternativeTitle, withoutAuthorName, withoutAuthorNameByWords,
 } from '../../../src/work-keys/extended/titleForms.js';
@@ -152,6 +152,33 @@ for (const [name, cleaned] of writtenNames) {
     t.deepEqual(writtenNameKeys(cleaned, normaliseForWorkKey(cleaned)), writtenNameKeysByParts(cleaned));
   });
 }
+
+/**
+ * Names near cleanedName's shortcut (a name that ends in a letter no relator term ends with, holding no
+ * digit and no parenthesis, is kept as written): [case, name, kind, cleaned].
+ */
+const namesNearTheShortcut: [string, string, 'person' | 'body', string][] = [
+  ['kept as written', 'Miller, Martín Maria', 'person', 'Miller, Martín Maria'],
+  ['a date range ending in "ca"', 'Rossi, Maria, 1500-ca', 'person', 'Rossi, Maria'],
+  ['a body keeps its date', 'Rossi, Maria, 1500-ca', 'body', 'Rossi, Maria, 1500-ca'],
+  ['a century', 'Homer, 8th cent', 'person', 'Homer'],
+  ['a relator term in capitals', 'Smith, John, ED', 'body', 'Smith, John'],
+  ['a relator term without its period', 'Santos, Ana trad', 'person', 'Santos, Ana'],
+  ['a qualifier before a last word', 'Nimmons, Phil (Philip Rista) Jr', 'person', 'Nimmons, Phil  Jr'],
+  ['a space before the name', ' Evans, Bill', 'person', 'Evans, Bill'],
+  ['a number at the end of a personal name', 'Sum 41', 'person', 'Sum'],
+];
+for (const [name, text, kind, cleaned] of namesNearTheShortcut) {
+  test(`cleanedName near its shortcut: ${name}`, (t) => t.is(cleanedName({ name: text, kind }), cleaned));
+}
+
+// saysSelections rules most texts out by their lower case before running its pattern (genericTitles.ts).
+test('saysSelections: a selection in capitals, with a long s, in other languages; "selected" is none', (t) => {
+  for (const text of ['Piano music. SELECTIONS', 'ſelections', 'Morceaux CHOISIS', 'Poems. Udvalg', 'Obras (Selección)', 'Gedichte. Auswahl']) {
+    t.true(saysSelections(text), text);
+  }
+  for (const text of ['Selected works', 'The hobbit', 'Preselections', 'Choir music']) t.false(saysSelections(text), text);
+});
 
 test('writtenNameKeys: the surname and the name written forename first', (t) => {
   t.deepEqual(writtenNameKeys('Evans, Bill', 'evansbill'), ['evans', 'billevans']);
