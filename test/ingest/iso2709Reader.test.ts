@@ -353,3 +353,26 @@ test('readIso2709 reads a file from disk; a missing file throws', async (t) => {
     for await (const item of readIso2709(join(dir, 'missing.mrc'))) t.fail(`read ${item.kind}`);
   }, { code: 'ENOENT' });
 });
+
+/** A record labelled UTF-8 from its fields' texts (terminators included) as they lie in the data, and its directory's entries [tag, index of the text]. */
+function utf8RecordLaidOut(texts: readonly string[], entries: readonly (readonly [string, number])[]): Buffer {
+  const bytes = texts.map((text) => Buffer.from(text, 'utf8'));
+  const offsets = bytes.map((_, i) => bytes.slice(0, i).reduce((sum, b) => sum + b.length, 0));
+  const directory = entries.map(([tag, i]) => tag + String(bytes[i]!.length).padStart(4, '0') + String(offsets[i]).padStart(5, '0')).join('');
+  const base = 24 + directory.length + 1;
+  const length = base + bytes.reduce((sum, b) => sum + b.length, 0) + 1;
+  const leader = `${String(length).padStart(5, '0')}nam a22${String(base).padStart(5, '0')} i 4500`;
+  return Buffer.concat([Buffer.from(`${leader}${directory}\x1e`, 'latin1'), ...bytes, Buffer.from('\x1d', 'latin1')]);
+}
+
+test('UTF-8 fields are read where the directory puts them: out of order, or holding a field terminator', async (t) => {
+  // The data holds 245 before 001 while the directory lists 001 first; the 500's length takes in a 1E.
+  const outOfOrder = utf8RecordLaidOut(['10\x1faCafe\u0301 society\x1e', 'out-of-order\x1e'], [['001', 1], ['245', 0]]);
+  const innerTerminator = utf8RecordLaidOut(['inner-1e\x1e', '  \x1faNote\x1econtinued, cafe\u0301\x1e'], [['001', 0], ['500', 1]]);
+  const [first, second] = records(await readAll(Buffer.concat([outOfOrder, innerTerminator]))) as [MarcRecord, MarcRecord];
+  t.deepEqual(first.fields.map((field) => field.tag), ['001', '245']);
+  t.deepEqual(first.fields[0], { tag: '001', value: 'out-of-order' });
+  t.deepEqual(dataField(first, '245').subfields, [{ code: 'a', value: GOOD_UTF8_TITLE }]);
+  t.deepEqual(second.fields[0], { tag: '001', value: 'inner-1e' });
+  t.deepEqual(dataField(second, '500').subfields, [{ code: 'a', value: 'Note\x1econtinued, café' }]);
+});

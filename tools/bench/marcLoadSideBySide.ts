@@ -7,14 +7,18 @@
  * each of its threads (the main thread, the mapping workers, the staging worker, V8's and libuv's helpers).
  * It prints one line per run and, with --json, the samples too.
  *
- *   node dist/tools/bench/marcLoadSideBySide.js --file F --records N [--rounds R] [--workers W]
+ *   node dist/tools/bench/marcLoadSideBySide.js --file F [--records N] [--rounds R] [--workers W]
  *        [--key-profile vufind|extended] [--env NAME=VALUE] [--node-flag --cpu-prof] --tree label=/path/to/dist ...
+ *
+ * With --records N, the file's first N records (its bytes up to the N-th record terminator, 1D) are copied
+ * once into a temporary file that every run loads, and that file is deleted at the end; without it, the
+ * whole file is loaded in place.
  *
  * The rest of the benchmark (runBench.ts) is not run: this is for iterating on the MARC load, whose full
  * run takes minutes. Not part of the package, nor of `npm run bench`.
  */
 import { fork } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -87,8 +91,40 @@ function parseArgs(argv: readonly string[]) {
       trees.push({ label: label!, dist: dist.join('=') });
     } else throw new Error(`unknown argument ${arg}`);
   }
-  if (file === undefined || records === undefined || trees.length === 0) throw new Error('give --file, --records and at least one --tree label=dist');
+  if (file === undefined || trees.length === 0) throw new Error('give --file and at least one --tree label=dist');
+  if (records !== undefined && !(Number.isInteger(records) && records > 0)) throw new Error('--records takes a whole number of records above 0');
   return { trees, env, file, records, rounds, workers, keyProfile, json, execArgv };
+}
+
+/**
+ * Copies the first `records` records of the ISO 2709 file at `from` (its bytes up to and including the
+ * `records`-th record terminator) to `to`; returns how many it copied (fewer when the file has fewer).
+ */
+function copyFirstRecords(from: string, to: string, records: number): number {
+  const input = openSync(from, 'r');
+  const output = openSync(to, 'w');
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  let copied = 0;
+  try {
+    for (;;) {
+      const length = readSync(input, chunk, 0, chunk.length, null);
+      if (length === 0) break;
+      let end = length;
+      for (let at = chunk.indexOf(0x1d); at >= 0 && at < length; at = chunk.indexOf(0x1d, at + 1)) {
+        copied += 1;
+        if (copied === records) {
+          end = at + 1;
+          break;
+        }
+      }
+      writeSync(output, chunk, 0, end);
+      if (copied === records) break;
+    }
+  } finally {
+    closeSync(input);
+    closeSync(output);
+  }
+  return copied;
 }
 
 function threadCpuOf(pid: number, seen: Map<string, ThreadCpu>): void {
@@ -161,7 +197,23 @@ function runOnce(tree: Tree, options: ReturnType<typeof parseArgs>, run: number)
 }
 
 async function main(): Promise<void> {
-  const options = parseArgs(process.argv.slice(2));
+  const given = parseArgs(process.argv.slice(2));
+  let options = given;
+  let cut: string | undefined;
+  if (given.records !== undefined) {
+    cut = join(tmpdir(), `marc-side-by-side-${process.pid}-first-${given.records}.mrc`);
+    const copied = copyFirstRecords(given.file, cut, given.records);
+    process.stdout.write(`loading the first ${copied} records of ${given.file} (copied to ${cut}, deleted at the end)\n`);
+    options = { ...given, file: cut };
+  }
+  try {
+    await runAll(options);
+  } finally {
+    if (cut !== undefined) rmSync(cut, { force: true });
+  }
+}
+
+async function runAll(options: ReturnType<typeof parseArgs>): Promise<void> {
   const all: RunFigures[] = [];
   let run = 0;
   for (let round = 0; round < options.rounds; round++) {

@@ -480,6 +480,10 @@ class RecordParser {
 
   private buildRecord(buffer: Buffer, start: number, base: number, end: number, directoryStart: number, entryCount: number): MarcRecord {
     const leader = buffer.toString('latin1', start, start + LEADER_LENGTH);
+    if (leader.charCodeAt(9) === 0x61) {
+      const fields = this.utf8Fields(buffer, base, end, directoryStart, entryCount);
+      if (fields !== undefined) return { leader, fields };
+    }
     // Offsets in a latin1 string are byte offsets, so one string serves every field of a MARC-8 or ASCII
     // record, and MARC-8 is decoded from it directly.
     const data = buffer.toString('latin1', base, end);
@@ -511,21 +515,54 @@ class RecordParser {
           decodeMarc8 = MARC8_SPECIAL.test(text);
         }
       }
-      const isControl = tag.charCodeAt(0) === 0x30 && tag.charCodeAt(1) === 0x30 ? isDigitCode(tag.charCodeAt(2)) : !isDigitCode(tag.charCodeAt(0)) && text.indexOf('\x1f') < 0;
-      if (isControl) {
-        let value = text;
-        if (decodeMarc8) {
-          this.marc8.reset();
-          value = this.marc8.decodeLatin1(text);
-        } else if (decodedUtf8) {
-          value = value.normalize('NFC');
-        }
-        fields[k] = { tag, value };
-        continue;
-      }
-      fields[k] = this.dataField(tag, text, decodeMarc8, decodedUtf8);
+      fields[k] = this.fieldOf(tag, text, decodeMarc8, decodedUtf8);
     }
     return { leader, fields };
+  }
+
+  /**
+   * The fields of a record labelled UTF-8 (Leader/09 `a`) read from its data decoded once, where that
+   * gives what buildRecord's field-by-field reading gives: no escape (1B) in the data (buildRecord may read
+   * such a record as MARC-8), the fields one after another in directory order from the start of the data,
+   * and no 1E inside a field (then the data holds one 1E per field, bar any after the last). A field
+   * terminator is ASCII, so it ends a field's text in the decoded data as it ends its bytes. Otherwise
+   * undefined, and buildRecord reads the fields from their byte positions.
+   */
+  private utf8Fields(buffer: Buffer, base: number, end: number, directoryStart: number, entryCount: number): MarcField[] | undefined {
+    const starts = this.fieldStarts;
+    const ends = this.fieldEnds;
+    let expected = base;
+    for (let k = 0; k < entryCount; k += 1) {
+      if (starts[k] !== expected) return undefined;
+      expected = (ends[k] as number) + 1;
+    }
+    const data = buffer.toString('utf8', base, end);
+    if (data.indexOf('\x1b') >= 0) return undefined;
+    const normalize = MAY_CHANGE_UNDER_NFC.test(data);
+    const fields: MarcField[] = new Array(entryCount);
+    let from = 0;
+    for (let k = 0; k < entryCount; k += 1) {
+      const fieldEnd = data.indexOf('\x1e', from);
+      if (fieldEnd < 0) return undefined;
+      const text = data.slice(from, fieldEnd);
+      from = fieldEnd + 1;
+      fields[k] = this.fieldOf(tagAt(buffer, directoryStart + k * ENTRY_LENGTH), text, false, normalize && MAY_CHANGE_UNDER_NFC.test(text));
+    }
+    return data.indexOf('\x1e', from) < 0 ? fields : undefined;
+  }
+
+  /** A control or data field from its text (without the 1E), decoded as MARC-8 or put in NFC when told. */
+  private fieldOf(tag: string, text: string, decodeMarc8: boolean, normalize: boolean): MarcField {
+    const isControl = tag.charCodeAt(0) === 0x30 && tag.charCodeAt(1) === 0x30 ? isDigitCode(tag.charCodeAt(2)) : !isDigitCode(tag.charCodeAt(0)) && text.indexOf('\x1f') < 0;
+    if (!isControl) return this.dataField(tag, text, decodeMarc8, normalize);
+    let value = text;
+    if (decodeMarc8) {
+      this.marc8.reset();
+      value = this.marc8.decodeLatin1(text);
+    } else if (normalize) {
+      value = value.normalize('NFC');
+    }
+    return { tag, value };
   }
 
   /**

@@ -173,7 +173,7 @@ function shortTitles(statement: WorkStatement, mainNames: MainNames, known: Titl
   for (let i = 0; i < forms.values.length; i++) {
     const form = forms.values[i] as string;
     const key = formKeys[i] ?? normaliseForWorkKey(form);
-    if (isGenericTitleKeyed(form, key) || names.has(key)) continue;
+    if (isGenericTitleKeyed(form, key) || names.includes(key)) continue;
     kept.forms.push(form);
     kept.keys.push(key);
   }
@@ -185,11 +185,13 @@ function shortTitles(statement: WorkStatement, mainNames: MainNames, known: Titl
  * a title proper that is only its author's name ("Bill Evans : the second trio") leaves the subtitle to
  * tell the work, so it is no short form.
  */
-function nameForms(mainNames: MainNames): Set<string> {
-  const forms = new Set<string>(mainNames.keys);
-  mainNames.cleaned.forEach((cleaned, i) => {
-    for (const key of writtenNameKeys(cleaned, mainNames.keys[i] as string)) forms.add(key);
-  });
+function nameForms(mainNames: MainNames): string[] {
+  // A list, not a Set: a record has a name or two (three forms each), and a Set would hash every key
+  // and every form's key it is asked about, each a string made for this record.
+  const forms = mainNames.keys.slice();
+  for (let i = 0; i < mainNames.cleaned.length; i++) {
+    for (const key of writtenNameKeys(mainNames.cleaned[i] as string, mainNames.keys[i] as string)) forms.push(key);
+  }
   return forms;
 }
 
