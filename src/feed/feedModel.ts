@@ -5,7 +5,7 @@
  */
 import { hasTitle, mainAuthorOf, yearOf, type CatalogRecord } from '../record/catalogRecord.js';
 import { frozenRecordParts } from '../record/frozenRecordParts.js';
-import type { Translate } from '../i18n/labels.js';
+import { perTranslator, type Translate } from '../i18n/labels.js';
 import { FEED_ROWS, lastPageOf, offsetOf } from '../versions/paging.js';
 import { recordUrl, trimBaseUrl, versionsFeedUrls, versionsLinkUrl } from '../versions/versionsUrls.js';
 import type { FeedItem, FeedLink, VersionsFeedModel } from './feedViewModel.js';
@@ -50,23 +50,14 @@ interface FeedWords {
   readonly titleBeforeId: string;
 }
 
-const feedWordsByTranslator = new WeakMap<Translate, FeedWords>();
-
-function feedWordsOf(translate: Translate): FeedWords {
-  let words = feedWordsByTranslator.get(translate);
-  if (words === undefined) {
-    words = {
-      first: translate('paging.first'),
-      previous: translate('paging.previous'),
-      next: translate('paging.next'),
-      last: translate('paging.last'),
-      titleMissing: translate('record.titleMissing'),
-      titleBeforeId: `${translate('results.for')} ${translate('versions.label')} - `,
-    };
-    feedWordsByTranslator.set(translate, words);
-  }
-  return words;
-}
+const feedWordsOf = perTranslator((translate): FeedWords => ({
+  first: translate('paging.first'),
+  previous: translate('paging.previous'),
+  next: translate('paging.next'),
+  last: translate('paging.last'),
+  titleMissing: translate('record.titleMissing'),
+  titleBeforeId: `${translate('results.for')} ${translate('versions.label')} - `,
+}));
 
 function newFeedItem(record: CatalogRecord, input: VersionsFeedInput): FeedItem {
   const year = yearOf(record);

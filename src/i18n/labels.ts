@@ -147,6 +147,20 @@ export type LabelParams = Readonly<Record<string, string | number>>;
 
 export type Translate = (key: LabelKey, params?: LabelParams) => string;
 
+/**
+ * What a view makes of a translator alone (its words without values, its sort options), made once per
+ * translator and kept as long as the translator is: the plugin makes one translator per language
+ * (labelCatalogs.ts), and a label without values is the same text every time it is looked up.
+ */
+export function perTranslator<Made>(make: (translate: Translate) => Made): (translate: Translate) => Made {
+  const kept = new WeakMap<Translate, Made>();
+  return (translate) => {
+    let made = kept.get(translate);
+    if (made === undefined) kept.set(translate, made = make(translate));
+    return made;
+  };
+}
+
 /** Replaces each `{name}` in `template` by its value; unknown placeholders stay as written. */
 export function fillPlaceholders(template: string, params: LabelParams = {}): string {
   return fillPlaceholderParts(placeholderParts(template), params);

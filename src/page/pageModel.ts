@@ -5,7 +5,7 @@
 import { hasTitle, mainAuthorOf, shortTitleOf, yearOf, type CatalogRecord } from '../record/catalogRecord.js';
 import { frozenRecordParts } from '../record/frozenRecordParts.js';
 import { showingLine } from '../feed/feedModel.js';
-import { formatLabel, type Translate } from '../i18n/labels.js';
+import { formatLabel, perTranslator, type Translate } from '../i18n/labels.js';
 import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions/paging.js';
 import { recordUrl, versionsFeedUrl, versionsLanguageHrefs, versionsPageHref, versionsPageHrefs } from '../versions/versionsUrls.js';
 import { languageNameIn } from '../record/recordLanguages.js';
@@ -128,26 +128,17 @@ interface EntryWords {
   readonly fullText: string;
 }
 
-const entryWordsByTranslator = new WeakMap<Translate, EntryWords>();
-
-function entryWordsOf(translate: Translate): EntryWords {
-  let words = entryWordsByTranslator.get(translate);
-  if (words === undefined) {
-    words = {
-      titleMissing: translate('record.titleMissing'),
-      publishedIn: translate('record.publishedIn'),
-      requested: translate('record.requested'),
-      source: translate('record.source'),
-      language: translate('record.language'),
-      edition: translate('record.edition'),
-      publisher: translate('record.publisher'),
-      physical: translate('record.physical'),
-      fullText: translate('record.fullText'),
-    };
-    entryWordsByTranslator.set(translate, words);
-  }
-  return words;
-}
+const entryWordsOf = perTranslator((translate): EntryWords => ({
+  titleMissing: translate('record.titleMissing'),
+  publishedIn: translate('record.publishedIn'),
+  requested: translate('record.requested'),
+  source: translate('record.source'),
+  language: translate('record.language'),
+  edition: translate('record.edition'),
+  publisher: translate('record.publisher'),
+  physical: translate('record.physical'),
+  fullText: translate('record.fullText'),
+}));
 
 // What an entry without any of a list's values holds: one list for all of them, as nothing changes it.
 const NONE: readonly never[] = Object.freeze([]);
@@ -302,11 +293,10 @@ function pastEndOf(input: VersionsPageInput): PastEndModel | undefined {
  * The sort selector's options with the current one marked, the same for every page in one language and
  * sort: made once per translator and sort and given frozen, rather than for every page.
  */
-const sortOptionsByTranslator = new WeakMap<Translate, Map<PageSort, SortModel['options']>>();
+const sortOptionsByTranslator = perTranslator(() => new Map<PageSort, SortModel['options']>());
 
 function sortOptionsOf(translate: Translate, current: PageSort): SortModel['options'] {
-  let bySort = sortOptionsByTranslator.get(translate);
-  if (bySort === undefined) sortOptionsByTranslator.set(translate, bySort = new Map());
+  const bySort = sortOptionsByTranslator(translate);
   let options = bySort.get(current);
   if (options === undefined) {
     options = deepFrozen(PAGE_SORTS.map(({ value, label }) => ({ value, label: translate(label), isCurrent: value === current })));
