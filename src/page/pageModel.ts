@@ -88,12 +88,17 @@ function isWebAddress(url: string): boolean {
   return /^https?:\/\/[^\s]+$/i.test(url.trim());
 }
 
+// What an entry without any of a list's values holds: one list for all of them, as nothing changes it.
+const NONE: readonly never[] = Object.freeze([]);
+
 /**
  * Values trimmed, blank ones left out, each once, in their order; then those of `more` the same way. One
  * list filled in one pass: a record has a few values of each field, and this is done for several fields
- * of every entry built afresh.
+ * of every entry built afresh. A record without any of them (most lack several fields) gets the one shared
+ * empty list, NONE, with no list made.
  */
-function shown(values: readonly string[] | undefined, more?: readonly string[]): string[] {
+function shown(values: readonly string[] | undefined, more?: readonly string[]): readonly string[] {
+  if ((values === undefined || values.length === 0) && (more === undefined || more.length === 0)) return NONE;
   const kept: string[] = [];
   // A set only for the rare record with many values, where looking each up in the list would not scale.
   const many = (values?.length ?? 0) + (more?.length ?? 0) > 16 ? new Set<string>() : undefined;
@@ -140,9 +145,6 @@ const entryWordsOf = perTranslator((translate): EntryWords => ({
   fullText: translate('record.fullText'),
 }));
 
-// What an entry without any of a list's values holds: one list for all of them, as nothing changes it.
-const NONE: readonly never[] = Object.freeze([]);
-
 /** Institutions, then libraries or collections, each once (a catalog often repeats one in both fields). */
 function sourceOf(record: CatalogRecord, words: EntryWords): SourceModel | undefined {
   const names = shown(record.institutions, record.buildings);
@@ -150,25 +152,24 @@ function sourceOf(record: CatalogRecord, words: EntryWords): SourceModel | undef
 }
 
 /** The record's languages named in the page's language, each once. */
-function languageNamesOf(record: CatalogRecord, language: string): string[] {
+function languageNamesOf(record: CatalogRecord, language: string): readonly string[] {
   const codes = shown(record.languages);
-  for (let i = 0; i < codes.length; i++) codes[i] = languageNameIn(codes[i] as string, language);
-  return shown(codes);
+  return codes.length === 0 ? NONE : shown(codes.map((code) => languageNameIn(code, language)));
 }
 
 /** Language, edition, place and publisher, physical description: what the record has of them (VersionEntryModel.details). */
 function detailsOf(record: CatalogRecord, input: VersionsPageInput, words: EntryWords): readonly DetailModel[] {
   let details: DetailModel[] | undefined;
-  const languages = record.languages !== undefined && record.languages.length > 0 ? languageNamesOf(record, input.language) : NONE;
+  const languages = languageNamesOf(record, input.language);
   if (languages.length > 0) (details ??= []).push({ label: words.language, value: languages.join(', ') });
   const edition = record.edition?.trim();
   if (edition !== undefined && edition !== '') (details ??= []).push({ label: words.edition, value: edition });
-  const places = record.publishPlaces !== undefined && record.publishPlaces.length > 0 ? shown(record.publishPlaces).join('; ') : '';
-  const publishers = record.publishers !== undefined && record.publishers.length > 0 ? shown(record.publishers).join('; ') : '';
+  const places = shown(record.publishPlaces).join('; ');
+  const publishers = shown(record.publishers).join('; ');
   if (places !== '' || publishers !== '') {
     (details ??= []).push({ label: words.publisher, value: places !== '' && publishers !== '' ? `${places}: ${publishers}` : places + publishers });
   }
-  const physical = record.physicalDescriptions !== undefined && record.physicalDescriptions.length > 0 ? shown(record.physicalDescriptions) : NONE;
+  const physical = shown(record.physicalDescriptions);
   if (physical.length > 0) (details ??= []).push({ label: words.physical, value: physical.join('; ') });
   return details ?? NONE;
 }
@@ -207,7 +208,7 @@ function recordPartOf(record: CatalogRecord, input: VersionsPageInput): RecordPa
     formats: record.formats.length > 0 ? record.formats.map((format) => formatLabel(format, input.translate)) : NONE,
     source: sourceOf(record, words),
     details: detailsOf(record, input, words),
-    fullTextLinks: record.urls.length > 0 ? fullTextLinksOf(record, words) : NONE,
+    fullTextLinks: fullTextLinksOf(record, words),
   };
 }
 
