@@ -67,6 +67,11 @@ async function buildOf(root: string): Promise<Build> {
   };
 }
 
+/** Every stage at 0 ns: what a build's totals start from. */
+function noTime(): Record<Stage, number> {
+  return Object.fromEntries(STAGES.map((stage) => [stage, 0])) as Record<Stage, number>;
+}
+
 /** Runs one page through a build's stages, adding each stage's nanoseconds to `into`. */
 function timed(build: Build, read: Read, into: Record<Stage, number>): void {
   let started = process.hrtime.bigint();
@@ -129,13 +134,14 @@ async function main(): Promise<void> {
     for (let round = 0; round < 3; round++) last = builds.map((build) => heapBytes(build, sample, gc));
     for (const stage of STAGES) lines.push(`  ${stage.padEnd(10)} heap per answer: a ${(last[0]![stage] / 1024).toFixed(1)} KB, b ${(last[1]![stage] / 1024).toFixed(1)} KB`);
   } else {
-    const totals = builds.map(() => Object.fromEntries(STAGES.map((stage) => [stage, 0])) as Record<Stage, number>);
+    const totals = builds.map(noTime);
+    // The first two rounds warm both builds up; their times go to a sink that is not reported.
+    const warmUp = noTime();
     const block = 50;
     for (let round = 0; round < rounds; round++) {
       for (let from = 0; from < reads.length; from += block) {
         const order = (round + from / block) % 2 === 0 ? [0, 1] : [1, 0];
-        // The first two rounds warm both builds up and are not counted.
-        for (const i of order) for (const read of reads.slice(from, from + block)) timed(builds[i]!, read, round >= 2 ? totals[i]! : Object.fromEntries(STAGES.map((stage) => [stage, 0])) as Record<Stage, number>);
+        for (const i of order) for (const read of reads.slice(from, from + block)) timed(builds[i]!, read, round >= 2 ? totals[i]! : warmUp);
       }
     }
     const answers = reads.length * Math.max(1, rounds - 2);
