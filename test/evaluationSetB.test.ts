@@ -23,11 +23,12 @@ const FILES = [
   'b-biblivre-import.mrc',
   'b-biblivre-biblioteca-de-espanha.xml',
   'b-marc2entities-doyle-bne.xml',
+  'b-marc2entities-doyle-bl.xml',
 ];
 
 /** What `extended` reached on the set when its labels were committed, rounded down: a floor, not a target. */
-const EXTENDED_PRECISION = 0.91;
-const EXTENDED_RECALL = 0.915;
+const EXTENDED_PRECISION = 0.945;
+const EXTENDED_RECALL = 0.87;
 
 interface LabelledRecord { readonly id: string; readonly record: MarcRecord }
 
