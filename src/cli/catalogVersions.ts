@@ -48,10 +48,8 @@ const CLI_KEY_PROFILE: WorkKeyProfileName = DEFAULT_EMBEDDED_KEY_PROFILE;
 import { runSyncCommand } from './syncCommand.js';
 import { ProgressBar } from './progressBar.js';
 
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_REJECTED_LINES = 2;
-export const EXIT_USAGE = 64; // sysexits.h EX_USAGE
+import { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE } from './commandLine.js';
+export { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE };
 
 const FORMAT_NAMES = RECORD_FILE_FORMATS.map((format) => format.name).join('|');
 
