@@ -45,7 +45,7 @@ test('a hand-worked sample of five records and two works', (t) => {
 });
 
 test('edge cases: what is left out, counted, undefined or kept', (t) => {
-  const cases: Array<{ name: string; records: ScoredRecord[]; labels: Record<string, string>; expect: Record<string, unknown> }> = [
+  const cases: Array<{ name: string; records: ScoredRecord[]; labels: Record<string, string>; expect: { pairwise: string; bCubed: string; [count: string]: unknown } }> = [
     {
       name: 'no linked pair: precision and F1 are n/a, recall 0 over the pairs in the labels',
       records: [{ id: 'hobbit-1937', keys: ['AT tolkienjrr thehobbit'] }, { id: 'hobbit-2012', keys: ['AT tolkienjohnronaldreuel thehobbit'] }],
