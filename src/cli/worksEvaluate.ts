@@ -23,8 +23,8 @@ import { openEmbeddedIndex } from '../adapters/sqlite/embeddedIndex.js';
 import { VersionsError } from '../errors.js';
 import { describePosition, describeRejection } from '../ingest/sourceRecord.js';
 import { detectRecordFormat, RECORD_FILE_FORMATS } from '../ingest/recordFormats.js';
-import { recordFromDocument, shortTitleOf } from '../record/catalogRecord.js';
-import type { IngestWriter } from '../ports.js';
+import { shortTitleOf } from '../record/catalogRecord.js';
+import type { IngestWriter, PreparedRecordDocument } from '../ports.js';
 import { evaluateGrouping, scoreText, type GroupingEvaluation, type ScoredRecord } from '../work-keys/curation/groupingScores.js';
 import { parseWorkLabels, type WorkLabels } from '../work-keys/curation/workLabels.js';
 import { WORK_KEY_PROFILE_NAMES, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
@@ -169,7 +169,7 @@ async function keyedRecordsOf(files: readonly RecordFile[], profile: WorkKeyProf
     storedContentOf: async () => new Map(),
     async put(batch) {
       for (const document of batch) {
-        records.set(document.id, { id: document.id, keys: document.work_keys_str_mv, title: shortTitleOf(recordFromDocument(document)) });
+        records.set(document.id, { id: document.id, keys: document.work_keys_str_mv, title: titleOfDocument(document) });
       }
       return [];
     },
@@ -185,6 +185,15 @@ async function keyedRecordsOf(files: readonly RecordFile[], profile: WorkKeyProf
     onDuplicate: (duplicate) => report?.stderr.write(`${describePosition(duplicate.position)}: id ${JSON.stringify(duplicate.id)} came earlier; this record replaces it (the last one wins)\n`),
   });
   return { records: [...records.values()], rejected: summary.rejected };
+}
+
+/**
+ * The title a record is shown with (shortTitleOf), from its document's two title fields alone: making the
+ * whole record of every document read would cost a fifth of the keying.
+ */
+function titleOfDocument(document: PreparedRecordDocument): string | undefined {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return shortTitleOf({ title: text(document.title), shortTitle: text(document.title_short) });
 }
 
 /** The stored keys of each labelled record the index holds (read-only), with what the heading says of the index. */
