@@ -57,7 +57,7 @@ const USAGE = `Usage: catalog-versions load FILE.jsonl|FILE.mrc|FILE.xml… (--d
        catalog-versions convert FILE… [--format ${FORMAT_NAMES}]
        catalog-versions harvest BASE_URL --prefix ${HARVEST_PREFIXES.join('|')} (--db PATH | --solr CORE_URL) [options]
        catalog-versions delete ID… | --ids-file FILE (--db PATH | --solr CORE_URL)
-       catalog-versions works merge|split|list|undo|export|import|report …   (works --help)
+       catalog-versions works merge|split|list|undo|export|import|report|evaluate …   (works --help)
        catalog-versions sync --solr URL --work-index FILE [--key-profile …]   (sync --help)
 
 load     reads record files into the embedded index or a Solr core. Each file's format

@@ -98,7 +98,10 @@ export interface GroupingEvaluation {
   readonly labelsWithoutRecord: readonly string[];
   readonly pairwise: PairwiseScores;
   readonly bCubed: BCubedScores;
-  /** The largest wrong groups (most records of other works first); one row for records listing the same records. */
+  /**
+   * The largest wrong groups, most records of other works first; a record whose wrong records were all
+   * joined by keys of the rows before it is left out, so that each row shows another key at fault.
+   */
   readonly wrongGroups: readonly WrongGroup[];
   /** The works with most missed pairs. */
   readonly splitWorks: readonly SplitWork[];
@@ -222,26 +225,27 @@ export function evaluateGrouping(
 
   const labelled = (i: number): LabelledRecord => ({ id: scored[i]!.id, title: scored[i]!.title, work: scored[i]!.work });
 
-  // Wrong groups: records listing the most records of other works; a list already shown is not shown again.
+  // Wrong groups: records listing the most records of other works. A record whose wrong records were all
+  // joined by keys an earlier row showed is not shown: each row names another key at fault.
   const wrongGroups: WrongGroup[] = [];
   const wrong = scored.map((_, i) => i).filter((i) => listed[i]! > ofItsWork[i]!)
     .sort((a, b) => (listed[b]! - ofItsWork[b]!) - (listed[a]! - ofItsWork[a]!) || listed[b]! - listed[a]! || compareText(scored[a]!.id, scored[b]!.id));
-  const listsShown = new Set<string>();
+  const keysShown = new Set<string>();
   for (const i of wrong) {
     if (wrongGroups.length >= top) break;
+    const showsAnotherFault = scored[i]!.keys.some((key) => !keysShown.has(key) && holdersOf.get(key)!.some((holder) => workOf[holder] !== workOf[i]));
+    if (!showsAnotherFault) continue;
     const joinedBy = new Map<number, string[]>();
     for (const key of scored[i]!.keys) {
       for (const holder of holdersOf.get(key)!) {
+        if (workOf[holder] === workOf[i]) continue;
+        keysShown.add(key);
         const keys = joinedBy.get(holder);
         if (keys === undefined) joinedBy.set(holder, [key]);
         else keys.push(key);
       }
     }
-    const shown = [...joinedBy.keys()].sort((a, b) => a - b).join(' ');
-    if (listsShown.has(shown)) continue;
-    listsShown.add(shown);
-    const others = [...joinedBy].filter(([other]) => workOf[other] !== workOf[i])
-      .map(([other, keys]) => ({ ...labelled(other), joinedBy: keys }))
+    const others = [...joinedBy].map(([other, keys]) => ({ ...labelled(other), joinedBy: keys }))
       .sort((a, b) => compareText(a.work, b.work) || compareText(a.id, b.id));
     wrongGroups.push({ record: labelled(i), listed: listed[i]!, others });
   }
