@@ -38,7 +38,7 @@ import { harvestedRecordToDocument, HARVEST_PREFIXES } from '../ingest/oai/harve
 import { HarvestedIdentifiers, harvestedIdentifiersKey } from '../ingest/oai/harvestedIdentifiers.js';
 import { isRecordDeletion } from '../ingest/recordDeletion.js';
 import { DEFAULT_BATCH_SIZE, LoadStoppedError, loadRecordFiles, openLoadTarget, type LoadTarget, type RecordFile, type TargetSpec } from './loadRecords.js';
-import { keyProfileOption, UsageError, wholeNumber } from './commandLine.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE, keyProfileOption, UsageError, wholeNumber } from './commandLine.js';
 import { runWorksCommand } from './worksCommand.js';
 import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 import { DEFAULT_EMBEDDED_KEY_PROFILE } from '../adapters/sqlite/keyProfileRecord.js';
@@ -48,7 +48,6 @@ const CLI_KEY_PROFILE: WorkKeyProfileName = DEFAULT_EMBEDDED_KEY_PROFILE;
 import { runSyncCommand } from './syncCommand.js';
 import { ProgressBar } from './progressBar.js';
 
-import { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE } from './commandLine.js';
 export { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE };
 
 const FORMAT_NAMES = RECORD_FILE_FORMATS.map((format) => format.name).join('|');
