@@ -24,7 +24,8 @@ export type VersionsErrorCode =
   | 'KEY_PROFILE_MISMATCH'
   | 'CURATION_UNKNOWN_RECORD'
   | 'CURATION_UNKNOWN_DECISION'
-  | 'CURATION_FILE_INVALID';
+  | 'CURATION_FILE_INVALID'
+  | 'WORK_LABELS_INVALID';
 
 export class VersionsError extends Error {
   readonly code: VersionsErrorCode;
@@ -240,6 +241,20 @@ export class InvalidCurationFileError extends VersionsError {
     super('CURATION_FILE_INVALID', `${file}${line !== undefined ? `:${line}` : ''}${entry !== undefined ? `: decision ${entry + 1}` : ''}: ${problem}`);
     this.file = file;
     this.entry = entry;
+    this.line = line;
+  }
+}
+
+/**
+ * A file of work labels (`works evaluate --gold`: which records are one work) cannot be read; `file` and
+ * `line` (1-based, when one line is at fault) say where.
+ */
+export class InvalidWorkLabelsError extends VersionsError {
+  readonly file: string;
+  readonly line: number | undefined;
+  constructor(file: string, line: number | undefined, problem: string) {
+    super('WORK_LABELS_INVALID', `${file}${line !== undefined ? `:${line}` : ''}: ${problem}`);
+    this.file = file;
     this.line = line;
   }
 }

@@ -38,7 +38,7 @@ import { harvestedRecordToDocument, HARVEST_PREFIXES } from '../ingest/oai/harve
 import { HarvestedIdentifiers, harvestedIdentifiersKey } from '../ingest/oai/harvestedIdentifiers.js';
 import { isRecordDeletion } from '../ingest/recordDeletion.js';
 import { DEFAULT_BATCH_SIZE, LoadStoppedError, loadRecordFiles, openLoadTarget, type LoadTarget, type RecordFile, type TargetSpec } from './loadRecords.js';
-import { keyProfileOption, UsageError, wholeNumber } from './commandLine.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE, keyProfileOption, UsageError, wholeNumber } from './commandLine.js';
 import { runWorksCommand } from './worksCommand.js';
 import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 import { DEFAULT_EMBEDDED_KEY_PROFILE } from '../adapters/sqlite/keyProfileRecord.js';
@@ -48,10 +48,7 @@ const CLI_KEY_PROFILE: WorkKeyProfileName = DEFAULT_EMBEDDED_KEY_PROFILE;
 import { runSyncCommand } from './syncCommand.js';
 import { ProgressBar } from './progressBar.js';
 
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_REJECTED_LINES = 2;
-export const EXIT_USAGE = 64; // sysexits.h EX_USAGE
+export { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE };
 
 const FORMAT_NAMES = RECORD_FILE_FORMATS.map((format) => format.name).join('|');
 
@@ -59,7 +56,7 @@ const USAGE = `Usage: catalog-versions load FILE.jsonl|FILE.mrc|FILE.xml… (--d
        catalog-versions convert FILE… [--format ${FORMAT_NAMES}]
        catalog-versions harvest BASE_URL --prefix ${HARVEST_PREFIXES.join('|')} (--db PATH | --solr CORE_URL) [options]
        catalog-versions delete ID… | --ids-file FILE (--db PATH | --solr CORE_URL)
-       catalog-versions works merge|split|list|undo|export|import|report …   (works --help)
+       catalog-versions works merge|split|list|undo|export|import|report|evaluate …   (works --help)
        catalog-versions sync --solr URL --work-index FILE [--key-profile …]   (sync --help)
 
 load     reads record files into the embedded index or a Solr core. Each file's format

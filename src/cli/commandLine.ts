@@ -1,12 +1,20 @@
 /**
  * What every `catalog-versions` command does with its command line the same way: parsing it with
  * node:util's parseArgs into options and positionals, a UsageError for what is wrong (the command
- * prints it with its usage and exits 64), whole-number options, the `--key-profile` name.
+ * prints it with its usage and exits 64), whole-number options, the `--key-profile` name, the exit codes.
  *
  * Left to others: each command's options and usage (catalogVersions.ts, worksCommand.ts).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { WORK_KEY_PROFILE_NAMES, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
+
+/** The exit status every command ends with (docs/loading.md, docs/curation.md). */
+export const EXIT_OK = 0;
+/** The command could not run or stopped (named on stderr). */
+export const EXIT_FAILED = 1;
+/** Some records were rejected and reported; the others were used. */
+export const EXIT_REJECTED_LINES = 2;
+export const EXIT_USAGE = 64; // sysexits.h EX_USAGE
 
 /** The command line is wrong; the message says how, in one sentence. */
 export class UsageError extends Error {}

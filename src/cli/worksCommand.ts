@@ -9,8 +9,10 @@
  *   works export FILE --db PATH                            the decisions as a JSON file (`-`: standard output)
  *   works import FILE --db PATH                            replace the decisions with a file's
  *   works report --db PATH [--top N] [--large-key N] [--many-authors N]
+ *   works evaluate --gold LABELS (FILE… [--key-profile P|both] | --db PATH)   grouping against labels (worksEvaluate.ts)
  *
- * Exit status as the rest of the command: 0 done, 1 failed (named on stderr), 64 wrong command line.
+ * Exit status as the rest of the command: 0 done, 1 failed (named on stderr), 64 wrong command line
+ * (evaluate: 2 too, when records of its files were rejected).
  * The clock and the user are arguments, so that tests give their own.
  *
  * Left to others: what decisions do (src/work-keys/curation/), keeping and applying them
@@ -21,20 +23,19 @@ import { userInfo } from 'node:os';
 import { openEmbeddedIndex, type EmbeddedIndex } from '../adapters/sqlite/embeddedIndex.js';
 import type { GroupQualityReport, KeyGroupReport } from '../adapters/sqlite/groupQualityReads.js';
 import { VersionsError } from '../errors.js';
-import { parseArguments, UsageError, wholeNumber } from './commandLine.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, parseArguments, UsageError, wholeNumber } from './commandLine.js';
 import { DEFAULT_GENERIC_KEY_LIMITS } from '../work-keys/curation/groupQuality.js';
 import type { CurationDecision } from '../work-keys/curation/curationDecisions.js';
 import { curationFileText, decisionsFromCurationFile } from '../work-keys/curation/curationFile.js';
+import { EVALUATE_USAGE, evaluateCommandOf, runEvaluate, type EvaluateCommand } from './worksEvaluate.js';
 
-const EXIT_OK = 0;
-const EXIT_FAILED = 1;
-const EXIT_USAGE = 64;
 
 export const WORKS_USAGE = `Usage: catalog-versions works merge ID ID… --db PATH --note TEXT [--by NAME]
        catalog-versions works split ID --db PATH --note TEXT [--by NAME]
        catalog-versions works list|report --db PATH
        catalog-versions works undo DECISION_ID --db PATH
        catalog-versions works export|import FILE --db PATH
+       catalog-versions works evaluate --gold LABELS (FILE… | --db PATH)   (works evaluate --help)
 
 merge    lists these records as versions of each other, whatever their keys say
 split    takes a record out of its group: it is listed only with what it is merged
@@ -46,6 +47,8 @@ export   writes the decisions to FILE (- for standard output) as stable JSON, to
 import   replaces the index's decisions with FILE's
 report   the largest versions lists, the keys that join the most records, and the
          keys that look generic (a collective title, many authors), to find bad groups
+evaluate measures grouping against the library's labels (which records are one
+         work): pairwise and B-cubed precision, recall and F1, wrong groups, missed pairs
 
 Decisions are kept in the index and applied to every later load; a decision
 applies at once to the records the index holds.
@@ -54,7 +57,7 @@ Options:
   --db PATH            the embedded index file (it must exist)
   --note TEXT          merge, split: why (required)
   --by NAME            merge, split: who (default: the user running the command)
-  --top N              report: rows in each part (default 10)
+  --top N              report, evaluate: rows in each part (default 10)
   --large-key N        report: a key joining more than N records … (default ${DEFAULT_GENERIC_KEY_LIMITS.largeKey})
   --many-authors N     … with N different authors or more looks generic (default ${DEFAULT_GENERIC_KEY_LIMITS.manyAuthors})
 `;
@@ -73,7 +76,9 @@ type WorksCommand =
   | { kind: 'import'; file: string }
   | { kind: 'report'; top: number | undefined; largeKey: number | undefined; manyAuthors: number | undefined };
 
-function parseWorksCommand(argv: readonly string[]): { db: string; command: WorksCommand } | 'help' {
+type ParsedWorksCommand = { db: string; command: WorksCommand } | { evaluate: EvaluateCommand } | { help: string };
+
+function parseWorksCommand(argv: readonly string[]): ParsedWorksCommand {
   const { values, positionals } = parseArguments(argv, {
     db: { type: 'string' },
     note: { type: 'string' },
@@ -81,17 +86,24 @@ function parseWorksCommand(argv: readonly string[]): { db: string; command: Work
     top: { type: 'string' },
     'large-key': { type: 'string' },
     'many-authors': { type: 'string' },
+    gold: { type: 'string' },
+    'key-profile': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (values.help === true) return 'help';
   const [action, ...rest] = positionals;
+  if (values.help === true) return { help: action === 'evaluate' ? EVALUATE_USAGE : WORKS_USAGE };
   const text = (name: string) => values[name] as string | undefined;
   const db = text('db');
-  if (action === undefined) throw new UsageError('works needs what to do: merge, split, list, undo, export, import or report');
-  if (db === undefined || db === '') throw new UsageError(`works ${action} needs --db PATH`);
+  if (action === undefined) throw new UsageError('works needs what to do: merge, split, list, undo, export, import, report or evaluate');
   const onlyFor = (names: string[], actions: string) => {
     for (const name of names) if (text(name) !== undefined) throw new UsageError(`--${name} applies to works ${actions} only`);
   };
+  if (action !== 'report' && action !== 'evaluate') onlyFor(['top'], 'report and evaluate');
+  if (action !== 'report') onlyFor(['large-key', 'many-authors'], 'report');
+  if (action !== 'merge' && action !== 'split') onlyFor(['note', 'by'], 'merge and split');
+  if (action !== 'evaluate') onlyFor(['gold', 'key-profile'], 'evaluate');
+  else return { evaluate: evaluateCommandOf(text, rest) };
+  if (db === undefined || db === '') throw new UsageError(`works ${action} needs --db PATH`);
   const note = (): string => {
     const given = text('note');
     if (given === undefined || given.trim() === '') throw new UsageError(`works ${action} needs --note saying why`);
@@ -100,8 +112,6 @@ function parseWorksCommand(argv: readonly string[]): { db: string; command: Work
   const count = (n: number, what: string) => {
     if (rest.length !== n) throw new UsageError(`works ${action} needs ${what}`);
   };
-  if (action !== 'report') onlyFor(['top', 'large-key', 'many-authors'], 'report');
-  if (action !== 'merge' && action !== 'split') onlyFor(['note', 'by'], 'merge and split');
   switch (action) {
     case 'merge':
       if (new Set(rest).size < 2) throw new UsageError('works merge needs two different record ids or more');
@@ -124,7 +134,7 @@ function parseWorksCommand(argv: readonly string[]): { db: string; command: Work
       count(1, 'exactly one file');
       return { db, command: { kind: action, file: rest[0] as string } };
     default:
-      throw new UsageError(`unknown works command ${JSON.stringify(action)} (merge, split, list, undo, export, import or report)`);
+      throw new UsageError(`unknown works command ${JSON.stringify(action)} (merge, split, list, undo, export, import, report or evaluate)`);
   }
 }
 
@@ -144,18 +154,19 @@ function currentUser(): string {
  * throws. `now` is the clock decisions are stamped with.
  */
 export async function runWorksCommand(argv: readonly string[], io: CliIo, now: () => Date = () => new Date()): Promise<number> {
-  let parsed: ReturnType<typeof parseWorksCommand>;
+  let parsed: ParsedWorksCommand;
   try {
     parsed = parseWorksCommand(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`catalog-versions: ${error.message}\n\n${WORKS_USAGE}`);
+    io.stderr.write(`catalog-versions: ${error.message}\n\n${argv.includes('evaluate') ? EVALUATE_USAGE : WORKS_USAGE}`);
     return EXIT_USAGE;
   }
-  if (parsed === 'help') {
-    io.stdout.write(WORKS_USAGE);
+  if ('help' in parsed) {
+    io.stdout.write(parsed.help);
     return EXIT_OK;
   }
+  if ('evaluate' in parsed) return runEvaluate(parsed.evaluate, io);
   const { db, command } = parsed;
   let index: EmbeddedIndex;
   try {

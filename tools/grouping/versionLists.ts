@@ -1,10 +1,10 @@
 /**
- * Versions lists and pairwise grouping quality, for measuring key profiles (tools/grouping/ only; not part
- * of the package). A record's versions are the records sharing any key with it, itself included (not
- * the transitive closure, as the indexes list them). Pairwise scores count unordered pairs of records:
- * a pair is predicted when the two share a key, true when they belong to one labelled work.
+ * Versions lists, for measuring key profiles (tools/grouping/ only; not part of the package). A record's
+ * versions are the records sharing any key with it, itself included (not the transitive closure, as the
+ * indexes list them).
  *
- * Left to others: making keys (src/work-keys/), reading records (the readers, labelledRecords.ts).
+ * Left to others: making keys (src/work-keys/), reading records (the readers, labelledRecords.ts), the
+ * grouping scores against labels (src/work-keys/curation/groupingScores.ts, as `works evaluate` gives them).
  */
 
 export interface KeyedRecord {
@@ -43,35 +43,4 @@ export function versionsLists(records: readonly KeyedRecord[]): VersionsList[] {
     return { record, versions: [...versions], joiningKeys };
   });
   return lists.sort((a, b) => b.versions.length - a.versions.length);
-}
-
-export interface PairwiseScores {
-  readonly truePairs: number;
-  readonly predictedPairs: number;
-  readonly correctPairs: number;
-  readonly precision: number;
-  readonly recall: number;
-  readonly f1: number;
-}
-
-/** Pairwise precision, recall and F1 of key sharing against work labels (record id → work). */
-export function pairwiseScores(records: readonly KeyedRecord[], workOf: ReadonlyMap<string, string>): PairwiseScores {
-  let truePairs = 0;
-  let predictedPairs = 0;
-  let correctPairs = 0;
-  const keySets = records.map((record) => new Set(record.keys));
-  for (let i = 0; i < records.length; i++) {
-    for (let j = i + 1; j < records.length; j++) {
-      const same = workOf.get(records[i]!.id) === workOf.get(records[j]!.id);
-      let shared = false;
-      for (const key of keySets[j]!) if (keySets[i]!.has(key)) { shared = true; break; }
-      if (same) truePairs++;
-      if (shared) predictedPairs++;
-      if (same && shared) correctPairs++;
-    }
-  }
-  const precision = predictedPairs === 0 ? 1 : correctPairs / predictedPairs;
-  const recall = truePairs === 0 ? 1 : correctPairs / truePairs;
-  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  return { truePairs, predictedPairs, correctPairs, precision, recall, f1 };
 }
