@@ -5,9 +5,13 @@
  *
  * - A record file (JSON Lines, MARC 21 in ISO 2709, MARCXML) is recognised from its content by the same
  *   table `catalog-versions load` uses (detectRecordFormat), read by that format's reader and mapping, and
- *   loaded into an in-memory index; the home page then suggests the records with the most versions.
+ *   loaded into an in-memory index.
  * - An index file (made by `catalog-versions load … --db FILE`) is opened read-only, as a production
- *   server opens it; nothing is loaded, and the home page suggests FEATURED_IDS only.
+ *   server opens it; nothing is loaded.
+ *
+ * Either way the home page suggests records of the index itself (the largest works, a few records alone in
+ * theirs) and describes it (records, works, key profile), from the index's works overview
+ * (`curation.overview`); FEATURED_IDS, when set, replaces the suggested works (server.ts).
  *
  * Left to others: the host's pages (demoHost.ts), listening and the Solr choice (server.ts).
  */
@@ -15,18 +19,37 @@ import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { CatalogIndex } from 'koa-catalog-versions';
 import { describeRejection, detectRecordFormat, RECORD_FILE_FORMATS, runIngest } from 'koa-catalog-versions/ingest';
-import { openEmbeddedIndex, type EmbeddedIndexOptions } from 'koa-catalog-versions/sqlite';
+import { openEmbeddedIndex, type EmbeddedIndex, type EmbeddedIndexOptions } from 'koa-catalog-versions/sqlite';
 import type { DemoSearch } from './demoHost.js';
 
 export interface DemoCatalog {
   readonly index: CatalogIndex;
-  /** Records the home page suggests. */
+  /** Records the home page suggests: one of each of the largest works. */
   readonly featured: readonly string[];
+  /** Records the home page shows as alone in their work. */
+  readonly alone?: readonly string[];
+  /** What the home page says of the catalog; absent on a Solr core. */
+  readonly facts?: CatalogFacts;
   /** What to say once listening, e.g. how many records were loaded. */
   readonly startMessage: string;
   /** The search box's engine; a Solr core has none here (the demo hides the box and says so). */
   readonly search?: DemoSearch;
 }
+
+/** What the home page says of an embedded catalog: where it comes from, its records and works, its key profile. */
+export interface CatalogFacts {
+  /** The file it was loaded or opened from. */
+  readonly file: string;
+  readonly records: number;
+  readonly works: number;
+  /** Works of two records or more. */
+  readonly worksOfSeveral: number;
+  readonly keyProfile: DemoKeyProfile;
+}
+
+/** Works the home page suggests, and records alone in their work it shows. */
+const SUGGESTED_WORKS = 12;
+const SUGGESTED_ALONE = 4;
 
 /** A work-key profile's name, as openEmbeddedIndex takes it (`extended` or `vufind`). */
 export type DemoKeyProfile = NonNullable<EmbeddedIndexOptions['keyProfile']>;
@@ -64,21 +87,11 @@ export async function openEmbeddedCatalog(source: EmbeddedSource, warn: (message
   } catch (error) {
     throw new DemoCatalogError(`CATALOG_KEY_PROFILE: ${(error as Error).message}`);
   }
-  const groups = new Map<string, string[]>();
   let problems = 0;
-  const writer = index.openWriter();
   const summary = await runIngest({
     items: format.read(file),
     toDocument: (record, position, keyProfile) => format.toDocument(record, position, undefined, keyProfile),
-    // Remember which records share a key, to suggest records with many versions on the home page.
-    writer: {
-      ...writer,
-      keyProfile: index.keyProfile,
-      put: (batch) => {
-        for (const document of batch) for (const key of document.work_keys_str_mv ?? []) groups.set(key, [...(groups.get(key) ?? []), document.id]);
-        return writer.put(batch);
-      },
-    },
+    writer: index.openWriter(),
     now: () => new Date(),
     onRejected: (rejection) => {
       problems += 1;
@@ -89,14 +102,9 @@ export async function openEmbeddedCatalog(source: EmbeddedSource, warn: (message
     await index.close();
     throw new DemoCatalogError(`CATALOG_RECORDS ${file} (read as ${format.label}) holds no record the demo could load${problems > 0 ? ` (${problems} skipped)` : ''}`);
   }
-  const featured = [...groups.values()]
-    .sort((a, b) => b.length - a.length)
-    .map((ids) => ids[0] as string)
-    .filter((id, i, all) => all.indexOf(id) === i)
-    .slice(0, 12);
   return {
     index,
-    featured,
+    ...suggestionsOf(index, file, warn),
     search: (text, options) => index.searchRecords(text, options),
     startMessage: `Loaded ${summary.loaded} records from ${file} (${format.label})${problems > 0 ? ` (${problems} skipped)` : ''} in ${Date.now() - started} ms`,
   };
@@ -116,9 +124,28 @@ async function openIndexFile(path: string): Promise<DemoCatalog> {
   const opened = index;
   return {
     index: opened,
-    featured: [],
+    ...suggestionsOf(opened, path, console.warn),
     search: (text, options) => opened.searchRecords(text, options),
     startMessage: `Reading the index file ${path} (${await opened.count()} records, read-only)`,
+  };
+}
+
+/**
+ * The home page's suggestions and facts, from the index's works overview. An index file of an earlier
+ * layout, which the overview cannot read, is served without them (and the start says so).
+ */
+function suggestionsOf(index: EmbeddedIndex, file: string, warn: (message: string) => void): Pick<DemoCatalog, 'featured' | 'alone' | 'facts'> {
+  let overview;
+  try {
+    overview = index.curation.overview({ top: SUGGESTED_WORKS });
+  } catch (error) {
+    warn(`the home page suggests no records: the works of ${file} could not be read (${(error as Error).message})`);
+    return { featured: [] };
+  }
+  return {
+    featured: overview.largestWorks.map((work) => work.example.id),
+    alone: overview.recordsAlone.slice(0, SUGGESTED_ALONE).map((record) => record.id),
+    facts: { file, records: overview.records, works: overview.works, worksOfSeveral: overview.worksOfSeveral, keyProfile: index.keyProfile },
   };
 }
 

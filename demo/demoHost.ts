@@ -3,8 +3,9 @@
  * (createDemoHost returns a Koa app without listening); server.ts starts it, the browser tests drive it.
  *
  * Its pages (templates in demo/views/, Pug, so every value is escaped by default): a home page with a
- * search box (title and author words, through the embedded index's searchRecords) and a list of works with
- * several versions; search results; a record page. Every list shows "Show all versions (N)" with the
+ * search box (title and author words, through the embedded index's searchRecords), what the catalog is
+ * (the demo records, or a library's own catalog: its file, records, works and key profile), its largest
+ * works and a few records alone in theirs; search results; a record page. Every list shows "Show all versions (N)" with the
  * counts of the whole list from one countVersions call, as a host's result list would. The header, the
  * language (lng → session → `language` cookie → Accept-Language) and the layout (`ui` cookie) are the
  * plugin's own, so a patron moves between the host's pages and the versions pages without noticing the seam.
@@ -15,7 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Koa, { type Context } from 'koa';
 import Router from '@koa/router';
@@ -24,6 +25,7 @@ import pug from 'pug';
 import { createVersionsPlugin, type CatalogIndex, type CatalogRecord, type HostLabels, type VersionsPluginOptions } from 'koa-catalog-versions';
 import { DEMO_LABELS, DEMO_LANGUAGES, demoLabel, type DemoLabels, type DemoLanguage } from './demoLabels.js';
 import { chooseLanguage, chooseUi, DEMO_UIS, type DemoUi } from './languageChoice.js';
+import type { CatalogFacts } from './demoCatalog.js';
 
 /** Title and author search: the embedded index's searchRecords, or any function with its shape. */
 export type DemoSearch = (text: string, options: { readonly limit: number; readonly offset: number }) =>
@@ -32,8 +34,15 @@ export type DemoSearch = (text: string, options: { readonly limit: number; reado
 export interface DemoHostOptions {
   readonly index: CatalogIndex;
   readonly baseUrl: string;
-  /** Record ids the home page suggests opening. */
+  /** Record ids the home page suggests opening (one of each of the largest works). */
   readonly featuredIds?: readonly string[];
+  /** Record ids the home page shows as alone in their work, each with its (one-entry) versions link. */
+  readonly aloneIds?: readonly string[];
+  /**
+   * A library's own catalog (CATALOG_RECORDS, CATALOG_INDEX): the home page describes it (file, records,
+   * works, key profile) instead of the demo records.
+   */
+  readonly catalogFacts?: CatalogFacts;
   /** The search box's engine; without it (a Solr core) the box is hidden and the home page says why. */
   readonly search?: DemoSearch;
   /** The site's name in every header and page title, the plugin's pages included. */
@@ -127,8 +136,8 @@ export function createDemoHost(options: DemoHostOptions): Koa {
    * Records as list items, each with "Show all versions (N)" when its work has more than one: the plugin's
    * versionsLinks, one countVersions call for the list (docs/deployment.md shows the same recipe).
    */
-  async function listItems(ctx: Context, records: readonly CatalogRecord[], t: DemoLabels, language: DemoLanguage) {
-    const links = await plugin.versionsLinks(ctx, records.map((record) => record.id), { language });
+  async function listItems(ctx: Context, records: readonly CatalogRecord[], t: DemoLabels, language: DemoLanguage, minimum = 2) {
+    const links = await plugin.versionsLinks(ctx, records.map((record) => record.id), { language, minimum });
     return records.map((record) => {
       const link = links.get(record.id);
       return { ...recordFacts(record, t, plugin.labelsFor(language)), ...(link !== undefined ? { versions: { href: link.href, label: link.label } } : {}) };
@@ -139,13 +148,31 @@ export function createDemoHost(options: DemoHostOptions): Koa {
     const language = chooseLanguage(ctx, plugin);
     const ui = chooseUi(ctx);
     const t = DEMO_LABELS[language];
-    const featured: CatalogRecord[] = [];
-    for (const id of options.featuredIds ?? []) {
-      const record = await options.index.getRecord(id);
-      if (record !== undefined) featured.push(record);
-    }
-    send(ctx, templates.home({ ...frame(ctx, language, ui, t.homeHeading), items: await listItems(ctx, featured, t, language) }));
+    const facts = options.catalogFacts;
+    const count = new Intl.NumberFormat(language);
+    send(ctx, templates.home({
+      ...frame(ctx, language, ui, t.homeHeading),
+      intro: facts === undefined ? t.homeIntro : t.homeIntroOwn,
+      facts: facts === undefined ? undefined : demoLabel(t, 'catalogFacts', {
+        file: basename(facts.file), records: count.format(facts.records), works: count.format(facts.works),
+        several: count.format(facts.worksOfSeveral), profile: facts.keyProfile,
+      }),
+      featuredNone: facts === undefined ? t.featuredNone : t.featuredNoneOwn,
+      items: await listItems(ctx, await recordsOf(options.featuredIds), t, language),
+      // A record alone in its work still has its versions page (itself): the link is offered from one version.
+      alone: await listItems(ctx, await recordsOf(options.aloneIds), t, language, 1),
+    }));
   });
+
+  /** The records of these ids the index holds, in their order. */
+  async function recordsOf(ids: readonly string[] = []): Promise<CatalogRecord[]> {
+    const records: CatalogRecord[] = [];
+    for (const id of ids) {
+      const record = await options.index.getRecord(id);
+      if (record !== undefined) records.push(record);
+    }
+    return records;
+  }
 
   router.get('/Search/Results', async (ctx) => {
     const language = chooseLanguage(ctx, plugin);

@@ -4,7 +4,8 @@
  * - Without SOLR_URL: the embedded index (demoCatalog.ts): in memory, loaded at start with the demo catalog
  *   or the record file CATALOG_RECORDS (JSON Lines, MARC 21 or MARCXML, recognised from its content), or
  *   the index file CATALOG_INDEX read as it is; the search box searches titles and authors through the
- *   index's searchRecords.
+ *   index's searchRecords, and the home page suggests the index's largest works and a few records alone in
+ *   theirs (and, for CATALOG_RECORDS or CATALOG_INDEX, describes that catalog: records, works, key profile).
  * - With SOLR_URL: the Solr core at that URL, read through the Solr adapter; nothing is loaded (fill the
  *   core first, e.g. `catalog-versions load FILE.jsonl --solr URL`). The home page suggests FEATURED_IDS;
  *   the search box is hidden (the home page says why).
@@ -65,7 +66,14 @@ async function openSolrCatalog(url: string): Promise<DemoCatalog> {
 try {
   const catalog = solrUrl !== undefined ? await openSolrCatalog(solrUrl) : await openEmbeddedCatalog(embeddedSource());
   const featured = featuredFromEnv ?? catalog.featured;
-  const app = createDemoHost({ index: catalog.index, baseUrl, featuredIds: featured, ...(catalog.search ? { search: catalog.search } : {}) });
+  // A library's own records or index is described on the home page; the demo records keep their own words.
+  const ownCatalog = process.env.CATALOG_RECORDS?.trim() || process.env.CATALOG_INDEX?.trim();
+  const app = createDemoHost({
+    index: catalog.index, baseUrl, featuredIds: featured,
+    ...(catalog.alone ? { aloneIds: catalog.alone } : {}),
+    ...(ownCatalog && catalog.facts ? { catalogFacts: catalog.facts } : {}),
+    ...(catalog.search ? { search: catalog.search } : {}),
+  });
   const server = app.listen(port, () => {
     console.log(catalog.startMessage);
     console.log(`Demo catalog listening on ${baseUrl}/`);

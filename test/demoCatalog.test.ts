@@ -11,6 +11,9 @@ import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
 import type { MarcRecord } from '../src/ingest/marc/marcRecord.js';
 import { writeIso2709 } from '../tools/marc/writeIso2709.js';
 import { DemoCatalogError, openEmbeddedCatalog, type DemoCatalog } from '../demo/demoCatalog.js';
+import { createDemoHost } from '../demo/demoHost.js';
+import * as cheerio from 'cheerio';
+import supertest from 'supertest';
 
 function tempDir(t: { teardown(fn: () => unknown): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-demo-'));
@@ -95,6 +98,62 @@ test('CATALOG_INDEX opens an index file made by the command, read-only, without 
   t.is(await versionsOf(catalog, 'a'), 2);
   t.regex(catalog.startMessage, /catalog\.sqlite \(3 records, read-only\)/);
   t.is((await catalog.search!('hobbit', { limit: 10, offset: 0 })).total, 2, 'the search box works on it');
+  t.deepEqual([catalog.featured, catalog.alone], [['a'], ['c']], 'the index\'s own records to start from');
+  t.deepEqual(catalog.facts, { file: path, records: 3, works: 2, worksOfSeveral: 1, keyProfile: 'extended' });
+});
+
+test('the home page on a library\'s own index: what it is (records, works, key profile), its largest works, records alone in theirs', async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'branch-library.sqlite');
+  const writing = openEmbeddedIndex({ path, keyProfile: 'vufind' });
+  await writing.load([
+    // Three editions of one work, a thesis in two repositories, and two records alone in their work.
+    { id: 'hobbit-1937', title: 'The hobbit', author: 'Tolkien, J. R. R.', publishDate: '1937' },
+    { id: 'hobbit-1966', title: 'The hobbit', author: 'Tolkien, J. R. R.', publishDate: '1966' },
+    { id: 'hobbit-1995', title: 'The hobbit', author: 'Tolkien, J. R. R.', publishDate: '1995' },
+    { id: 'tese-usp', title: 'O ensino de ciências na educação básica', author: 'Pereira, Ana Clara', format: 'Thesis' },
+    { id: 'tese-bdtd', title: 'O ensino de ciências na educação básica', author: 'Pereira, Ana Clara', format: 'Thesis' },
+    { id: 'pamphlet-1950', title: 'Notes on a local flood', author: 'Ribeiro, Ana' },
+    { id: 'map-1822', title: 'Carta topographica da cidade', author: 'Silva, José da', format: 'Map' },
+  ]);
+  await writing.close();
+  const catalog = await openEmbeddedCatalog({ indexFile: path });
+  t.teardown(() => catalog.index.close());
+  const request = supertest(createDemoHost({
+    index: catalog.index, baseUrl: 'http://127.0.0.1', featuredIds: catalog.featured, aloneIds: catalog.alone!, catalogFacts: catalog.facts!, search: catalog.search!,
+  }).callback());
+
+  const $ = cheerio.load((await request.get('/?lng=en').expect(200)).text);
+  t.is($('.demo-intro--facts').text(), 'branch-library.sqlite — records: 7; works: 4, 2 with several versions; work-key profile: vufind.');
+  t.false($('main').text().includes('demonstration catalog'), 'not the demo records\' description');
+  const lists = $('ol.demo-results');
+  t.is(lists.length, 2);
+  const titles = (list: number) => lists.eq(list).find('.version__title a').map((_, a) => $(a).text()).get();
+  t.deepEqual(titles(0), ['The hobbit', 'O ensino de ciências na educação básica'], 'the largest works first, one record each');
+  t.deepEqual(lists.eq(0).find('.show-versions').map((_, a) => $(a).text()).get(), ['Show all versions (3)', 'Show all versions (2)']);
+  t.is($('h2.demo-section-title').eq(1).text(), 'Records alone in their work');
+  t.deepEqual(titles(1), ['Carta topographica da cidade', 'Notes on a local flood']);
+  t.deepEqual(lists.eq(1).find('.show-versions').map((_, a) => $(a).text()).get(), ['Show all versions (1)', 'Show all versions (1)'], 'their one-entry versions page is offered');
+  const ids = $('[id]').map((_, e) => $(e).attr('id')).get();
+  t.is(new Set(ids).size, ids.length, 'no id used twice on the page');
+
+  const pt = cheerio.load((await request.get('/?lng=pt-br').expect(200)).text);
+  t.is(pt('.demo-intro--facts').text(), 'branch-library.sqlite — registros: 7; obras: 4, 2 com várias versões; perfil de chaves de obra: vufind.');
+  t.is(pt('h2.demo-section-title').eq(1).text(), 'Registros sozinhos na sua obra');
+});
+
+test('the home page of an index where no two records share a work says so, rather than asking for FEATURED_IDS', async (t) => {
+  const index = openEmbeddedIndex({ path: ':memory:' });
+  t.teardown(() => index.close());
+  await index.load([{ id: 'pamphlet-1950', title: 'Notes on a local flood', author: 'Ribeiro, Ana' }]);
+  const request = supertest(createDemoHost({
+    index, baseUrl: 'http://127.0.0.1', featuredIds: [], aloneIds: ['pamphlet-1950'],
+    catalogFacts: { file: '/srv/catalog/one.sqlite', records: 1, works: 1, worksOfSeveral: 0, keyProfile: 'extended' },
+  }).callback());
+  const $ = cheerio.load((await request.get('/?lng=es').expect(200)).text);
+  t.true($('main').text().includes('Ningún par de registros de este catálogo comparte una clave de obra'));
+  t.false($('main').text().includes('FEATURED_IDS'));
+  t.is($('.demo-intro--facts').text(), 'one.sqlite — registros: 1; obras: 1, 0 con varias versiones; perfil de claves de obra: extended.');
 });
 
 test('files of the wrong kind are refused with a sentence that says what to do', async (t) => {

@@ -286,6 +286,56 @@ test('filters as VuFind\'s filter[]: "N of M versions", kept by paging and sort,
   t.deepEqual([...feed.matchAll(/<guid[^>]*>([^<]*)<\/guid>/g)].map((m) => m[1]?.split('/Record/')[1]), ['dom-casmurro-2008-ebook']);
 });
 
+test('"Narrow versions" comes before the list, folded in a <details> whose summary names it; without facets the list stands alone', async (t) => {
+  const alonePamphlet = { id: 'pamphlet-1950', title: 'Notes on a local flood', author: 'Ribeiro, Ana', format: 'Book', publishDate: '1950' };
+  const { request, index } = await testHost([...fixture('versions-showing-every-entry-field'), alonePamphlet]);
+  t.teardown(() => index.close());
+  const $ = cheerio.load((await request.get(pagePath('dom-casmurro-1899', '&lng=es')).expect(200)).text);
+  const body = $('main .versions-body.versions-body--with-facets');
+  t.deepEqual(body.children().map((_, child) => $(child).attr('class')).get(), ['facets-panel', 'versions-body__list']);
+  const panel = body.children('details.facets-panel');
+  t.is(panel.attr('open'), undefined, 'folded until opened');
+  t.is(panel.children('summary').text(), 'Filtrar versiones');
+  t.is(panel.find('nav.facets h2').text(), 'Filtrar versiones');
+  t.is(body.find('.versions-body__list > ol.versions > li').length, 3);
+
+  const alone = cheerio.load((await request.get(pagePath('pamphlet-1950')).expect(200)).text);
+  t.is(alone('details.facets-panel').length, 0, 'a record alone in its work has nothing to narrow');
+  t.is(alone('.versions-body--with-facets').length, 0);
+});
+
+test('beyond the 30 newest years, the older ones are folded under "More years (N)", never dropped; it opens when one of them is applied', async (t) => {
+  // 45 versions published 1881-1925, one a year.
+  const { request, index } = await testHost(manyVersions(45));
+  t.teardown(() => index.close());
+  const $ = cheerio.load((await request.get(pagePath('many-001')).expect(200)).text);
+  const years = $('nav.facets h3').filter((_, h) => $(h).text() === 'Year of Publication');
+  const shown = years.next('ul').find('a').map((_, a) => $(a).text()).get();
+  t.is(shown.length, 30);
+  t.deepEqual([shown[0], shown.at(-1)], ['1925 (1)', '1896 (1)']);
+  const more = years.nextAll('details.facets__more').first();
+  t.is(more.children('summary').text(), 'More years (15)');
+  t.is(more.attr('open'), undefined);
+  const older = more.find('a').map((_, a) => $(a).text()).get();
+  t.deepEqual([older.length, older[0], older.at(-1)], [15, '1895 (1)', '1881 (1)']);
+
+  const pt = cheerio.load((await request.get(pagePath('many-001', '&lng=pt-br')).expect(200)).text);
+  t.is(pt('details.facets__more > summary').text(), 'Mais anos (15)');
+  t.is(cheerio.load((await request.get(pagePath('many-001', '&lng=es')).expect(200)).text)('details.facets__more > summary').text(), 'Más años (15)');
+});
+
+test('a folded year that is applied opens "More years"', async (t) => {
+  // Reprints dated by their printing (1881-1925) and by the first edition (1850): 46 years, 1850 the oldest.
+  const { request, index } = await testHost(manyVersions(45).map((document) => ({ ...document, publishDate: [document.publishDate as string, '1850'] })));
+  t.teardown(() => index.close());
+  const $ = cheerio.load((await request.get(pagePath('many-001', `&filter[]=${encodeURIComponent('publishDate:"1850"')}`)).expect(200)).text);
+  t.is($('.filtered__message').text(), '45 of 45 versions');
+  const more = $('details.facets__more');
+  t.is(more.attr('open'), 'open');
+  t.is(more.children('summary').text(), 'More years (16)');
+  t.is(more.find('a[aria-current="true"]').text(), '1850 (45) ✕');
+});
+
 test('facets beside the list: values with counts in the page\'s language, each adding its filter; an applied one removes it', async (t) => {
   const { request, index } = await testHost(fixture('versions-showing-every-entry-field'));
   t.teardown(() => index.close());
@@ -293,7 +343,7 @@ test('facets beside the list: values with counts in the page\'s language, each a
   const field = (label: string) => $('nav.facets h3').filter((_, h) => $(h).text() === label).next('ul').find('a').map((_, a) => $(a).text()).get();
   // `por` and `Portuguese` are two values in the index, both named "Português" (the filter keeps the index's value).
   t.deepEqual(field('Idioma'), ['Inglês (1)', 'Português (1)', 'Português (1)']);
-  t.deepEqual(field('Ano de publicação'), ['1899 (1)', '2008 (1)']);
+  t.deepEqual(field('Ano de publicação'), ['2008 (1)', '1899 (1)'], 'years newest first');
   const english = $('nav.facets a').filter((_, a) => $(a).text() === 'Inglês (1)').attr('href') ?? '';
   t.is(english, `?id=dom-casmurro-1899&search=versions&filter%5B%5D=${encodeURIComponent('language:"English"').replace(/%20/g, '+')}&page=1&lng=pt-br`);
   const narrowed = cheerio.load((await request.get(`/Search/Versions${english}`).expect(200)).text);

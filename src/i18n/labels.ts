@@ -76,6 +76,7 @@ export const LABEL_KEYS = [
   'filters.clear',
   'facets.label',
   'facets.remove',
+  'facets.moreYears',
   'facet.format',
   'facet.language',
   'facet.institution',

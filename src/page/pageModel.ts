@@ -10,14 +10,14 @@ import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions
 import { recordUrl, versionsFeedUrl, versionsLanguageHrefs, versionsPageHref, versionsPageHrefs } from '../versions/versionsUrls.js';
 import { languageNameIn } from '../record/recordLanguages.js';
 import type {
-  DetailModel, FacetModel, FilteredModel, LanguageChoiceModel, PaginationModel, PastEndModel, SortModel, SourceModel, VersionEntryModel, VersionsPageModel,
+  DetailModel, FacetModel, FacetValueModel, FilteredModel, LanguageChoiceModel, PaginationModel, PastEndModel, SortModel, SourceModel, VersionEntryModel, VersionsPageModel,
 } from './pageViewModels.js';
 import { reasonForSharedKeys, type VersionReason } from '../work-keys/extended/workKeyKinds.js';
 import type { LabelKey } from '../i18n/labels.js';
 import type { VersionsFilter, VersionsPage } from '../ports.js';
 import { DEFAULT_PAGE_SORT, PAGE_SORTS, type PageSort } from '../versions/versionsSorts.js';
 import { filterParameter } from '../versions/versionsFilters.js';
-import { FACET_FIELDS, type FacetField } from '../record/recordFacets.js';
+import { FACET_FIELDS, FACET_VALUES_LIMIT, type FacetField } from '../record/recordFacets.js';
 
 /**
  * The label of each reason a page gives; a reason from keys of no known kind (a host's own keys) says
@@ -345,15 +345,23 @@ function facetsOf(input: VersionsPageInput): VersionsPageModel['facets'] {
   for (const field of FACET_FIELDS) {
     const values = counts[field];
     if (values === undefined || values.length === 0) continue;
+    const shown = values.map(({ value, count }): FacetValueModel => {
+      const isApplied = applied.some((filter) => isFilter(filter, field, value));
+      const next = isApplied
+        ? appliedParams.filter((_, i) => !isFilter(applied[i] as VersionsFilter, field, value))
+        : appliedParams.length === 0 ? [filterParameter({ field, value })] : [...appliedParams, filterParameter({ field, value })];
+      return { label: facetValueLabel(field, value, input), count, isApplied, href: pageHref(1, next) };
+    });
+    // The years come uncut, newest first (src/record/recordFacets.ts): those beyond the 30 newest are folded, not dropped.
+    if (field !== 'publishDate' || shown.length <= FACET_VALUES_LIMIT) {
+      fields.push({ label: input.translate(`facet.${field}`), values: shown });
+      continue;
+    }
+    const rest = shown.slice(FACET_VALUES_LIMIT);
     fields.push({
       label: input.translate(`facet.${field}`),
-      values: values.map(({ value, count }) => {
-        const isApplied = applied.some((filter) => isFilter(filter, field, value));
-        const next = isApplied
-          ? appliedParams.filter((_, i) => !isFilter(applied[i] as VersionsFilter, field, value))
-          : appliedParams.length === 0 ? [filterParameter({ field, value })] : [...appliedParams, filterParameter({ field, value })];
-        return { label: facetValueLabel(field, value, input), count, isApplied, href: pageHref(1, next) };
-      }),
+      values: shown.slice(0, FACET_VALUES_LIMIT),
+      more: { label: input.translate('facets.moreYears', { count: rest.length }), values: rest, isOpen: rest.some((value) => value.isApplied) },
     });
   }
   return fields.length > 0 ? { label: input.translate('facets.label'), removeLabel: input.translate('facets.remove'), fields } : undefined;

@@ -120,11 +120,24 @@ export interface SortModel {
   readonly hidden: ReadonlyArray<{ readonly name: string; readonly value: string }>;
 }
 
+/** One value of a facet field, with its count: its link adds its filter or, when applied, removes it. */
+export interface FacetValueModel {
+  readonly label: string;
+  readonly count: number;
+  readonly href: string;
+  readonly isApplied: boolean;
+}
+
 /** One facet field beside the list: its values with counts, each adding its filter or, when applied, removing it. */
 export interface FacetModel {
   /** "Language", localised: the field's heading. */
   readonly label: string;
-  readonly values: ReadonlyArray<{ readonly label: string; readonly count: number; readonly href: string; readonly isApplied: boolean }>;
+  readonly values: readonly FacetValueModel[];
+  /**
+   * The years beyond the 30 newest ("More years (12)", localised), folded under `values` rather than
+   * dropped; open when one of them is applied. Absent for other fields and for 30 years or fewer.
+   */
+  readonly more?: { readonly label: string; readonly values: readonly FacetValueModel[]; readonly isOpen: boolean };
 }
 
 /** What filters left: "3 of 8 versions" or "No version matches these filters (8 in all)", and a link to all of them. */

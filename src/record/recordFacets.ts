@@ -1,7 +1,9 @@
 /**
  * Facets within a work: which versions filters leave (VuFind's `filter[]=field:"value"`, every filter
  * must match), and how many of them carry each value of the facet fields (format, language, institution,
- * building, publication year), at most 30 values a field, most frequent first, equal counts by value.
+ * building, publication year): at most 30 values a field, most frequent first, equal counts by value; the
+ * years every one, newest first (a reader looks for a year by its place, and a page shows those beyond
+ * the 30 newest under "more" rather than dropping them).
  * One rule for every index adapter, applied to the work's records as the adapter read them in one
  * statement or request, so that the embedded index and Solr count alike.
  *
@@ -14,7 +16,10 @@ import type { CatalogRecord } from './catalogRecord.js';
 export const FACET_FIELDS = ['format', 'language', 'institution', 'building', 'publishDate'] as const;
 export type FacetField = (typeof FACET_FIELDS)[number];
 
-/** Values a facet field lists at most (the observed VuFind service asks its index for 30). */
+/**
+ * Values a facet field lists at most (the observed VuFind service asks its index for 30); the years are
+ * all listed, and a page shows this many of them before the rest.
+ */
 export const FACET_VALUES_LIMIT = 30;
 
 export interface VersionsFilter {
@@ -248,17 +253,30 @@ function skipSpace(text: string, at: number): number {
   return at;
 }
 
-/** The facet counts of a tally: a field no record carries is absent; at most FACET_VALUES_LIMIT values, most frequent first, then by value. */
+/**
+ * The facet counts of a tally: a field no record carries is absent; the years all of them, newest first
+ * (yearsNewestFirst); every other field at most FACET_VALUES_LIMIT values, most frequent first
+ * (mostFrequentFirst).
+ */
 export function facetCountsOfTally(tallies: FacetTally): FacetCounts {
   const counts: Partial<Record<FacetField, FacetValue[]>> = {};
   for (const field of FACET_FIELDS) {
     const tally = tallies.get(field);
     if (tally === undefined || tally.size === 0) continue;
-    counts[field] = [...tally].map(([value, count]) => ({ value, count }))
-      .sort((a, b) => b.count - a.count || compareByCodePoints(a.value, b.value))
-      .slice(0, FACET_VALUES_LIMIT);
+    const values = [...tally].map(([value, count]) => ({ value, count }));
+    counts[field] = field === 'publishDate' ? values.sort(yearsNewestFirst) : values.sort(mostFrequentFirst).slice(0, FACET_VALUES_LIMIT);
   }
   return counts;
+}
+
+/** Facet values by count, the largest first; equal counts by value. */
+export function mostFrequentFirst(a: FacetValue, b: FacetValue): number {
+  return b.count - a.count || compareByCodePoints(a.value, b.value);
+}
+
+/** Years (four digits, as facetValuesOf makes them), the newest first. */
+export function yearsNewestFirst(a: FacetValue, b: FacetValue): number {
+  return compareByCodePoints(b.value, a.value);
 }
 
 /** The facet counts of these records. */

@@ -77,6 +77,59 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
   }
 }
 
+/** Where "Narrow versions" and the list are drawn, and whether the facet values can be seen. */
+async function facetsPlace(page: Page) {
+  const panel = await page.locator('details.facets-panel').boundingBox();
+  const list = await page.locator('ol.versions').boundingBox();
+  return { panel: panel!, list: list!, valuesShown: await page.locator('nav.facets a.facets__value').first().isVisible() };
+}
+
+browserTest('"Narrow versions" at 1280 px: a column beside the list, open; at 390 px: above the list, folded, opened by its summary; the mobile theme folds it at 1280 px too', async (t) => {
+  const wide = await open([], 1280);
+  try {
+    await wide.page.goto(versionsUrl(PAGED_WORK_ID));
+    const { panel, list, valuesShown } = await facetsPlace(wide.page);
+    t.true(valuesShown, 'the values are shown without a click');
+    t.false(await wide.page.locator('summary.facets-panel__toggle').isVisible(), 'no summary to open on a wide screen');
+    t.true(panel.x + panel.width <= list.x, `beside the list, to its left (${JSON.stringify({ panel, list })})`);
+    t.true(Math.abs(panel.y - list.y) < 40, `level with the top of the list (${panel.y} and ${list.y})`);
+    t.true(list.width >= 700, `the list keeps its measure (${list.width} px)`);
+    t.true(await wide.page.locator('nav.facets h2').isVisible(), 'the heading "Narrow versions" is shown');
+    t.deepEqual(await wide.seen.cspViolations(), []);
+  } finally {
+    await wide.context.close();
+  }
+
+  const phone = await open([], 390);
+  try {
+    await phone.page.goto(versionsUrl(PAGED_WORK_ID));
+    const before = await facetsPlace(phone.page);
+    t.false(before.valuesShown, 'folded');
+    t.true(before.panel.y + before.panel.height <= before.list.y, 'above the list');
+    t.true(before.panel.height < 80, `only its summary takes room (${before.panel.height} px)`);
+    t.deepEqual(await overflowingElements(phone.page), []);
+    await phone.page.locator('summary.facets-panel__toggle').click();
+    t.true(await phone.page.locator('nav.facets a.facets__value').first().isVisible(), 'opened by its summary');
+    t.false(await phone.page.locator('details.facets__more a').first().isVisible(), 'the older years stay folded');
+    await phone.page.locator('summary.facets__more-toggle').click();
+    t.true(await phone.page.locator('details.facets__more a').first().isVisible(), '"More years" opens');
+    t.deepEqual(await overflowingElements(phone.page), [], 'opened, still within the screen');
+    t.log(`screenshot: ${await viewportScreenshot(phone.page, 'facets-opened-390')}`);
+  } finally {
+    await phone.context.close();
+  }
+
+  const mobileTheme = await open([{ name: 'ui', value: 'mobile' }], 1280);
+  try {
+    await mobileTheme.page.goto(versionsUrl(PAGED_WORK_ID));
+    const { panel, list, valuesShown } = await facetsPlace(mobileTheme.page);
+    t.false(valuesShown, 'folded in the mobile theme');
+    t.true(panel.y + panel.height <= list.y, 'above the list');
+  } finally {
+    await mobileTheme.context.close();
+  }
+});
+
 /** The compact pager's rows and the highlighted entry's box, at one width. */
 async function assertMobileLayout(t: import('ava').ExecutionContext, page: Page, what: string): Promise<void> {
   t.deepEqual(await overflowingElements(page), [], `${what}: nothing wider than the screen`);

@@ -5,13 +5,30 @@ import { addToFacetTally, facetCountsOf, facetCountsOfTally, facetTallyOfDocumen
 
 const record = (id: string, fields: Record<string, unknown>) => recordFromDocument({ id, last_indexed: '2025-01-01T00:00:00.000Z', work_keys_str_mv: ['K'], ...fields });
 
-test('at most 30 values a field: the most frequent, equal counts by value', (t) => {
-  const records = Array.from({ length: 40 }, (_, i) => record(`r${i}`, { publishDate: [String(1900 + i)], format: i < 3 ? ['Map'] : ['Book'] }));
+test('at most 30 values a field, the most frequent first, equal counts by value; the years every one, newest first', (t) => {
+  // 40 records of 40 years (a reprint every year) in 40 libraries, three of them maps.
+  const records = Array.from({ length: 40 }, (_, i) => record(`r${i}`, {
+    publishDate: [String(1900 + i)], format: i < 3 ? ['Map'] : ['Book'], institution: [`Library ${String(i).padStart(2, '0')}`],
+  }));
   const counts = facetCountsOf(records);
-  t.is(counts.publishDate?.length, 30);
-  t.deepEqual(counts.publishDate?.[0], { value: '1900', count: 1 });
-  t.deepEqual(counts.publishDate?.at(-1), { value: '1929', count: 1 });
+  t.is(counts.publishDate?.length, 40, 'no year dropped');
+  t.deepEqual(counts.publishDate?.slice(0, 2), [{ value: '1939', count: 1 }, { value: '1938', count: 1 }]);
+  t.deepEqual(counts.publishDate?.at(-1), { value: '1900', count: 1 });
+  t.is(counts.institution?.length, 30);
+  t.deepEqual([counts.institution?.[0]?.value, counts.institution?.at(-1)?.value], ['Library 00', 'Library 29']);
   t.deepEqual(counts.format, [{ value: 'Book', count: 37 }, { value: 'Map', count: 3 }]);
+});
+
+test('years are ordered by year, not by how many versions carry them', (t) => {
+  const table: Array<[string, string[][], string[]]> = [
+    ['a reprint-heavy year stays in its place', [['1998'], ['2011'], ['2011'], ['2011'], ['1813']], ['2011', '1998', '1813']],
+    ['dates as catalogued, read as years', [['[1899?]'], ['c1970'], ['2016-03-01']], ['2016', '1970', '1899']],
+    ['a record of two years counts in each', [['1850', '1881'], ['1882']], ['1882', '1881', '1850']],
+  ];
+  for (const [name, dates, years] of table) {
+    const counts = facetCountsOf(dates.map((publishDate, i) => record(`r${i}`, { publishDate })));
+    t.deepEqual(counts.publishDate?.map((value) => value.value), years, name);
+  }
 });
 
 test('publication dates count as years; a value repeated in one record counts once', (t) => {

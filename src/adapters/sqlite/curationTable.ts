@@ -12,7 +12,7 @@
  *   decision starts from them. A load refreshes them from the documents it writes.
  *
  * Left to others: what decisions do to keys (pure: curationDecisions.ts), the report's reads
- * (groupQualityReads.ts), writing records (tableWriters.ts), the writer's turn (embeddedIndex.ts).
+ * (groupQualityReads.ts), the works overview's (worksOverviewReads.ts), writing records (tableWriters.ts), the writer's turn (embeddedIndex.ts).
  */
 import type Database from 'better-sqlite3';
 import { missingWriterMethods, type IngestWriter, type PreparedRecordDocument } from '../../ports.js';
@@ -25,6 +25,7 @@ import {
 import { documentFromRow, holdsRecords, RECORD_COLUMNS, type RecordRow } from './indexTables.js';
 import { groupQualityReport, type GroupQualityOptions, type GroupQualityReport } from './groupQualityReads.js';
 import { openTableWriter } from './tableWriters.js';
+import { worksOverview, type WorksOverview, type WorksOverviewOptions } from './worksOverviewReads.js';
 
 const CURATION_SCHEMA = `
   CREATE TABLE IF NOT EXISTS grouping_decisions (
@@ -62,6 +63,8 @@ export interface WorkCuration {
   replaceAll(decisions: readonly CurationDecision[]): Promise<CurationChange>;
   /** What the index's groups look like (`works report`). */
   report(options?: GroupQualityOptions): GroupQualityReport;
+  /** How the index's records fall into works: how many, the largest, a few records alone (worksOverviewReads.ts). */
+  overview(options?: WorksOverviewOptions): WorksOverview;
   /**
    * The writer with the decisions applied to the keys of the documents it is given: read once, now.
    * The ingest pipeline calls its `curateWorkKeys` for each document before writing it.
@@ -208,6 +211,14 @@ export function workCurationOn(db: Database.Database, readOnly: boolean, written
     report(options) {
       checkReportOptions(options);
       return groupQualityReport(db, options);
+    },
+
+    overview(options) {
+      const top = (options as Partial<WorksOverviewOptions> | undefined)?.top;
+      if (options !== undefined && (typeof options !== 'object' || options === null || (top !== undefined && (!Number.isSafeInteger(top) || top < 0)))) {
+        throw new InvalidArgumentError('curation.overview', 'options', 'an object ({ top: a whole number >= 0 })', options);
+      }
+      return worksOverview(db, options);
     },
 
     curating(writer) {

@@ -120,7 +120,8 @@ function mainAuthorOf(documentJson: string): string {
   return '';
 }
 
-function titleOf(documentJson: string): string | undefined {
+/** A stored document's title, when it has one as text. */
+export function titleOf(documentJson: string): string | undefined {
   const title = (JSON.parse(documentJson) as Record<string, unknown>).title;
   return typeof title === 'string' ? title : undefined;
 }
