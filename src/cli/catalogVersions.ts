@@ -30,7 +30,7 @@ import { DEFAULT_SOLR_WRITE_TIMEOUT_MS } from '../adapters/solr/solrWriter.js';
 import { LOAD_BATCH_SIZES } from '../adapters/sqlite/embeddedIndex.js';
 import { describePosition, describeRejection, type SourceItem } from '../ingest/sourceRecord.js';
 import { detectRecordFormat, recordFormatNamed, RECORD_FILE_FORMATS, type RecordFileFormat } from '../ingest/recordFormats.js';
-import { NO_INGEST_COUNTS, runIngest, type IngestDuplicate, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
+import { NO_INGEST_COUNTS, runIngest, type IngestCounts, type IngestDuplicate, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
 import { isStockMapping, parseLocalMapping, STOCK_MAPPING, withMappingFlags, type LocalMappingSettings, type MappingFlags } from '../ingest/localMapping.js';
 import { InvalidOptionError } from '../errors.js';
 import { harvestOai, type HarvestedRecord } from '../ingest/oai/oaiHarvester.js';
@@ -494,19 +494,35 @@ async function report(
   if (written !== undefined) io.stdout.write(`${written}\n`);
   if (error !== undefined) {
     io.stderr.write(`catalog-versions: load of ${what} into the ${target.description} stopped: ${error.message}\n`);
-    io.stdout.write(`Stopped after ${seconds} s: ${counts} (records written before the failure stay in the index, whole).\n`);
+    io.stdout.write(`Stopped after ${seconds} s. ${counts} (records written before the failure stay in the index, whole).\n`);
     return EXIT_FAILED;
   }
-  io.stdout.write(`${what} → ${target.description}: ${counts} in ${seconds} s (${rate} ${unit}/s).${outcome.note ?? ''}\n`);
+  io.stdout.write(`${what} → ${target.description} in ${seconds} s (${rate} ${unit}/s). ${counts}.${outcome.note ?? ''}\n`);
   return summary.rejected > 0 ? EXIT_REJECTED_LINES : EXIT_OK;
 }
 
-/** The summary's counts: `60000 read, 59940 loaded, 60 rejected, 3 deleted (1 not in the index)`. */
-function countsText(summary: IngestSummary): string {
-  const deletions = summary.deleted + summary.deletionsNotHeld;
-  const deleted = deletions === 0 ? ''
-    : `, ${summary.deleted} deleted${summary.deletionsNotHeld > 0 ? ` (${summary.deletionsNotHeld} more ${summary.deletionsNotHeld === 1 ? 'id was' : 'ids were'} not in the index)` : ''}`;
-  return `${summary.read} read, ${summary.loaded} loaded, ${summary.rejected} rejected${deleted}`;
+/**
+ * The summary's counts, what each record read did to the index, as the last line a scheduled load mails
+ * has them: `3000 read: 999 new, 1998 duplicates (last kept), 3 rejected`; `999 read: 999 unchanged,
+ * 0 rejected` for a reload that changed nothing; `2 read: 1 deleted (1 more id was not in the index),
+ * 0 rejected`. Kinds that no record had are left out; rejections are always said.
+ */
+export function countsText(summary: IngestCounts): string {
+  const parts: string[] = [];
+  const count = (n: number, text: string) => {
+    if (n > 0) parts.push(`${n} ${text}`);
+  };
+  count(summary.added, 'new');
+  count(summary.changed, 'changed');
+  count(summary.unchanged, 'unchanged');
+  count(summary.notCompared, 'with their own last_indexed');
+  count(summary.duplicates, 'duplicates (last kept)');
+  if (summary.deleted + summary.deletionsNotHeld > 0) {
+    const notHeld = summary.deletionsNotHeld;
+    parts.push(`${summary.deleted} deleted${notHeld > 0 ? ` (${notHeld} more ${notHeld === 1 ? 'id was' : 'ids were'} not in the index)` : ''}`);
+  }
+  if (parts.length === 0) parts.push('nothing written');
+  return `${summary.read} read: ${parts.join(', ')}, ${summary.rejected} rejected`;
 }
 
 /**
