@@ -60,12 +60,12 @@ function storedZip(name: string, data: Buffer): Buffer {
 
 /** Each compression as its tool writes a file: the export itself where Node can write it, else an empty stream. */
 const COMPRESSED: ReadonlyArray<{ readonly name: string; readonly bytes: Buffer; readonly hint: string }> = [
-  { name: 'gzip', bytes: gzipSync(EXPORT), hint: 'gunzip -k' },
-  { name: 'zip', bytes: storedZip('export.mrc', EXPORT), hint: 'unzip' },
-  { name: 'zip', bytes: Buffer.from('504b0506000000000000000000000000000000000000', 'hex'), hint: 'unzip' },
-  { name: 'bzip2', bytes: Buffer.from('425a683917724538509000000000', 'hex'), hint: 'bunzip2 -k' },
-  { name: 'xz', bytes: Buffer.from('fd377a585a000004e6d6b446000000001cdf44211fb6f37d010000000004595a', 'hex'), hint: 'unxz -k' },
-  { name: 'zstd', bytes: Buffer.from('28b52ffd240001000099e9d851', 'hex'), hint: 'unzstd' },
+  { name: 'gzip', bytes: gzipSync(EXPORT), hint: 'gzip -dc' },
+  { name: 'zip', bytes: storedZip('export.mrc', EXPORT), hint: 'unzip -p' },
+  { name: 'zip', bytes: Buffer.from('504b0506000000000000000000000000000000000000', 'hex'), hint: 'unzip -p' },
+  { name: 'bzip2', bytes: Buffer.from('425a683917724538509000000000', 'hex'), hint: 'bzip2 -dc' },
+  { name: 'xz', bytes: Buffer.from('fd377a585a000004e6d6b446000000001cdf44211fb6f37d010000000004595a', 'hex'), hint: 'xz -dc' },
+  { name: 'zstd', bytes: Buffer.from('28b52ffd240001000099e9d851', 'hex'), hint: 'zstd -dc' },
 ];
 
 for (const [i, { name, bytes, hint }] of COMPRESSED.entries()) {
@@ -77,7 +77,8 @@ for (const [i, { name, bytes, hint }] of COMPRESSED.entries()) {
     for (const args of [['load', file, '--db', db], ['load', file, '--db', db, '--format', 'iso2709'], ['convert', file], ['load', file, '--db', db, '--allow-empty']]) {
       const result = await run(args);
       t.is(result.code, EXIT_FAILED, args.join(' '));
-      t.is(result.err, `catalog-versions: ${file} is ${name}-compressed: decompress it first (${hint} ${file})\n`);
+      const decompressed = join(dir, 'export-decompressed.mrc');
+      t.is(result.err, `catalog-versions: ${file} is ${name}-compressed: decompress it first (${hint} ${file} > ${decompressed}) and load ${decompressed}\n`);
       t.is(result.out, '');
     }
     t.false(existsSync(db));
@@ -103,7 +104,8 @@ test('recordFileContent tells an empty file, a file of white space, a compressed
   };
   t.like(await recordFileContent(write('empty.mrc', '')), { kind: 'empty', bytes: 0, message: `${join(dir, 'empty.mrc')} is empty (0 bytes): nothing to load` });
   t.like(await recordFileContent(write('blank.jsonl', '\n \r\n')), { kind: 'empty', bytes: 4, message: `${join(dir, 'blank.jsonl')} holds only white space (4 bytes): nothing to load` });
-  t.like(await recordFileContent(write('export.mrc.gz', gzipSync(EXPORT))), { kind: 'compressed' });
+  const gz = write('export.mrc.gz', gzipSync(EXPORT));
+  t.like(await recordFileContent(gz), { kind: 'compressed', message: `${gz} is gzip-compressed: decompress it first (gzip -dc ${gz} > ${join(dir, 'export.mrc')}) and load ${join(dir, 'export.mrc')}` });
   const records = await recordFileContent(write('export.dat', EXPORT));
   t.is(records.kind === 'records' ? records.format?.name : records.kind, 'iso2709');
 });

@@ -11,6 +11,7 @@
  * mapping step, a row here. Left to others: reading (the readers), mapping (the mapping modules).
  */
 import { open } from 'node:fs/promises';
+import { sep } from 'node:path';
 import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { localMarcDocument, STOCK_MAPPING, withLocalSettings, type LocalMappingSettings } from './localMapping.js';
 import type { MarcRecord } from './marc/marcRecord.js';
@@ -193,18 +194,20 @@ export interface Compression {
   readonly name: string;
   /** The byte sequences such a file starts with. */
   readonly magic: readonly (readonly number[])[];
-  /** The command that decompresses one, for the message. */
-  readonly decompress: string;
+  /** The name such files usually end with. */
+  readonly suffix: string;
+  /** The command that writes one decompressed to standard output, whatever the file's name, for the message. */
+  readonly decompressToOutput: string;
 }
 
 /** Compressed files the loader refuses, saying what they are: it reads records, not archives. */
 export const COMPRESSIONS: readonly Compression[] = [
-  { name: 'gzip', magic: [[0x1f, 0x8b]], decompress: 'gunzip -k' },
+  { name: 'gzip', magic: [[0x1f, 0x8b]], suffix: '.gz', decompressToOutput: 'gzip -dc' },
   // A local file header, or the end of an empty archive.
-  { name: 'zip', magic: [[0x50, 0x4b, 0x03, 0x04], [0x50, 0x4b, 0x05, 0x06]], decompress: 'unzip' },
-  { name: 'bzip2', magic: [[0x42, 0x5a, 0x68]], decompress: 'bunzip2 -k' },
-  { name: 'xz', magic: [[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]], decompress: 'unxz -k' },
-  { name: 'zstd', magic: [[0x28, 0xb5, 0x2f, 0xfd]], decompress: 'unzstd' },
+  { name: 'zip', magic: [[0x50, 0x4b, 0x03, 0x04], [0x50, 0x4b, 0x05, 0x06]], suffix: '.zip', decompressToOutput: 'unzip -p' },
+  { name: 'bzip2', magic: [[0x42, 0x5a, 0x68]], suffix: '.bz2', decompressToOutput: 'bzip2 -dc' },
+  { name: 'xz', magic: [[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]], suffix: '.xz', decompressToOutput: 'xz -dc' },
+  { name: 'zstd', magic: [[0x28, 0xb5, 0x2f, 0xfd]], suffix: '.zst', decompressToOutput: 'zstd -dc' },
 ];
 
 /** The compression a file's first bytes show; undefined for any other start. */
@@ -227,12 +230,23 @@ export async function recordFileContent(path: string): Promise<RecordFileContent
   if (head.length === 0) return { kind: 'empty', bytes: 0, message: `${path} is empty (0 bytes): nothing to load` };
   const compression = compressionOf(head);
   if (compression !== undefined) {
-    return { kind: 'compressed', compression, message: `${path} is ${compression.name}-compressed: decompress it first (${compression.decompress} ${path})` };
+    const decompressed = decompressedName(path, compression);
+    return {
+      kind: 'compressed', compression,
+      message: `${path} is ${compression.name}-compressed: decompress it first (${compression.decompressToOutput} ${path} > ${decompressed}) and load ${decompressed}`,
+    };
   }
   const text = textOf(head);
   // White space alone, the whole file within the head: as empty as an empty file.
   if (text === '' && head.length < HEAD_BYTES) return { kind: 'empty', bytes: head.length, message: `${path} holds only white space (${head.length} bytes): nothing to load` };
   return { kind: 'records', format: formatOf(path, text) };
+}
+
+/** A name for a compressed file decompressed: without its suffix (export.mrc.gz: export.mrc), else export-decompressed.mrc. */
+function decompressedName(path: string, compression: Compression): string {
+  if (path.toLowerCase().endsWith(compression.suffix) && path.length > compression.suffix.length) return path.slice(0, -compression.suffix.length);
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf(sep) + 1 ? `${path.slice(0, dot)}-decompressed${path.slice(dot)}` : `${path}-decompressed`;
 }
 
 /** The format of a file from its first bytes; undefined when none recognises it. */
