@@ -151,9 +151,9 @@ interface Common {
 }
 /** The local mapping a command line names: a file, and flags over it. */
 interface MappingOptions { mappingFile: string | undefined; flags: MappingFlags }
-/** `workers`: --workers, undefined for the loader's default. */
 /** `allowEmpty`: --allow-empty, an empty file loads nothing rather than failing the command. */
 interface RecordFilesOptions { files: string[]; format: RecordFileFormat | undefined; allowEmpty: boolean }
+/** `workers`: --workers, undefined for the loader's default. */
 interface LoadCommand extends Common, RecordFilesOptions { kind: 'load'; target: TargetSpec; mapping: MappingOptions; workers?: number }
 interface ConvertCommand extends RecordFilesOptions { kind: 'convert'; mapping: MappingOptions; keyProfile?: WorkKeyProfileName; workers?: number }
 interface HarvestCommand extends Common {
