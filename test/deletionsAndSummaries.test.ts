@@ -57,13 +57,13 @@ test('delete: ids on the command line and in a file leave the embedded index; id
 
   const byArgs = await run(['delete', 'a1', 'no-such-id', '--db', db]);
   t.is(byArgs.code, EXIT_OK, byArgs.err);
-  t.regex(byArgs.out, /2 ids → embedded index .*: 2 read, 0 loaded, 0 rejected, 1 deleted \(1 more id was not in the index\)/);
+  t.regex(byArgs.out, /2 ids → embedded index .* in [\d.]+ s \(\d+ ids\/s\)\. 2 read: 1 deleted \(1 more id was not in the index\), 0 rejected\./);
 
   const idsFile = join(dir, 'withdrawn.txt');
   writeFileSync(idsFile, 'a2\n\n  a3  \n');
   const byFile = await run(['delete', '--ids-file', idsFile, '--db', db]);
   t.is(byFile.code, EXIT_OK, byFile.err);
-  t.regex(byFile.out, /2 read, 0 loaded, 0 rejected, 2 deleted in/);
+  t.regex(byFile.out, /2 read: 2 deleted, 0 rejected\./);
   t.deepEqual(await idsIn(db), ['a4']);
 
   const missing = join(dir, 'missing.sqlite');
@@ -85,7 +85,7 @@ test('load: a record marked withdrawn (Leader/05 d) is deleted by its id; conver
   writeFileSync(update, writeIso2709([book('w1', '(OCoLC)1', 'Partita', 'd'), book('w3', '(OCoLC)3', 'Fugue', 'd')]));
   const loaded = await run(['load', update, '--db', db]);
   t.is(loaded.code, EXIT_OK, loaded.err);
-  t.regex(loaded.out, /2 read, 0 loaded, 0 rejected, 1 deleted \(1 more id was not in the index\)/);
+  t.regex(loaded.out, /2 read: 1 deleted \(1 more id was not in the index\), 0 rejected\./);
   t.deepEqual(await idsIn(db), ['w2']);
 
   const converted = await run(['convert', update]);
@@ -103,18 +103,20 @@ test('summary: a file repeated counts its duplicates apart (the last one wins, e
 
   const first = await run(['load', file, '--db', db]);
   t.regex(first.out, /Written: 2 new, 0 changed, 0 unchanged, 4 duplicates \(ids that came earlier in this run/);
-  t.regex(first.out, /9 read, 6 loaded, 3 rejected/);
+  t.regex(first.out, /9 read: 2 new, 4 duplicates \(last kept\), 3 rejected\.\n$/);
   t.is(first.err.match(/id "d1" came earlier in this run; this record replaces it/g)?.length, 2, first.err);
   t.regex(first.err, /repeated\.mrc:record 4 \(001 d1\): id "d1" came earlier/);
   t.deepEqual(await idsIn(db), ['d1', 'd2']);
 
   const again = await run(['load', file, '--db', db]);
   t.regex(again.out, /Written: 0 new, 0 changed, 2 unchanged, 4 duplicates/);
+  t.regex(again.out, /9 read: 2 unchanged, 4 duplicates \(last kept\), 3 rejected\.\n$/, 'the last line says the reload changed nothing');
 
   const edited = join(dir, 'edited.mrc');
   writeFileSync(edited, writeIso2709([book('d1', '(OCoLC)1', 'Invention in C'), book('d2', '(OCoLC)2', 'Sinfonia'), book('d9', '(OCoLC)9', 'New')]));
   const third = await run(['load', edited, '--db', db]);
   t.regex(third.out, /Written: 1 new, 1 changed, 1 unchanged\./);
+  t.regex(third.out, /3 read: 1 new, 1 changed, 1 unchanged, 0 rejected\.\n$/);
 });
 
 test('local mapping: ids from 035 with a prefix, institution and building, for load and convert; flags over the file', async (t) => {
@@ -200,13 +202,13 @@ for (const backend of ['embedded index', 'Solr core'] as const) {
 
     const first = await harvest();
     t.is(first.code, EXIT_OK, first.err);
-    t.regex(first.out, /2 read, 2 loaded, 0 rejected/);
+    t.regex(first.out, /2 read: 2 new, 0 rejected\./);
 
     records[0] = { identifier: 'oai:lib:aaa', datestamp: '2026-02-02T10:00:00Z', deleted: true };
     now = new Date('2026-02-03T00:00:00Z');
     const second = await harvest();
     t.is(second.code, EXIT_OK, second.err);
-    t.regex(second.out, /1 read, 0 loaded, 0 rejected, 1 deleted in/);
+    t.regex(second.out, /1 read: 1 deleted, 0 rejected\./);
     if (solr !== undefined) {
       t.deepEqual(solr.deletes, [['lib.b1001']]);
       t.deepEqual([...solr.docs.keys()], ['lib.b1002']);
@@ -227,7 +229,7 @@ test('delete from a Solr core: one delete request with the ids, counted against 
   writeFileSync(idsFile, 's1\ns9\n');
   const deleted = await run(['delete', '--ids-file', idsFile, '--solr', solr.url]);
   t.is(deleted.code, EXIT_OK, deleted.err);
-  t.regex(deleted.out, /2 read, 0 loaded, 0 rejected, 1 deleted \(1 more id was not in the index\)/);
+  t.regex(deleted.out, /2 read: 1 deleted \(1 more id was not in the index\), 0 rejected\./);
   t.deepEqual(solr.deletes, [['s1', 's9']]);
   t.deepEqual([...solr.docs.keys()], ['s2']);
 });

@@ -93,7 +93,7 @@ test('a load by another process reaches the kept answers of every read-only serv
 
   const file = join(folder, 'second-repository.jsonl');
   writeFileSync(file, `${JSON.stringify(second)}\n`);
-  t.regex(await load(file, db), /1 loaded, 0 rejected/);
+  t.regex(await load(file, db), /1 read: 1 with their own last_indexed, 0 rejected/);
 
   const after = await answersFromEveryWorker(port, path);
   t.is(after.size, WORKERS);

@@ -70,7 +70,7 @@ test('load recognises ISO 2709 (UTF-8 and MARC-8) and MARCXML, loads with VuFind
   t.regex(run.err(), /more\.xml: MARCXML/);
   t.regex(run.err(), /catalog\.dat:record 3: /, 'the broken record, by its number in the file');
   t.regex(run.err(), /catalog\.dat:record 5: .*001/, 'the record without 001, not an invented id');
-  t.regex(run.out(), /6 read, 4 loaded, 2 rejected/);
+  t.regex(run.out(), /6 read: 4 new, 2 rejected\./);
 
   const index = openEmbeddedIndex({ path: db, readOnly: true });
   t.teardown(() => index.close());
@@ -118,7 +118,7 @@ test('harvest loads a repository page by page, removes deletions, and a rerun co
 
   const first = capture();
   t.is(await runCli(['harvest', provider.baseUrl, '--prefix', 'oai_dc', '--db', db, '--institution', 'Repositório X'], first.io), EXIT_OK, first.err());
-  t.regex(first.out(), /4 read, 4 loaded, 0 rejected/);
+  t.regex(first.out(), /4 read: 4 new, 0 rejected\./);
   t.true(provider.requests.some((request) => request.params.resumptionToken !== undefined), 'followed a resumption token');
 
   let index = openEmbeddedIndex({ path: db, readOnly: true });
@@ -136,7 +136,7 @@ test('harvest loads a repository page by page, removes deletions, and a rerun co
   t.regex(second.err(), /Continuing from the last harvest: --from 2026-01-10/);
   const listed = provider.requests.slice(before).find((request) => request.params.verb === 'ListRecords' && request.params.resumptionToken === undefined);
   t.is(listed?.params.from?.slice(0, 10), '2026-01-10');
-  t.regex(second.out(), /2 read, 1 loaded, 0 rejected, 1 deleted/);
+  t.regex(second.out(), /2 read: 1 new, 1 deleted, 0 rejected\./);
 
   index = openEmbeddedIndex({ path: db, readOnly: true });
   t.teardown(() => index.close());
@@ -148,7 +148,7 @@ test('harvest loads a repository page by page, removes deletions, and a rerun co
   now = new Date('2026-01-13T00:00:00Z');
   const third = capture();
   t.is(await runCli(['harvest', provider.baseUrl, '--prefix', 'oai_dc', '--db', db], third.io), EXIT_OK, third.err());
-  t.regex(third.out(), /0 read, 0 loaded, 0 rejected/);
+  t.regex(third.out(), /0 read: nothing written, 0 rejected\./);
 });
 
 test('harvest usage errors and OAI errors get clear messages', async (t) => {

@@ -113,7 +113,7 @@ test('bad lines are reported as FILE:LINE: reason, the rest loads, exit code 2',
   t.is(lines[2], `${file}:5: field "author" must be a string, not a number (record "wrong-type")`);
   t.is(lines[3], `${file}:7: a record document must be a JSON object, not an array`);
   t.is(lines[4], `${file}:8: field "last_indexed" must be an ISO 8601 date-time, not "yesterday" (record "bad-date")`);
-  t.regex(run.out(), /: 11 read, 6 loaded, 5 rejected in \d+\.\d+ s \(\d+ lines\/s\)\.\n$/);
+  t.regex(run.out(), / in \d+\.\d+ s \(\d+ lines\/s\)\. 11 read: 5 new, 1 with their own last_indexed, 5 rejected\.\n$/);
   const { count, records } = await embeddedRecords(db, GOOD_IDS);
   t.is(count, 6);
   t.deepEqual(records.map((r) => r?.id), GOOD_IDS);
@@ -167,7 +167,7 @@ test('--db creates the index file; an unreadable input file fails with exit 1 an
   t.is(await runCli(['load', file, '--db', db], run.io), EXIT_OK);
   t.true(existsSync(db));
   t.is(run.err(), '');
-  t.regex(run.out(), /embedded index .*new\.sqlite: 1 read, 1 loaded, 0 rejected/);
+  t.regex(run.out(), /embedded index .*new\.sqlite in [\d.]+ s \(\d+ lines\/s\)\. 1 read: 1 new, 0 rejected\.\n$/);
 
   const missing = capture();
   const otherDb = join(dir, 'other.sqlite');
@@ -267,7 +267,7 @@ test('the command as a process: exit codes and streams', async (t) => {
   const loaded = await runProcess(['load', file, '--db', join(dir, 'p.sqlite')]);
   t.is(loaded.code, EXIT_REJECTED_LINES, loaded.stderr);
   t.is(loaded.stderr.split('\n').filter((line) => line.startsWith(`${file}:`)).length, 5);
-  t.regex(loaded.stdout, /11 read, 6 loaded, 5 rejected/);
+  t.regex(loaded.stdout, /11 read: 5 new, 1 with their own last_indexed, 5 rejected\./);
   const usage = await runProcess(['load', file]);
   t.is(usage.code, EXIT_USAGE);
   t.regex(usage.stderr, /exactly one target/);
@@ -409,7 +409,7 @@ test('Solr: documents go in batches of JSON update lists with commitWithin, then
   const run = capture();
   t.is(await runCli(['load', file, '--solr', solr.url, '--batch-size', '4'], run.io), EXIT_REJECTED_LINES, run.err());
   t.is(run.err().trimEnd().split('\n').length, 5, 'the same five bad lines as with the embedded index');
-  t.regex(run.out(), new RegExp(`→ Solr core ${escapeRegExp(solr.url)}: 11 read, 6 loaded, 5 rejected`));
+  t.regex(run.out(), new RegExp(`→ Solr core ${escapeRegExp(solr.url)} in [\\d.]+ s \\(\\d+ lines/s\\)\\. 11 read: 5 new, 1 with their own last_indexed, 5 rejected\\.`));
 
   const adds = addBodies(solr);
   t.deepEqual(adds.map((docs) => docs.map((doc) => doc.id)), [
@@ -474,7 +474,7 @@ test('Solr: a document Solr refuses is reported with its line, the rest of its b
   t.is(await runCli(['load', file, '--solr', solr.url, '--batch-size', '8'], run.io), EXIT_REJECTED_LINES);
   t.is(run.err(), `${file}:7: ERROR: [doc=doc-7] Error adding field 'title'='REFUSE me' msg=immense term (code 400) (record "doc-7")\n`);
   t.deepEqual([...solr.committed.keys()].sort(), ['doc-1', 'doc-10', 'doc-2', 'doc-3', 'doc-4', 'doc-5', 'doc-6', 'doc-8', 'doc-9']);
-  t.regex(run.out(), /10 read, 9 loaded, 1 rejected/);
+  t.regex(run.out(), /10 read: 9 new, 1 rejected\./);
 });
 
 test('Solr: a core that refuses every document stops the load instead of trying each one', async (t) => {
@@ -519,7 +519,7 @@ test('Solr down: connection refused → exit 1 with the cause, nothing hangs', a
   const result = await runProcess(['load', file, '--solr', url]);
   t.is(result.code, EXIT_FAILED, result.stderr);
   t.regex(result.stderr, new RegExp(`stopped: Solr POST ${escapeRegExp(url)}/select lookup of 5 stored documents: .*ECONNREFUSED`));
-  t.regex(result.stdout, /^Stopped after \d+\.\d+ s: 11 read, 0 loaded, 5 rejected/);
+  t.regex(result.stdout, /^Stopped after \d+\.\d+ s\. 11 read: nothing written, 5 rejected/);
   t.true(Date.now() - started < 15_000);
 });
 

@@ -14,7 +14,8 @@
  * `FILE:LINE: reason` (JSON Lines), `FILE:record N (001 …): reason` (MARC) or `BASE_URL (identifier):
  * reason` (harvest), prints a summary on stdout and ends with an exit code a script can act on:
  *   0  every record loaded;  2  some records were rejected, the rest loaded;
- *   1  the command could not run or stopped (unreadable file, index or repository unreachable or failing);
+ *   1  the command could not run or stopped (unreadable, compressed or empty file, index or repository
+ *      unreachable or failing; an empty file is skipped instead with --allow-empty);
  *   64 the command line is wrong (one line on stderr naming the mistake and --help);
  *   130 interrupted (SIGINT).
  *
@@ -29,8 +30,8 @@ import { GENERATOR, PACKAGE_ROOT } from '../packageFiles.js';
 import { DEFAULT_SOLR_WRITE_TIMEOUT_MS } from '../adapters/solr/solrWriter.js';
 import { LOAD_BATCH_SIZES } from '../adapters/sqlite/embeddedIndex.js';
 import { describePosition, describeRejection, type SourceItem } from '../ingest/sourceRecord.js';
-import { detectRecordFormat, recordFormatNamed, RECORD_FILE_FORMATS, type RecordFileFormat } from '../ingest/recordFormats.js';
-import { NO_INGEST_COUNTS, runIngest, type IngestDuplicate, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
+import { recordFileContent, recordFormatNamed, RECORD_FILE_FORMATS, type RecordFileContent, type RecordFileFormat } from '../ingest/recordFormats.js';
+import { NO_INGEST_COUNTS, runIngest, type IngestCounts, type IngestDuplicate, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
 import { isStockMapping, parseLocalMapping, STOCK_MAPPING, withMappingFlags, type LocalMappingSettings, type MappingFlags } from '../ingest/localMapping.js';
 import { InvalidOptionError } from '../errors.js';
 import { harvestOai, type HarvestedRecord } from '../ingest/oai/oaiHarvester.js';
@@ -83,6 +84,8 @@ Target (load and harvest; exactly one):
 
 Options:
   --format NAME        read every FILE as ${FORMAT_NAMES} instead of recognising it
+  --allow-empty        load, convert: an empty FILE loads nothing and the command succeeds
+                       (without it, an empty FILE fails the command with exit status 1)
   --prefix NAME        harvest: metadata prefix, ${HARVEST_PREFIXES.join(' or ')}
   --set SPEC           harvest: only this set
   --from DATE          harvest: records changed since DATE (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ)
@@ -114,8 +117,9 @@ Options:
 
 Exit status:
   0    every record loaded (or converted)
-  1    the command failed or stopped: a file unreadable, the index or repository
-       unreachable or failing (records written before the failure stay)
+  1    the command failed or stopped: a file unreadable, compressed, or empty (without
+       --allow-empty), the index or repository unreachable or failing (records written
+       before the failure stay)
   2    some records were rejected and reported; all the others loaded
   64   wrong command line
   130  interrupted (Ctrl-C); batches written so far stay
@@ -144,9 +148,11 @@ interface Common {
 }
 /** The local mapping a command line names: a file, and flags over it. */
 interface MappingOptions { mappingFile: string | undefined; flags: MappingFlags }
+/** `allowEmpty`: --allow-empty, an empty file loads nothing rather than failing the command. */
+interface RecordFilesOptions { files: string[]; format: RecordFileFormat | undefined; allowEmpty: boolean }
 /** `workers`: --workers, undefined for the loader's default. */
-interface LoadCommand extends Common { kind: 'load'; files: string[]; format: RecordFileFormat | undefined; target: TargetSpec; mapping: MappingOptions; workers?: number }
-interface ConvertCommand { kind: 'convert'; files: string[]; format: RecordFileFormat | undefined; mapping: MappingOptions; keyProfile?: WorkKeyProfileName; workers?: number }
+interface LoadCommand extends Common, RecordFilesOptions { kind: 'load'; target: TargetSpec; mapping: MappingOptions; workers?: number }
+interface ConvertCommand extends RecordFilesOptions { kind: 'convert'; mapping: MappingOptions; keyProfile?: WorkKeyProfileName; workers?: number }
 interface HarvestCommand extends Common {
   kind: 'harvest'; baseUrl: string; prefix: string; set?: string; from?: string; until?: string; target: TargetSpec; mapping: MappingOptions;
 }
@@ -183,6 +189,7 @@ function parseCommandLine(argv: readonly string[]): Parsed {
         workers: { type: 'string' },
         'timeout-ms': { type: 'string' },
         'no-progress': { type: 'boolean' },
+        'allow-empty': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -208,11 +215,12 @@ function parseCommandLine(argv: readonly string[]): Parsed {
   const workersText = text('workers');
   if (workersText !== undefined && !/^\d+$/.test(workersText)) throw new UsageError(`--workers needs a whole number of 0 or more, not ${JSON.stringify(workersText)}`);
   const workers = workersText === undefined ? {} : { workers: Number(workersText) };
-  if (subcommand !== 'load' && subcommand !== 'convert') onlyFor(['workers'], 'load or convert');
+  if (subcommand !== 'load' && subcommand !== 'convert') onlyFor(['workers', 'allow-empty'], 'load or convert');
+  const allowEmpty = values['allow-empty'] === true;
   if (subcommand === 'convert') {
     if (rest.length === 0) throw new UsageError('convert needs a file to read');
     onlyFor(['db', 'solr', 'prefix', 'set', 'from', 'until', 'state', 'batch-size', 'timeout-ms', 'grouping'], 'load or harvest');
-    return { kind: 'run', command: { kind: 'convert', files: rest, format, mapping, ...(keyProfile !== undefined ? { keyProfile } : {}), ...workers } };
+    return { kind: 'run', command: { kind: 'convert', files: rest, format, allowEmpty, mapping, ...(keyProfile !== undefined ? { keyProfile } : {}), ...workers } };
   }
   if (subcommand !== 'load' && subcommand !== 'harvest' && subcommand !== 'delete') {
     throw new UsageError(`unknown command ${JSON.stringify(subcommand)} (the commands are "load", "convert", "harvest" and "delete")`);
@@ -230,7 +238,7 @@ function parseCommandLine(argv: readonly string[]): Parsed {
   if (subcommand === 'load') {
     if (rest.length === 0) throw new UsageError('load needs the JSON Lines file, MARC file or MARCXML file to read');
     onlyFor(['prefix', 'set', 'from', 'until', 'state'], 'harvest');
-    return { kind: 'run', command: { kind: 'load', files: rest, format, target: { ...targetOf(values), ...(keyProfile !== undefined ? { keyProfile } : {}) }, mapping, ...common, ...workers } };
+    return { kind: 'run', command: { kind: 'load', files: rest, format, allowEmpty, target: { ...targetOf(values), ...(keyProfile !== undefined ? { keyProfile } : {}) }, mapping, ...common, ...workers } };
   }
   if (format !== undefined) throw new UsageError('--format applies to load and convert only');
   if (rest.length !== 1) throw new UsageError('harvest needs exactly one OAI-PMH base URL');
@@ -346,27 +354,51 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const settings = await mappingSettings(command.mapping, io);
   if (settings === undefined) return EXIT_FAILED;
   if (command.kind === 'harvest') return harvest(command, settings, io);
-  const files = await recordFiles(command.files, command.format, io);
+  const files = await recordFiles(command, io);
   if (files === undefined) return EXIT_FAILED;
+  if (files.length === 0 && command.kind === 'load') {
+    // Every file empty, and --allow-empty: a success with nothing loaded, and no index opened or made.
+    io.stdout.write(`Nothing to load from ${command.files.join(', ')} (--allow-empty). ${countsText(NO_INGEST_COUNTS)}.\n`);
+    return EXIT_OK;
+  }
   return command.kind === 'load' ? load(command, files, settings, io) : convert(files, settings, command.keyProfile ?? CLI_KEY_PROFILE, command.workers, io);
 }
 
-/** Checks every file and recognises its format, saying which; undefined (after a message) when one fails. */
-async function recordFiles(paths: readonly string[], forced: RecordFileFormat | undefined, io: CliIo): Promise<SizedRecordFile[] | undefined> {
+/**
+ * Checks every file and recognises its format, saying which; undefined (after a message) when one fails.
+ * A compressed file fails, whatever its name or --format; so does an empty one, unless --allow-empty
+ * skips it (with a line saying so).
+ */
+async function recordFiles(command: RecordFilesOptions, io: CliIo): Promise<SizedRecordFile[] | undefined> {
+  const { files: paths, format: forced, allowEmpty } = command;
   const files: SizedRecordFile[] = [];
   for (const path of paths) {
     // The files first: a typo in a name must not leave behind a new, empty index file.
     let bytes: number;
+    let content: RecordFileContent;
     try {
       const info = await stat(path);
       if (!info.isFile()) throw new Error('not a file');
       bytes = info.size;
       await access(path, constants.R_OK);
+      content = await recordFileContent(path);
     } catch (error) {
       io.stderr.write(`catalog-versions: cannot read ${path}: ${(error as Error).message}\n`);
       return undefined;
     }
-    const format = forced ?? await detectRecordFormat(path);
+    if (content.kind === 'compressed') {
+      io.stderr.write(`catalog-versions: ${content.message}\n`);
+      return undefined;
+    }
+    if (content.kind === 'empty') {
+      if (!allowEmpty) {
+        io.stderr.write(`catalog-versions: ${content.message}; give --allow-empty to succeed with nothing loaded from it\n`);
+        return undefined;
+      }
+      io.stderr.write(`${content.message} (--allow-empty: skipped)\n`);
+      continue;
+    }
+    const format = forced ?? content.format;
     if (format === undefined) {
       io.stderr.write(`catalog-versions: ${path} is none of the formats read here (${RECORD_FILE_FORMATS.map((f) => f.label).join(', ')}); give --format to force one\n`);
       return undefined;
@@ -491,19 +523,35 @@ async function report(
   if (written !== undefined) io.stdout.write(`${written}\n`);
   if (error !== undefined) {
     io.stderr.write(`catalog-versions: load of ${what} into the ${target.description} stopped: ${error.message}\n`);
-    io.stdout.write(`Stopped after ${seconds} s: ${counts} (records written before the failure stay in the index, whole).\n`);
+    io.stdout.write(`Stopped after ${seconds} s. ${counts} (records written before the failure stay in the index, whole).\n`);
     return EXIT_FAILED;
   }
-  io.stdout.write(`${what} → ${target.description}: ${counts} in ${seconds} s (${rate} ${unit}/s).${outcome.note ?? ''}\n`);
+  io.stdout.write(`${what} → ${target.description} in ${seconds} s (${rate} ${unit}/s). ${counts}.${outcome.note ?? ''}\n`);
   return summary.rejected > 0 ? EXIT_REJECTED_LINES : EXIT_OK;
 }
 
-/** The summary's counts: `60000 read, 59940 loaded, 60 rejected, 3 deleted (1 not in the index)`. */
-function countsText(summary: IngestSummary): string {
-  const deletions = summary.deleted + summary.deletionsNotHeld;
-  const deleted = deletions === 0 ? ''
-    : `, ${summary.deleted} deleted${summary.deletionsNotHeld > 0 ? ` (${summary.deletionsNotHeld} more ${summary.deletionsNotHeld === 1 ? 'id was' : 'ids were'} not in the index)` : ''}`;
-  return `${summary.read} read, ${summary.loaded} loaded, ${summary.rejected} rejected${deleted}`;
+/**
+ * The summary's counts, what each record read did to the index, as the last line a scheduled load mails
+ * has them: `3000 read: 999 new, 1998 duplicates (last kept), 3 rejected`; `999 read: 999 unchanged,
+ * 0 rejected` for a reload that changed nothing; `2 read: 1 deleted (1 more id was not in the index),
+ * 0 rejected`. Kinds that no record had are left out; rejections are always said.
+ */
+export function countsText(summary: IngestCounts): string {
+  const parts: string[] = [];
+  const count = (n: number, text: string) => {
+    if (n > 0) parts.push(`${n} ${text}`);
+  };
+  count(summary.added, 'new');
+  count(summary.changed, 'changed');
+  count(summary.unchanged, 'unchanged');
+  count(summary.notCompared, 'with their own last_indexed');
+  count(summary.duplicates, 'duplicates (last kept)');
+  if (summary.deleted + summary.deletionsNotHeld > 0) {
+    const notHeld = summary.deletionsNotHeld;
+    parts.push(`${summary.deleted} deleted${notHeld > 0 ? ` (${notHeld} more ${notHeld === 1 ? 'id was' : 'ids were'} not in the index)` : ''}`);
+  }
+  if (parts.length === 0) parts.push('nothing written');
+  return `${summary.read} read: ${parts.join(', ')}, ${summary.rejected} rejected`;
 }
 
 /**

@@ -4,11 +4,14 @@
  * documents; for a harvested format, the OAI-PMH metadata prefix that carries it and how a harvested
  * record's metadata becomes a record document. `load` and `convert` pick a file's format from the content
  * (the extension only breaks a tie), and say which; `harvest` takes the prefixes listed here and no other.
+ * A file that holds no records at all, empty or compressed (gzip, zip, bzip2, xz, zstd: told by its first
+ * bytes, whatever its name), is told apart before any reader is given it (recordFileContent).
  *
  * To add a format: a reader in this folder (a streaming source of SourceItems) or a metadata prefix, a
  * mapping step, a row here. Left to others: reading (the readers), mapping (the mapping modules).
  */
 import { open } from 'node:fs/promises';
+import { sep } from 'node:path';
 import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { localMarcDocument, STOCK_MAPPING, withLocalSettings, type LocalMappingSettings } from './localMapping.js';
 import type { MarcRecord } from './marc/marcRecord.js';
@@ -182,17 +185,92 @@ export function harvestFormatFor(prefix: unknown): HarvestFormat {
   return format;
 }
 
+/** How many bytes of a file its format is recognised from. */
+const HEAD_BYTES = 512;
+
+/** A compressed file, told by its first bytes (its magic number) whatever its name. */
+export interface Compression {
+  /** As messages say it: `is gzip-compressed`. */
+  readonly name: string;
+  /** The byte sequences such a file starts with. */
+  readonly magic: readonly (readonly number[])[];
+  /** The name such files usually end with. */
+  readonly suffix: string;
+  /** The command that writes one decompressed to standard output, whatever the file's name, for the message. */
+  readonly decompressToOutput: string;
+}
+
+/** Compressed files the loader refuses, saying what they are: it reads records, not archives. */
+export const COMPRESSIONS: readonly Compression[] = [
+  { name: 'gzip', magic: [[0x1f, 0x8b]], suffix: '.gz', decompressToOutput: 'gzip -dc' },
+  // A local file header, or the end of an empty archive.
+  { name: 'zip', magic: [[0x50, 0x4b, 0x03, 0x04], [0x50, 0x4b, 0x05, 0x06]], suffix: '.zip', decompressToOutput: 'unzip -p' },
+  { name: 'bzip2', magic: [[0x42, 0x5a, 0x68]], suffix: '.bz2', decompressToOutput: 'bzip2 -dc' },
+  { name: 'xz', magic: [[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]], suffix: '.xz', decompressToOutput: 'xz -dc' },
+  { name: 'zstd', magic: [[0x28, 0xb5, 0x2f, 0xfd]], suffix: '.zst', decompressToOutput: 'zstd -dc' },
+];
+
+/** The compression a file's first bytes show; undefined for any other start. */
+export function compressionOf(head: Uint8Array): Compression | undefined {
+  return COMPRESSIONS.find((compression) => compression.magic.some((magic) => magic.length <= head.length && magic.every((byte, i) => head[i] === byte)));
+}
+
+/**
+ * What a record file holds, from its size and first bytes, before a reader is given it: nothing (empty,
+ * or white space only), a compressed file, or records of the format it looks like (undefined when none
+ * recognises it). `message` names the file and says what to do.
+ */
+export type RecordFileContent =
+  | { readonly kind: 'empty'; readonly bytes: number; readonly message: string }
+  | { readonly kind: 'compressed'; readonly compression: Compression; readonly message: string }
+  | { readonly kind: 'records'; readonly format: RecordFileFormat | undefined };
+
+export async function recordFileContent(path: string): Promise<RecordFileContent> {
+  const head = await headOf(checkedFilePath('recordFileContent', path));
+  if (head.length === 0) return { kind: 'empty', bytes: 0, message: `${path} is empty (0 bytes): nothing to load` };
+  const compression = compressionOf(head);
+  if (compression !== undefined) {
+    const decompressed = decompressedName(path, compression);
+    return {
+      kind: 'compressed', compression,
+      message: `${path} is ${compression.name}-compressed: decompress it first (${compression.decompressToOutput} ${path} > ${decompressed}) and load ${decompressed}`,
+    };
+  }
+  const text = textOf(head);
+  // White space alone, the whole file within the head: as empty as an empty file.
+  if (text === '' && head.length < HEAD_BYTES) return { kind: 'empty', bytes: head.length, message: `${path} holds only white space (${head.length} bytes): nothing to load` };
+  return { kind: 'records', format: formatOf(path, text) };
+}
+
+/** A name for a compressed file decompressed: without its suffix (export.mrc.gz: export.mrc), else export-decompressed.mrc. */
+function decompressedName(path: string, compression: Compression): string {
+  if (path.toLowerCase().endsWith(compression.suffix) && path.length > compression.suffix.length) return path.slice(0, -compression.suffix.length);
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf(sep) + 1 ? `${path.slice(0, dot)}-decompressed${path.slice(dot)}` : `${path}-decompressed`;
+}
+
 /** The format of a file from its first bytes; undefined when none recognises it. */
 export async function detectRecordFormat(path: string): Promise<RecordFileFormat | undefined> {
-  const file = await open(checkedFilePath('detectRecordFormat', path), 'r');
-  let head: string;
+  return formatOf(path, textOf(await headOf(checkedFilePath('detectRecordFormat', path))));
+}
+
+async function headOf(path: string): Promise<Buffer> {
+  const file = await open(path, 'r');
   try {
-    const buffer = Buffer.alloc(512);
+    const buffer = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-    head = buffer.subarray(0, bytesRead).toString('latin1').replace(/^(\xEF\xBB\xBF)?\s*/, '');
+    return buffer.subarray(0, bytesRead);
   } finally {
     await file.close();
   }
+}
+
+/** The head as the formats recognise it: latin1, without a byte-order mark and leading white space. */
+function textOf(head: Buffer): string {
+  return head.toString('latin1').replace(/^(\xEF\xBB\xBF)?\s*/, '');
+}
+
+function formatOf(path: string, head: string): RecordFileFormat | undefined {
   const candidates = RECORD_FILE_FORMATS.filter((format) => format.recognises(head));
   if (candidates.length <= 1) return candidates[0];
   const extension = path.slice(path.lastIndexOf('.')).toLowerCase();

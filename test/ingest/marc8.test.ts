@@ -3,7 +3,9 @@
  * string ('\xE2e' is the bytes E2 65), and the NFC text the Library of Congress code tables give for them.
  * Rows cover every character set and the escapes that reach it, diacritics that come before their letter
  * in MARC-8 (one, two, spanning two letters, on a letter with no precomposed form), sets designated into
- * the other half of the code table, and bytes or escapes that MARC-8 does not define (U+FFFD, no throw).
+ * the other half of the code table, the misspellings of older records that marc4j's permissive reader
+ * (VuFind's importer) reads as escapes and a macron, and bytes or escapes that MARC-8 does not define
+ * (U+FFFD, no throw).
  */
 import test from 'ava';
 import { decodeMarc8, Marc8Decoder } from '../../src/ingest/marc/marc8.js';
@@ -68,8 +70,18 @@ const CASES: readonly Case[] = [
   // Numeric character references (LC's lossless convention)
   { name: 'a numeric character reference becomes its character', marc8: 'Script &#x2113; and &#X1F600;', unicode: 'Script ℓ and 😀' },
   { name: 'an ampersand that is not a reference stays', marc8: 'AT&T &#xZZ; &#x41', unicode: 'AT&T &#xZZ; &#x41' },
+  // Misspellings older records hold, read as marc4j's permissive reader (VuFind's importer) reads them
+  { name: 'ESC b - ESC s p … ESC b - ESC s s is a superscript, as ESC p … ESC s', marc8: `n${ESC}b-${ESC}sp0${ESC}b-${ESC}ss 3`, unicode: 'n⁰ 3' },
+  { name: 'ESC b - ESC s b … ESC b - ESC s s is a subscript, as ESC b … ESC s', marc8: `H${ESC}b-${ESC}sb2${ESC}b-${ESC}ssO`, unicode: 'H₂O' },
+  { name: 'ESC b - ESC s ( N designates Basic Cyrillic, as ESC ( N', marc8: `${ESC}b-${ESC}s(NKNIGA${ESC}(B.`, unicode: 'книга.' },
+  { name: 'ESC b - ESC s ) Q designates Extended Cyrillic as G1, as ESC ) Q', marc8: `${ESC}b-${ESC}s)Q\xE0${ESC})!E\xE2e`, unicode: 'Ґé' },
+  { name: 'ESC b - ESC s $ 1 designates EACC, as ESC $ 1', marc8: `${ESC}b-${ESC}s$1\x21\x30\x21${ESC}(B.`, unicode: '一.' },
+  { name: 'a subscript minus before ESC s and any other letter stays a subscript minus', marc8: `x${ESC}b-${ESC}sq ${ESC}b-${ESC}s-`, unicode: 'x₋q ₋-' },
+  { name: 'the escape an odd one stands for is not read as odd again', marc8: `${ESC}b-${ESC}sb-${ESC}sp1`, unicode: '₋p1' },
+  { name: 'AF, which ANSEL lacks, is its macron (E5) before its letter', marc8: 'T\xAFokyo \xAFq', unicode: 'Tōkyo q\u0304' },
+  { name: 'AF in a G1 other than ANSEL is that set\'s own letter (Extended Arabic)', marc8: `${ESC}(3${ESC})4\xAF${ESC}(B`, unicode: '\u0684' },
   // What MARC-8 does not define
-  { name: 'bytes no set defines become U+FFFD', marc8: 'a\xFFb\xA0c\xAFd\x7Fe\x80f', unicode: 'a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf' },
+  { name: 'bytes no set defines become U+FFFD', marc8: 'a\xFFb\xA0c\xBEd\x7Fe\x80f', unicode: 'a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf' },
   { name: 'an escape to an unknown set becomes one U+FFFD and its bytes are skipped', marc8: `a${ESC}(Zb${ESC}$Qc`, unicode: 'a\uFFFDb\uFFFDc' },
   { name: 'an escape to an unknown set leaves the current set in place', marc8: `${ESC}(Nk${ESC}(Zk`, unicode: 'К\uFFFDК' },
   { name: 'an escape at the very end becomes U+FFFD', marc8: `abc${ESC}`, unicode: 'abc\uFFFD' },

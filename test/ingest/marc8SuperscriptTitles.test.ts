@@ -47,3 +47,16 @@ test('a record labelled UTF-8 with real UTF-8 text beside an escape stays UTF-8 
   const document = await documentOf(bytes);
   t.true(document.title?.endsWith('— Café'));
 });
+
+test('the odd form ESC b - ESC s p … ESC b - ESC s s of older records reads and keys as ESC p … ESC s (marc4j)', async (t) => {
+  const titled = (title: string) => encodeIso2709Raw('00000nam  2200000 a 4500', [
+    rawControlField('001', 'old-superscript'),
+    rawDataField('100', '1', ' ', [['a', 'Moss, Ruth.']]),
+    rawDataField('245', '1', '0', [['a', `${title} /`]]),
+  ]);
+  const odd = await documentOf(titled(`Quartet n${ESC}b-${ESC}sp0${ESC}b-${ESC}ss 3`));
+  const plain = await documentOf(titled(`Quartet n${ESC}p0${ESC}s 3`));
+  t.is(odd.title, 'Quartet n⁰ 3');
+  t.deepEqual(odd.work_keys_str_mv, plain.work_keys_str_mv);
+  t.false([odd.work_keys_str_mv ?? []].flat().some((key) => /p0|0s/.test(key)));
+});

@@ -21,7 +21,11 @@
  *   whitespace is ignored and a last record lacking only its terminator is read;
  * - a record with a non-`a` Leader/09 whose bytes are valid UTF-8 with multibyte characters and no MARC-8
  *   escapes is read as UTF-8 (MARC-8 text is never valid UTF-8 in practice: its diacritics E0–FE are
- *   followed by ASCII letters), since exports that convert to UTF-8 often forget Leader/09.
+ *   followed by ASCII letters), since exports that convert to UTF-8 often forget Leader/09;
+ * - the other way round, as marc4j's permissive reader (VuFind's importer) has it: a record labelled UTF-8
+ *   whose bytes are not UTF-8 is read as MARC-8 (its E2 before an e is an acute, not a broken sequence),
+ *   unless it holds no escape and only a few bytes are amiss (then they become U+FFFD); a valid UTF-8
+ *   record is read as before, the check running only when its decoding shows a U+FFFD.
  * A record too short for a leader, a leader holding control characters, a directory that is not a whole
  * number of entries or has non-digits in its numbers, and fields that run past the record or do not end
  * where the directory says (beyond the fallback above) make a problem. 16 MB without any 1D is one
@@ -490,9 +494,16 @@ class RecordParser {
     let utf8 = leader.charCodeAt(9) === 0x61;
     if (utf8) {
       // As marc4j's permissive reader (VuFind's importer) does: a record labelled UTF-8 that holds MARC-8
-      // escape sequences and is not UTF-8 apart from them (bytes that are not UTF-8, or none above ASCII)
-      // is MARC-8, so ESC b 2 ESC s is a subscript two, not the letters b2s.
-      if (data.indexOf('\x1b') >= 0 && MARC8_ESCAPE_SEQUENCE.test(data) && (!HIGH_BYTE.test(data) || !isUtf8(buffer.subarray(base, end)))) utf8 = false;
+      // escape sequences and no byte above ASCII is MARC-8, so ESC b 2 ESC s is a subscript two, not the
+      // letters b2s; and one whose bytes are not UTF-8 is MARC-8 (its accents E0–FE before ASCII letters
+      // are what makes them not UTF-8), unless it holds no escape and its bytes are UTF-8 but for a few
+      // slips (mostlyUtf8).
+      const escapes = data.indexOf('\x1b') >= 0;
+      if (!HIGH_BYTE.test(data)) {
+        if (escapes && MARC8_ESCAPE_SEQUENCE.test(data)) utf8 = false;
+      } else if (!isUtf8(buffer.subarray(base, end))) {
+        utf8 = !escapes && mostlyUtf8(buffer.toString('utf8', base, end));
+      }
     } else if (data.indexOf('\x1b') < 0 && HIGH_BYTE.test(data) && isUtf8(buffer.subarray(base, end))) {
       utf8 = true;
     }
@@ -538,6 +549,9 @@ class RecordParser {
     }
     const data = buffer.toString('utf8', base, end);
     if (data.indexOf('\x1b') >= 0) return undefined;
+    // Bytes that are not UTF-8 decode to U+FFFD: such a record may be MARC-8 (buildRecord decides). A
+    // U+FFFD written as UTF-8 (EF BF BD) is a character like any other.
+    if (data.indexOf('\uFFFD') >= 0 && !isUtf8(buffer.subarray(base, end))) return undefined;
     const normalize = MAY_CHANGE_UNDER_NFC.test(data);
     const fields: MarcField[] = new Array(entryCount);
     let from = 0;
@@ -609,6 +623,23 @@ class RecordParser {
     }
     return undefined;
   }
+}
+
+/**
+ * Whether text decoded from bytes that are not all UTF-8 is still UTF-8 with a few slips, by marc4j's
+ * permissive reader's measure: fewer than 5 U+FFFD, and under a tenth of its characters above ASCII
+ * (U+007F and up, the U+FFFD among them).
+ */
+function mostlyUtf8(decoded: string): boolean {
+  let unknown = 0;
+  let aboveAscii = 0;
+  for (let i = 0; i < decoded.length; i += 1) {
+    const unit = decoded.charCodeAt(i);
+    if (unit < 0x7f) continue;
+    aboveAscii += 1;
+    if (unit === 0xfffd) unknown += 1;
+  }
+  return unknown < 5 && unknown * 10 < aboveAscii;
 }
 
 /** The parser of parseIso2709Record (its scratch arrays and MARC-8 decoder reused from record to record). */

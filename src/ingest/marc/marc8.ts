@@ -14,7 +14,10 @@
  * character. Bytes that no set defines, and escapes that name no MARC-8 set, become U+FFFD: decoding never
  * throws. Where the tables and LC's later revisions differ from older converters (pymarc): the ligature and
  * double tilde map to U+0361 and U+0360 with their second halves dropped, and ANSEL's non-sort begin and end
- * stay as U+0098 and U+009C, as the LC table has them.
+ * stay as U+0098 and U+009C, as the LC table has them. Two misspellings older records hold are read as
+ * marc4j's permissive reader (VuFind's importer) reads them, so that work keys agree with VuFind's:
+ * `ESC b - ESC s F` (F one of `p s b $ ( )`) is the escape `ESC F`, and the byte AF, which ANSEL lacks,
+ * is its macron (E5).
  *
  * Speed: ASCII stretches are copied in one piece, and a letter with its marks is composed from a cache, so
  * ICU normalises a whole value only when a character in it could combine otherwise.
@@ -33,6 +36,9 @@ const MAPS_TO_NOTHING = 0xffff;
 const FINAL_BASIC_LATIN = 0x42;
 const FINAL_EXTENDED_LATIN = 0x45;
 const FINAL_EACC = 0x31;
+/** Latin-1's overbar (AF), which ANSEL lacks, and ANSEL's macron (E5) by its seven low bits. */
+const OVERBAR = 0xaf;
+const MACRON_SLOT = 0x65;
 
 /**
  * Whether a character, written as it is, could leave the text other than NFC: it changes under NFC by
@@ -197,6 +203,11 @@ export class Marc8Decoder {
       }
       return this.decodeGraphic(this.g0, text, i, end, 0);
     }
+    if (byte === OVERBAR && this.g1 === FINAL_EXTENDED_LATIN) {
+      // Not in ANSEL; older records have it for the macron (E5), as marc4j's permissive reader reads it.
+      this.marks += ANSEL.chars[MACRON_SLOT] as string;
+      return i + 1;
+    }
     if (byte >= 0xa1 && byte <= 0xfe) return this.decodeGraphic(this.g1, text, i, end, 0x80);
     // C1 area: ANSEL's four format characters (non-sort begin and end, joiner, non-joiner) live here.
     const char = byte >= 0x80 && byte < 0xa0 ? (ANSEL.chars[byte & 0x7f] as string) : REPLACEMENT;
@@ -249,7 +260,15 @@ export class Marc8Decoder {
 
   /** Applies the escape sequence at `i`; returns the index after it. */
   private readEscape(text: string, i: number, end: number): number {
-    const first = i + 1 < end ? text.charCodeAt(i + 1) : -1;
+    let first = i + 1 < end ? text.charCodeAt(i + 1) : -1;
+    // Older records write the escape to a set as `ESC b - ESC s F` (a subscript minus, then back to
+    // ASCII, then the set's letter: `ESC b - ESC s p` for a superscript, `ESC b - ESC s s` to end it).
+    // marc4j's permissive reader (VuFind's importer) reads each such run as `ESC F`, F one of p s b $ ( ),
+    // so that is how it is read here too: from the F on, as the escape it stands for.
+    if (first === 0x62 && isOddSetEscape(text, i, end)) {
+      i += 4;
+      first = text.charCodeAt(i + 1);
+    }
     switch (first) {
       case 0x67: // ESC g: Greek symbols
       case 0x62: // ESC b: subscripts
@@ -305,6 +324,13 @@ export class Marc8Decoder {
     this.writeBase(valid ? String.fromCodePoint(cp) : REPLACEMENT, valid && cp >= 0x300);
     return after;
   }
+}
+
+/** `ESC b - ESC s F` at `i`, F one of `p s b $ ( )` (see readEscape). */
+function isOddSetEscape(text: string, i: number, end: number): boolean {
+  if (i + 5 >= end || text.charCodeAt(i + 2) !== 0x2d || text.charCodeAt(i + 3) !== ESC || text.charCodeAt(i + 4) !== 0x73) return false;
+  const final = text.charCodeAt(i + 5);
+  return final === 0x70 || final === 0x73 || final === 0x62 || final === 0x24 || final === 0x28 || final === 0x29;
 }
 
 /** Where the numeric character reference `&#xXXXX;` at `i` ends (the index after its `;`), or -1. */
