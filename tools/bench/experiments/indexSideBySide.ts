@@ -13,7 +13,8 @@
  * With --walk, works of more than 20 records are asked as a crawler walks them: record after record of one work.
  * A package root is a checkout with its dist/ built.
  */
-import { join } from 'node:path';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DEFAULT_SEED } from '../catalogGenerator.js';
 import { cpuBySize, freshRequestMix } from './freshRequestMix.js';
 import { sizeClassOf } from './workSizeClasses.js';
@@ -22,7 +23,7 @@ import { option } from './benchCommandLine.js';
 import { versionsQueryOf } from '../../../src/versions/listVersions.js';
 
 async function openIndex(root: string, path: string): Promise<EmbeddedIndex> {
-  const module = await import(join(root, 'dist/src/adapters/sqlite/index.js')) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex };
+  const module = await import(pathToFileURL(resolve(root, 'dist/src/adapters/sqlite/index.js')).href) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex };
   return module.openEmbeddedIndex({ path, readOnly: true });
 }
 
