@@ -21,6 +21,7 @@ import fc from 'fast-check';
 import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
 import { parse as parseHtml } from 'parse5';
 import { channelOf, childElements, itemsOf, parseFeed, textOf } from './support/parseFeed.js';
+import { assertPropertyHeld } from './support/propertyRuns.js';
 import { BASE_URL, testHost } from './support/testHost.js';
 
 // Bounded so the whole file stays within a few seconds; a failure prints fast-check's seed and path.
@@ -170,13 +171,7 @@ const yearOf = (doc: GeneratedDocument) => /[0-9]{4}/.exec(list(doc.publishDate)
 
 /** Runs a property; a failure reports fast-check's counterexample and the assertion that failed on it. */
 async function check(t: ExecutionContext, property: fc.IAsyncProperty<[GeneratedDocument[]]>): Promise<void> {
-  try {
-    await fc.assert(property, { numRuns: RUNS });
-    t.pass();
-  } catch (error) {
-    const cause = (error as Error & { cause?: unknown }).cause;
-    t.fail(`${(error as Error).message}\n\nFailed: ${cause instanceof Error ? cause.message : String(cause)}`);
-  }
+  assertPropertyHeld(t, await fc.check(property, { numRuns: RUNS }), RUNS);
 }
 
 /**

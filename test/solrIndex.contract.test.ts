@@ -19,7 +19,7 @@ import test from 'ava';
 import http from 'node:http';
 import type net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createSolrIndex, encodeSolrParams, SOLR_POST_THRESHOLD_BYTES, type SolrIndexOptions } from '../src/adapters/solr/solrIndex.js';
+import { checkSolrIndexOptions, createSolrIndex, DEFAULT_SOLR_TIMEOUT_MS, DEFAULT_SOLR_VERSION_CHECK_MS, encodeSolrParams, SOLR_POST_THRESHOLD_BYTES, type SolrIndexOptions } from '../src/adapters/solr/solrIndex.js';
 import type { CatalogIndex } from '../src/ports.js';
 import { IndexUnavailableError, InvalidArgumentError, InvalidOptionError } from '../src/errors.js';
 import { skippedWithoutSolr, solrCore, solrTargets, updateSolr } from './indexBehaviour/realSolr.js';
@@ -1352,15 +1352,34 @@ for (const [label, options, option] of BAD_OPTIONS) {
 }
 
 test('good options are accepted: https, IPv6 literal, defaults', async (t) => {
-  for (const url of ['https://solr.example.org/solr/biblio', 'http://[::1]:8983/solr/biblio', 'http://localhost:8983/solr/biblio/']) {
-    const index = openIndex(t, { url, timeoutMs: 100, fields: { id: 'id' }, facetFields: ['format', 'building'] });
-    await index.close();
+  // Each URL becomes the endpoint the requests go to: the bare IPv6 address, the default port of the
+  // scheme, the core's path without a trailing slash.
+  const endpoints: ReadonlyArray<readonly [string, { secure: boolean; host: string; port: number; path: string }]> = [
+    ['https://solr.example.org/solr/biblio', { secure: true, host: 'solr.example.org', port: 443, path: '/solr/biblio' }],
+    ['http://[::1]:8983/solr/biblio', { secure: false, host: '::1', port: 8983, path: '/solr/biblio' }],
+    ['http://localhost:8983/solr/biblio/', { secure: false, host: 'localhost', port: 8983, path: '/solr/biblio' }],
+  ];
+  for (const [url, endpoint] of endpoints) {
+    const options = { url, timeoutMs: 100, fields: { id: 'id' }, facetFields: ['format', 'building'] };
+    const settings = checkSolrIndexOptions(options);
+    t.like(settings.endpoint, endpoint, url);
+    t.is(settings.timeoutMs, 100, url);
+    t.deepEqual(settings.facetFields, ['format', 'building'], url);
+    await t.notThrowsAsync(openIndex(t, options).close(), url);
   }
-  for (const options of [{ versionCheckMs: 0 }, { versionCheckMs: 0, maxStalenessMs: 1 }, { versionCheckMs: 250, maxStalenessMs: 251 }, { maxStalenessMs: 1001 }]) {
-    const index = openIndex(t, { url: 'http://localhost:8983/solr/biblio', ...options });
-    await index.close();
+  // Without maxStalenessMs, kept answers may be one version check and one request's deadline old.
+  const checks: ReadonlyArray<readonly [Partial<SolrIndexOptions>, { versionCheckMs: number; maxStalenessMs: number }]> = [
+    [{ versionCheckMs: 0 }, { versionCheckMs: 0, maxStalenessMs: DEFAULT_SOLR_TIMEOUT_MS }],
+    [{ versionCheckMs: 0, maxStalenessMs: 1 }, { versionCheckMs: 0, maxStalenessMs: 1 }],
+    [{ versionCheckMs: 250, maxStalenessMs: 251 }, { versionCheckMs: 250, maxStalenessMs: 251 }],
+    [{ maxStalenessMs: 1001 }, { versionCheckMs: DEFAULT_SOLR_VERSION_CHECK_MS, maxStalenessMs: 1001 }],
+  ];
+  for (const [options, expected] of checks) {
+    const label = JSON.stringify(options);
+    const settings = checkSolrIndexOptions({ url: 'http://localhost:8983/solr/biblio', ...options });
+    t.like(settings, expected, label);
+    await t.notThrowsAsync(openIndex(t, { url: 'http://localhost:8983/solr/biblio', ...options }).close(), label);
   }
-  t.pass();
 });
 
 // ---------------------------------------------------------------------------------------------------

@@ -53,7 +53,7 @@ function sharedTests(target: SolrTarget, schema: SolrSchemaName): void {
       await writer.close();
     }
     return createSolrIndex({ url });
-  });
+  }, { findVersionsOf: false });
 
   test(`${label}: the loader gives Solr and the embedded index the same answers on the same file`, async (t) => {
     const url = await core;

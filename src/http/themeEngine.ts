@@ -183,7 +183,7 @@ export function createThemeEngine(options: ThemeEngineOptions): ThemeEngine {
     },
     async render(template, theme, locals) {
       // Straight to the compiled template: through koa-views (the design card's choice) every render also
-      // looked the file up on disk, over a third of a page's time (docs/architecture.md, "Other packages").
+      // looked the file up on disk, a large share of a page's time (docs/architecture.md, "Other packages"; docs/benchmarks.md).
       return compiledTemplate(theme, template)(locals);
     },
   };

@@ -10,7 +10,7 @@
  * documents as objects; and the batches waiting their turn hold no strings or objects of V8's heap here:
  * as one JSON text per batch (a megabyte or more, placed straight in V8's old generation) or as a string
  * per record (kept long enough to be moved there), they made garbage the heap grew with, batch after
- * batch, to 500 MB of a 1M-record load (docs/benchmarks.md).
+ * batch, over the whole of a large load (docs/benchmarks.md).
  * The batches go round the workers as batchWorkerPool.ts hands them out (this thread maps a waiting one
  * when the pipeline would otherwise wait: mapOneHere).
  * The pipeline keeps the records' order and positions, so every rejection still names its file and record.

@@ -152,7 +152,7 @@ export const workKeysOfDocument = workKeysOf;
 
 /**
  * Distinct non-empty strings in the order first added. A record's few titles, names and keys are
- * searched in a list: hashing each into a Set cost more than half of keying a benchmark document
+ * searched in a list: hashing each string into a Set cost more than making the key itself
  * (docs/benchmarks.md, "Figures behind choices in the code"). A record with very many names gets a Set beside the list. The MARC mapping's
  * keys (marcWorkKeys.ts) are gathered in these too.
  */

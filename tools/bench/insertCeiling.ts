@@ -15,7 +15,7 @@
  * the storage's. The tables come from openEmbeddedIndex itself, so their shape (primary keys, WITHOUT
  * ROWID, journal mode) cannot drift from the index's. (A first load's move writes outside the log, in
  * one transaction; the ceiling's 5,000-row transactions are faster in the log, where a commit does not
- * sync, than in the rollback journal, where each does: docs/benchmarks.md, run L.)
+ * sync, than in the rollback journal, where each does.)
  *
  * Usage (from runBench): node insertCeiling.js <file path> <records> <seed>
  */

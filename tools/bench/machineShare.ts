@@ -4,7 +4,7 @@
  * cores. On the project's 2-core machines a load that keeps two threads busy (the bulk load's main thread
  * and its staging worker, or the MARC mapping workers) loses more to one busy neighbour than the
  * single-threaded insert ceiling does, so a load/ceiling ratio is read with these figures beside it
- * (docs/benchmarks.md, "The load ratio on a busy machine").
+ * (docs/benchmarks.md, "What each figure means").
  */
 import { readFileSync } from 'node:fs';
 

@@ -17,7 +17,7 @@
  * statistics.
  *
  * Usage: measureSolrServerCase(…) from runBench.ts; as a child, node solrServerCase.js plugin-server
- * <core URL> <work index> <base URL> [<package root>] (another build's dist/, for solrFreshSideBySide.ts).
+ * <core URL> <work index> <base URL> [<package root>] (another build's dist/, for experiments/solrFreshSideBySide.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';

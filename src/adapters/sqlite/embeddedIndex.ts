@@ -75,7 +75,7 @@ export interface EmbeddedIndex extends CatalogIndex {
  * of records never asked before land on pages spread over the whole file, which a cache of any size a
  * server can hold seldom has: what a larger cache keeps beyond the tables' inner pages, read by every
  * lookup, is mostly pages not read again, held in the process's own memory while the operating system
- * keeps the file's pages for all processes (docs/benchmarks.md, "Round 12: recordread"). Writable opens
+ * keeps the file's pages for all processes (docs/benchmarks.md, "Figures behind choices in the code"). Writable opens
  * keep the default, for loads.
  */
 const READ_ONLY_PAGE_CACHE_KIB = 4000;

@@ -15,7 +15,7 @@
  *
  * A bulk load numbers the rows in the order of each record's first work key (clusterOf), then id: the
  * records of a work are neighbours in the file, and a page of 50 versions is read from a few pages of it
- * instead of 50 places (docs/benchmarks.md, "What changed": layout 3). Records written
+ * instead of 50 places (docs/benchmarks.md, "Figures behind choices in the code"). Records written
  * later into a filled index take the next rows.
  *
  * A key's id is its 32-bit hash times 256 plus a number telling apart the keys of one hash (almost always

@@ -3,8 +3,8 @@
  *
  * A work of thousands of records has two or three keys that name all of them (its uniform title, its main
  * author and title) and, for each record, a few keys that name only it (its other authors): in the
- * benchmark catalog the records of one large work have over a thousand different key sets. Grouping and
- * sorting the key rows of such a set took milliseconds, once per record asked for. So a key of more than
+ * benchmark catalog the records of one large work have many different key sets. Grouping and sorting the
+ * key rows of such a set cost more than the rest of the answer, once per record asked for. So a key of more than
  * LARGE_KEY_RECORDS records has its records kept here in both orders after the first time it is read, keys
  * with the same records share one list, and a page is cut from that list with the few records the small
  * keys add (most often none: they name records already in it).
@@ -25,7 +25,7 @@ import { compareAsSqlite, versionOrder, type VersionEntry } from './versionOrder
 export const LARGE_KEY_RECORDS = 100;
 /**
  * The lists remembered at most, in bytes as listBytes() counts them: enough for every large key of the
- * benchmark's 1M-record catalog (docs/benchmarks.md, "Round 12: largerows").
+ * benchmark's catalog, with room to spare (docs/benchmarks.md, "Figures behind choices in the code").
  */
 export const REMEMBERED_BYTES = 8 * 1024 * 1024;
 
@@ -115,7 +115,7 @@ export function largeKeys(db: Database.Database, limitBytes = REMEMBERED_BYTES):
 
   // A key's records as one row of lists (their ids one after another, the ids' lengths, last_indexed and
   // rows as decimal lists), in the order of the key rows' primary key: one row handed to JavaScript rather
-  // than one a record, which costs more than the rows' bytes (docs/benchmarks.md, "Round 13: midworks").
+  // than one a record, which costs more than the rows' bytes (docs/benchmarks.md, "Figures behind choices in the code").
   const listOf = db.prepare<[number], readonly [size: number, idText: string | null, idLengths: string | null, lastIndexed: string | null, rows: string | null]>(
     `SELECT COUNT(*), group_concat(record_id, ''), group_concat(length(record_id)), group_concat(last_indexed), group_concat(record_row)
        FROM (SELECT record_id, last_indexed, record_row FROM records_by_key WHERE key_id = ? ORDER BY record_id)`).raw();

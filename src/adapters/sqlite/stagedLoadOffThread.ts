@@ -46,8 +46,8 @@ export interface StagedLoadWorkerData {
 }
 
 /**
- * Batches posted and not yet staged before put waits for the worker. A 5,000-document batch of the
- * benchmark is ~2 MB as rows; a few in flight let this thread prepare ahead without queueing a load's
+ * Batches posted and not yet staged before put waits for the worker. A batch is megabytes as rows
+ * (docs/benchmarks.md); a few in flight let this thread prepare ahead without queueing a load's
  * worth of batches in memory when the worker is the slower side.
  */
 const MAX_IN_FLIGHT = 3;

@@ -192,7 +192,7 @@ export function stagedRowsOf(batch: readonly PreparedRecordDocument[]): StagedRo
  * then all of them.
  *
  * Each key row is staged under its key's first id (hash * 256, computed here), so the move sorts integers,
- * not key texts. The rare first id that two different keys share (~200 in a million records) is found in
+ * not key texts. The rare first id that two different keys share (docs/benchmarks.md) is found in
  * the same pass that writes the keys; its other keys get the next numbers and their rows are corrected.
  */
 export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; writeRows: (rows: StagedRows) => void; finish: () => void } {
@@ -307,7 +307,7 @@ export function stagedLoad(db: Database.Database): { writeBatch: BatchWriter; wr
     finish() {
       // A connection closed during the load has lost its staging tables already.
       if (!db.open) return;
-      // SQLite's sorter may use helper threads: the move's sorts take about a third less time with two CPUs.
+      // SQLite's sorter may use helper threads: the move's sorts take less time with two CPUs (docs/benchmarks.md).
       const threads = db.pragma('threads', { simple: true }) as number;
       try {
         db.pragma(`threads = ${availableParallelism()}`);

@@ -54,7 +54,7 @@ const KEY_ROW_COLUMNS = 'record_id, last_indexed, record_row';
 /**
  * Key rows read in one go before a work counts as large. A statement that groups, sorts and counts in
  * SQLite costs more in its temporary B-trees than reading the rows and cutting the page here, up to works
- * of a few hundred key rows (docs/benchmarks.md, "What changed": 256 rather than 16). A larger work goes to largeWork(), at once when one of its keys is remembered as large.
+ * of a few hundred key rows (docs/benchmarks.md, "Figures behind choices in the code"). A larger work goes to largeWork(), at once when one of its keys is remembered as large.
  */
 const SMALL_WORK_KEY_ROWS = 256;
 /**
@@ -62,13 +62,13 @@ const SMALL_WORK_KEY_ROWS = 256;
  * keys' totals add up to at most WHOLE_WORK_KEY_ROWS, is read whole in one statement (pageOfWorkRows); a
  * larger one is cut from its key rows first. The largest total is the fewest records the work can have,
  * the sum the most: a work's keys most often name the same records, so the sum alone would send works
- * that fit in a page to their key rows (docs/benchmarks.md, "Round 13: smallread").
+ * that fit in a page to their key rows (docs/benchmarks.md, "Figures behind choices in the code").
  */
 const WHOLE_WORK_PAGE_SHARE = 2;
 /**
  * The most key rows (the sum of its keys' totals) of a work read whole. Beyond SMALL_WORK_KEY_ROWS the key
  * rows are not read in one go, and a work without a large key then goes to pageByStatement, which costs
- * more than reading its records whole while they are a few hundred (docs/benchmarks.md, "Round 13: smallread").
+ * more than reading its records whole while they are a few hundred (docs/benchmarks.md, "Figures behind choices in the code").
  */
 const WHOLE_WORK_KEY_ROWS = 4 * SMALL_WORK_KEY_ROWS;
 /** The first pages of works read whole for their facets kept at most (firstPages). */
@@ -212,7 +212,7 @@ export function currentReads(db: Database.Database): IndexReads {
       kept.push(record);
       if (record === undefined) toRead.push(rows[i] as number);
     }
-    // Several rows in one statement: a third less time per row than one statement each.
+    // Several rows in one statement: less time per row than one statement each (docs/benchmarks.md).
     const found = toRead.length === 1 ? [selectVersion[Number(withKeys)]!.get(toRead[0] as number)] : toRead.length > 1 ? selectVersions[Number(withKeys)]!.all(JSON.stringify(toRead)) : [];
     const read = new Map<string, VersionRow>();
     for (const row of found) if (row !== undefined) read.set(row[0], row);

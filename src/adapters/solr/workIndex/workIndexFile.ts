@@ -218,7 +218,7 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
   const countMatching = db.prepare(`SELECT count(*) FROM (${matching})`).pluck();
   // The page with the total beside each id (the window counts every match before LIMIT): one pass for both,
   // and the count alone only for a page past the end.
-  // (The documents whose row is IN the links' rows: no DISTINCT to sort away, about a third less work.)
+  // (The documents whose row is IN the links' rows: no DISTINCT to sort away, so less work: docs/benchmarks.md.)
   const inWork = 'SELECT d.id, count(*) OVER () FROM documents d WHERE d.row IN (SELECT k.row FROM document_keys k WHERE k.key_id IN (SELECT value FROM json_each(?)))';
   const pageBy: Record<EngineOrder, Database.Statement> = {
     'last-indexed': db.prepare(`${inWork} ORDER BY d.ordered_at DESC, d.id LIMIT ? OFFSET ?`).raw(),

@@ -7,22 +7,23 @@
  * page for every request. Without HTTP, Koa and the views, the index's share is measured more closely
  * than the whole server's CPU per answer can show it on a shared machine.
  *
- * Usage: node dist/tools/bench/indexSideBySide.js --records N --index <file> --a <package root> --b <package root>
+ * Usage: node dist/tools/bench/experiments/indexSideBySide.js --records N --index <file> --a <package root> --b <package root>
  *          [--requests N] [--block N] [--view rss|html] [--walk] [--index-b <file>]
  * With --index-b, build b reads its own file of the same catalog (a layout build a does not write).
  * With --walk, works of more than 20 records are asked as a crawler walks them: record after record of one work.
  * A package root is a checkout with its dist/ built.
  */
-import { join } from 'node:path';
-import { DEFAULT_SEED } from './catalogGenerator.js';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DEFAULT_SEED } from '../catalogGenerator.js';
 import { cpuBySize, freshRequestMix } from './freshRequestMix.js';
 import { sizeClassOf } from './workSizeClasses.js';
-import type { EmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
+import type { EmbeddedIndex } from '../../../src/adapters/sqlite/embeddedIndex.js';
 import { option } from './benchCommandLine.js';
-import { versionsQueryOf } from '../../src/versions/listVersions.js';
+import { versionsQueryOf } from '../../../src/versions/listVersions.js';
 
 async function openIndex(root: string, path: string): Promise<EmbeddedIndex> {
-  const module = await import(join(root, 'dist/src/adapters/sqlite/index.js')) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex };
+  const module = await import(pathToFileURL(resolve(root, 'dist/src/adapters/sqlite/index.js')).href) as { openEmbeddedIndex(options: { path: string; readOnly: boolean }): EmbeddedIndex };
   return module.openEmbeddedIndex({ path, readOnly: true });
 }
 

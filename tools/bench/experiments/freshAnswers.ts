@@ -8,7 +8,7 @@
  * files' pages from the OS cache before each block (`--cold`: GNU dd's `iflag=nocache`), to measure answers
  * built afresh when the file's pages are not in memory.
  *
- * Usage: node dist/tools/bench/freshAnswers.js --records N --a <package root>:<index> --b <package root>:<index>
+ * Usage: node dist/tools/bench/experiments/freshAnswers.js --records N --a <package root>:<index> --b <package root>:<index>
  *          [--requests N] [--block N] [--view rss|html|both] [--connections N] [--cold] [--compare] [--profile] [--by-size] [--class NAME]
  * With --class (a class's name as workSizeClasses.ts writes it: 1, 2-7, 8-20, 21-100, 101-256, "> 256"), only
  * the records of that class are asked, so that a profile shows one class alone.
@@ -20,12 +20,12 @@
 import { fork, execFileSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Agent, request } from 'node:http';
-import { DEFAULT_SEED } from './catalogGenerator.js';
+import { DEFAULT_SEED } from '../catalogGenerator.js';
 import { freshRequestMix } from './freshRequestMix.js';
-import { cpuSeconds, memoryOf, percentile, sortedCopy } from './processStats.js';
+import { cpuSeconds, memoryOf, percentile, sortedCopy } from '../processStats.js';
 import { SIZE_CLASSES, sizeClassOf } from './workSizeClasses.js';
 import { option, flag } from './benchCommandLine.js';
-import { HTML_REQUEST_HEADERS } from './benchRequests.js';
+import { HTML_REQUEST_HEADERS } from '../benchRequests.js';
 
 interface Side { name: string; root: string; index: string; child?: ChildProcess; port?: number }
 

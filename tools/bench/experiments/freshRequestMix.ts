@@ -1,10 +1,10 @@
 /**
- * What the side-by-side tools of answers built afresh share (freshAnswers.ts, indexSideBySide.ts,
- * answerSideBySide.ts): the bench's mix of records never asked before, and CPU time per answer summed by
+ * What the side-by-side tools of answers built afresh share (freshAnswers.ts, indexSideBySide.ts):
+ * the bench's mix of records never asked before, and CPU time per answer summed by
  * the size of the record's work (workSizeClasses.ts) for two builds, a and b. Drawing requests and
  * timing them is each tool's own.
  */
-import { planCatalog, sampleCatalog, SeededRandom, type SampleRecord } from './catalogGenerator.js';
+import { planCatalog, sampleCatalog, SeededRandom, type SampleRecord } from '../catalogGenerator.js';
 import { SIZE_CLASSES, sizeClassOf } from './workSizeClasses.js';
 
 /** The bench's mix of never-asked records: uniform over the catalog, 5% from the largest works, shuffled. */

@@ -2,10 +2,10 @@
  * Measures the work index sync (src/adapters/solr/workIndex/workIndexSync.ts) on a real Solr: fills a core
  * without work keys with generated records (catalogGenerator.ts), then times the first walk, an
  * incremental run with no change, the file's bytes per document, and reads the core's update statistics
- * before and after the syncs (they must not move). Figures go to docs/benchmarks.md.
+ * before and after the syncs (they must not move). The figures of the latest measurement are in docs/benchmarks.md ("Work index sync").
  *
  *   eval "$(bash tools/solr/start.sh)"
- *   npx tsx tools/bench/workIndexSync.ts [records] [--schema vufind|aggregator] [--key-profile vufind|extended]
+ *   npx tsx tools/bench/experiments/workIndexSync.ts [records] [--schema vufind|aggregator] [--key-profile vufind|extended]
  *       [--rows N] [--walks N] [--limit N] [--keep-core]
  *   kill $SOLR_TEST_PID
  *
@@ -21,10 +21,10 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { syncWorkIndex } from '../../src/adapters/solr/workIndex/workIndexSync.js';
-import type { WorkKeyProfileName } from '../../src/work-keys/workKeyProfiles.js';
-import { solrCore, solrTargets, updateSolr } from '../../test/indexBehaviour/realSolr.js';
-import { generateRecords, planCatalog } from './catalogGenerator.js';
+import { syncWorkIndex } from '../../../src/adapters/solr/workIndex/workIndexSync.js';
+import type { WorkKeyProfileName } from '../../../src/work-keys/workKeyProfiles.js';
+import { solrCore, solrTargets, updateSolr } from '../../../test/indexBehaviour/realSolr.js';
+import { generateRecords, planCatalog } from '../catalogGenerator.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {

@@ -11,7 +11,7 @@
  * with the same status, headers and bytes (a feed's dates of the current second, the Date header and a new
  * session token aside), both when the answer is built and when it is sent again kept.
  *
- * Usage: node dist/tools/bench/keptAnswers.js --records N --index <file> --a <package root> --b <package root>
+ * Usage: node dist/tools/bench/experiments/keptAnswers.js --records N --index <file> --a <package root> --b <package root>
  *          [--rounds N] [--seconds S] [--connections N] [--view rss|both] [--compare] [--profile]
  * A package root is a checkout with its dist/ built (the versions server is its dist/tools/bench/versionsServer.js);
  * `--profile` runs b's server with --cpu-prof (written into b's .bench/profiles when it stops).
@@ -22,10 +22,10 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { parseArgs } from 'node:util';
-import { DEFAULT_SEED, planCatalog, requestIds, sampleCatalog } from './catalogGenerator.js';
-import { figuresOf, newCaseResult, runLoad, type CaseResult, type DrivenCase } from './loadDriver.js';
-import { cpuSeconds, type ListeningReport } from './processStats.js';
-import { HTML_REQUEST_HEADERS } from './benchRequests.js';
+import { DEFAULT_SEED, planCatalog, requestIds, sampleCatalog } from '../catalogGenerator.js';
+import { figuresOf, newCaseResult, runLoad, type CaseResult, type DrivenCase } from '../loadDriver.js';
+import { cpuSeconds, type ListeningReport } from '../processStats.js';
+import { HTML_REQUEST_HEADERS } from '../benchRequests.js';
 
 interface Server { readonly name: string; readonly child: ChildProcess; readonly port: number }
 

@@ -7,7 +7,7 @@
  * each of its threads (the main thread, the mapping workers, the staging worker, V8's and libuv's helpers).
  * It prints one line per run and, with --json, the samples too.
  *
- *   node dist/tools/bench/marcLoadSideBySide.js --file F [--records N] [--rounds R] [--workers W]
+ *   node dist/tools/bench/experiments/marcLoadSideBySide.js --file F [--records N] [--rounds R] [--workers W]
  *        [--key-profile vufind|extended] [--env NAME=VALUE] [--node-flag --cpu-prof] --tree label=/path/to/dist ...
  *
  * With --records N, the file's first N records (its bytes up to the N-th record terminator, 1D) are copied
@@ -24,8 +24,8 @@ import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { memoryOf, reportToParent } from './processStats.js';
-import { watchMachineShare, type MachineShare } from './machineShare.js';
+import { memoryOf, reportToParent } from '../processStats.js';
+import { watchMachineShare, type MachineShare } from '../machineShare.js';
 
 /** What a child reports: marcLoad.ts's figures that a load alone gives, and the main thread's heap. */
 interface ChildReport {

@@ -13,27 +13,28 @@
  * the work's ids in a terms query, rows = the page), beside the whole-work read the answers made before.
  *
  * Needs a Solr of its own (SOLR_TEST_URL, tools/solr/start.sh). Builds are package roots with dist/ built.
- * Usage: node dist/tools/bench/solrFreshSideBySide.js --records N --a <root> --b <root> --ceiling-body <file>
+ * Usage: node dist/tools/bench/experiments/solrFreshSideBySide.js --records N --a <root> --b <root> --ceiling-body <file>
  *          [--duration S] [--rounds N] [--designs] [--profile <dir>] [--keep] [--warmup S]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PACKAGE_ROOT } from '../../src/packageFiles.js';
-import type { CatalogIndex } from '../../src/ports.js';
-import { solrCore } from '../../test/indexBehaviour/realSolr.js';
-import { DEFAULT_SEED, planCatalog, requestIds, sampleCatalog } from './catalogGenerator.js';
-import { figuresOf, fmt, newCaseResult, runLoad, type CaseResult } from './loadDriver.js';
-import { cpuSeconds, percentile, sortedCopy, type ListeningReport } from './processStats.js';
-import { fill, type ServerCounts } from './solrServerCase.js';
+import { PACKAGE_ROOT } from '../../../src/packageFiles.js';
+import type { CatalogIndex } from '../../../src/ports.js';
+import { solrCore } from '../../../test/indexBehaviour/realSolr.js';
+import { DEFAULT_SEED, planCatalog, requestIds, sampleCatalog } from '../catalogGenerator.js';
+import { figuresOf, fmt, newCaseResult, runLoad, type CaseResult } from '../loadDriver.js';
+import { cpuSeconds, percentile, sortedCopy, type ListeningReport } from '../processStats.js';
+import { fill, type ServerCounts } from '../solrServerCase.js';
 import { option } from './benchCommandLine.js';
-import { HTML_REQUEST_HEADERS } from './benchRequests.js';
-import { encodeSolrParams, solrPhrase } from '../../src/adapters/solr/solrIndex.js';
-import { termsQuery } from '../../src/adapters/solr/termsQuery.js';
-import { openWorkIndex } from '../../src/adapters/solr/workIndex/workIndexFile.js';
+import { HTML_REQUEST_HEADERS } from '../benchRequests.js';
+import { encodeSolrParams, solrPhrase } from '../../../src/adapters/solr/solrIndex.js';
+import { termsQuery } from '../../../src/adapters/solr/termsQuery.js';
+import { openWorkIndex } from '../../../src/adapters/solr/workIndex/workIndexFile.js';
 
-const HERE = fileURLToPath(new URL('.', import.meta.url));
+// The bench's own modules, one folder up: the ceiling and the plugin server run from there.
+const BENCH = fileURLToPath(new URL('..', import.meta.url));
 const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const CORE = 'bench_fresh_side_by_side';
 const BASE_URL = 'https://catalog.example.org';
@@ -41,10 +42,10 @@ const BASE_URL = 'https://catalog.example.org';
 const say = (text: string) => process.stderr.write(`[solr fresh] ${text}\n`);
 const path = (id: string, view: 'rss' | 'html') => `/Search/Versions?${new URLSearchParams({ id, search: 'versions', ...(view === 'rss' ? { view: 'rss' } : {}) })}`;
 
-/** A sibling module as a child: the ceiling (ceilingServer.ts) or a build's plugin server (solrServerCase.ts). */
+/** A bench module as a child: the ceiling (ceilingServer.ts) or a build's plugin server (solrServerCase.ts). */
 function start(name: 'ceilingServer' | 'solrServerCase', args: readonly string[], profileDir?: string): ChildProcess {
   const execArgv = profileDir === undefined ? [...process.execArgv] : [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profileDir}`];
-  return fork(join(HERE, `${name}${EXTENSION}`), [...args], { execArgv, stdio: ['ignore', 2, 2, 'ipc'] });
+  return fork(join(BENCH, `${name}${EXTENSION}`), [...args], { execArgv, stdio: ['ignore', 2, 2, 'ipc'] });
 }
 
 function driverSeconds(usage: NodeJS.CpuUsage): number {
@@ -81,7 +82,7 @@ async function timeDesigns(url: string, rootB: string, fileA: string, rootA: str
   };
   const before = await solrOf(rootA, fileA);
   const after = await solrOf(rootB, fileB);
-  const { openWorkIndex } = await importFrom(rootB, 'adapters/solr/workIndex/workIndexFile.js') as typeof import('../../src/adapters/solr/workIndex/workIndexFile.js');
+  const { openWorkIndex } = await importFrom(rootB, 'adapters/solr/workIndex/workIndexFile.js') as typeof import('../../../src/adapters/solr/workIndex/workIndexFile.js');
   const file = openWorkIndex({ path: fileB, keysOf: () => [] });
   const classes = [[1, 7], [8, 100], [101, 1000], [1001, Infinity]] as const;
   const times = new Map<string, number[]>();
@@ -149,7 +150,7 @@ async function main(): Promise<void> {
   const files = { a: join(folder, `solr-fresh-a-${records}.sqlite`), b: join(folder, `solr-fresh-b-${records}.sqlite`) };
   for (const [name, root] of [['a', rootA], ['b', rootB]] as const) {
     if (!keepFiles) for (const suffix of ['', '-wal', '-shm']) rmSync(`${files[name]}${suffix}`, { force: true });
-    const { syncWorkIndex } = await import(join(root, 'dist/src/adapters/solr/workIndex/workIndexSync.js')) as typeof import('../../src/adapters/solr/workIndex/workIndexSync.js');
+    const { syncWorkIndex } = await import(join(root, 'dist/src/adapters/solr/workIndex/workIndexSync.js')) as typeof import('../../../src/adapters/solr/workIndex/workIndexSync.js');
     const walk = await syncWorkIndex({ url, path: files[name] });
     say(`${name}: work index walk ${fmt(walk.fetched)} documents in ${fmt(walk.elapsedMs / 1000, 1)} s`);
   }
