@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   const [path, recordsText, ...pragmas] = process.argv.slice(2);
   if (path === undefined || recordsText === undefined) throw new Error('usage: stagedMoveSteps <file path> <records> [pragma=value ...]');
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
-  await openEmbeddedIndex({ path }).close();
+  await openEmbeddedIndex({ path, create: true }).close();
   const BetterSqlite3 = require('better-sqlite3') as typeof Database;
   const raw = new BetterSqlite3(path);
   raw.pragma('journal_mode = DELETE');
