@@ -170,11 +170,8 @@ function keyIdOf(key: string): bigint {
   return BigInt(`0x${sha1Hex(key).slice(0, 16)}`) >> 1n;
 }
 
-// crypto.hash's one call with hex out costs less than a Hash object and a Buffer per key
-// (docs/benchmarks.md); it came in Node 20.12, and the package runs on 20.8, where the Hash object is used.
-const sha1Hex: (text: string) => string = typeof crypto.hash === 'function'
-  ? (text) => crypto.hash('sha1', text, 'hex')
-  : (text) => crypto.createHash('sha1').update(text).digest('hex');
+// crypto.hash's one call with hex out costs less than a Hash object and a Buffer per key (docs/benchmarks.md).
+const sha1Hex = (text: string): string => crypto.hash('sha1', text, 'hex');
 
 /** A JSON array of key ids, exact (JSON.stringify cannot write a bigint). */
 function keyIdList(keys: Iterable<string>): string {
