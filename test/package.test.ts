@@ -24,6 +24,11 @@ const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const installedVersion = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
+/** In a host script: `get(path)`, a GET to its listening `server` over loopback, resolving to `{ status, body }`. */
+const GET_OVER_HTTP = `const get = (path) => new Promise((resolve, reject) => http.get({ host: '127.0.0.1', port: server.address().port, path }, (res) => {
+      let body = ''; res.setEncoding('utf8'); res.on('data', (c) => (body += c)); res.on('end', () => resolve({ status: res.statusCode, body }));
+    }).on('error', reject));`;
+
 /**
  * README.md's host, in a module form (its import or require lines), made testable: the index file and
  * the answers it gives are printed as one JSON line instead of listening for good.
@@ -42,9 +47,7 @@ function readmeHost(lines: string): string {
     const app = new Koa();
     app.use(createVersionsPlugin({ index, indexFile: 'catalog.sqlite', baseUrl: 'https://catalog.example.edu' }));
     const server = app.listen(0, '127.0.0.1', async () => {
-      const get = (path) => new Promise((resolve, reject) => http.get({ host: '127.0.0.1', port: server.address().port, path }, (res) => {
-        let body = ''; res.setEncoding('utf8'); res.on('data', (c) => (body += c)); res.on('end', () => resolve({ status: res.statusCode, body }));
-      }).on('error', reject));
+      ${GET_OVER_HTTP}
       const feed = await get('/Search/Versions?id=h1&view=rss');
       const health = await get('/Search/Versions/health');
       server.close();
@@ -188,9 +191,7 @@ test('the packed tarball installs into a fresh project and mounts through the pu
     app.use(createVersionsPlugin({ index, baseUrl: 'http://catalog.example' }));
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
-    const get = (path) => new Promise((resolve, reject) => http.get({ host: '127.0.0.1', port: server.address().port, path }, (res) => {
-      let body = ''; res.setEncoding('utf8'); res.on('data', (c) => (body += c)); res.on('end', () => resolve({ status: res.statusCode, body }));
-    }).on('error', reject));
+    ${GET_OVER_HTTP}
     const feed = await get('/Search/Versions?id=h1&view=rss');
     const page = await get('/Search/Versions?id=h3');
     server.close();
