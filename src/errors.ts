@@ -11,6 +11,7 @@ export type VersionsErrorCode =
   | 'RECORD_NOT_FOUND'
   | 'MISSING_RECORD_ID'
   | 'INDEX_UNAVAILABLE'
+  | 'INDEX_FILE_MISSING'
   | 'INVALID_OPTION'
   | 'INVALID_RECORD_DOCUMENT'
   | 'INVALID_ARGUMENT'
@@ -56,6 +57,20 @@ export class MissingRecordIdError extends VersionsError {
 export class IndexUnavailableError extends VersionsError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('INDEX_UNAVAILABLE', message, options);
+  }
+}
+
+/**
+ * The embedded index was asked to open a file that does not exist, without `create: true`: most often a
+ * server started with a wrong path or before the first load. `path` is the path as given; the message
+ * also names it from the root, since a relative path is read from the process's working folder.
+ */
+export class IndexFileMissingError extends VersionsError {
+  readonly path: string;
+  constructor(path: string, absolutePath: string, readOnly: boolean) {
+    super('INDEX_FILE_MISSING', `The index file ${path}${absolutePath === path ? '' : ` (${absolutePath})`} does not exist: check the path, or load records into it first `
+      + `(catalog-versions load FILE --db ${path})${readOnly ? '' : '; to start an empty index there, open it with create: true'}`);
+    this.path = path;
   }
 }
 

@@ -12,7 +12,7 @@ export type { CatalogIndex, VersionsQuery, RecordVersionsQuery, VersionsPage, Ve
 export type { CatalogRecord, RecordDocument } from './record/catalogRecord.js';
 export type { ServerTimeZone } from './feed/rfc822Date.js';
 export {
-  VersionsError, RecordNotFoundError, MissingRecordIdError, IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError,
+  VersionsError, RecordNotFoundError, MissingRecordIdError, IndexUnavailableError, IndexFileMissingError, InvalidOptionError, InvalidRecordDocumentError,
   InvalidArgumentError, InvalidCallError, MalformedMarcError, UnrecognisedRecordFileError, OaiError, OaiRequestError,
   MalformedOaiResponseError,
 } from './errors.js';

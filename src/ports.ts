@@ -90,6 +90,12 @@ export interface CatalogIndex {
    * and answers kept earlier serve again only if a later call returns the value they were kept under.
    */
   contentVersion?(): string | undefined;
+  /**
+   * Optional: whether the index holds any record, answered cheaply (without counting them). The health
+   * check reports an index without records as `empty`, not ok: every versions page of it is a 404, which a
+   * server opened on the wrong file or before the first load would otherwise serve as healthy.
+   */
+  hasRecords?(): Promise<boolean>;
   close(): Promise<void>;
 }
 

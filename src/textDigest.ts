@@ -4,8 +4,6 @@
  */
 import * as crypto from 'node:crypto';
 
-// crypto.hash (Node 20.12 on) hashes a string in one call, without a Hash object made and dropped; the
-// package supports Node 20 releases before it (its type says it is always there). The same digest either way.
-export const sha256Base64url: (text: string) => string = typeof (crypto.hash as unknown) === 'function'
-  ? (text) => crypto.hash('sha256', text, 'base64url')
-  : (text) => crypto.createHash('sha256').update(text).digest('base64url');
+// crypto.hash hashes a string in one call, without a Hash object made and dropped (every Node the package
+// supports has it: package.json engines).
+export const sha256Base64url = (text: string): string => crypto.hash('sha256', text, 'base64url');

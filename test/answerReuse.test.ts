@@ -92,7 +92,7 @@ test('a load into the same index makes the next answer show the new version', as
 
 test('a commit by another connection to the index file makes the next answer fresh', async (t) => {
   const path = join(folder, 'shared.sqlite');
-  const writer = openEmbeddedIndex({ path });
+  const writer = openEmbeddedIndex({ path, create: true });
   await writer.load(fixture('thesis-in-two-repositories'));
   const server = openEmbeddedIndex({ path, readOnly: true });
   t.teardown(async () => {

@@ -86,7 +86,7 @@ test('CATALOG_RECORDS is read as MARC 21, MARCXML or JSON Lines from its content
 test('CATALOG_INDEX opens an index file made by the command, read-only, without loading anything', async (t) => {
   const dir = tempDir(t);
   const path = join(dir, 'catalog.sqlite');
-  const writing = openEmbeddedIndex({ path });
+  const writing = openEmbeddedIndex({ path, create: true });
   await writing.load([
     { id: 'a', title: 'The Hobbit', author: 'Tolkien, J. R. R.' },
     { id: 'b', title: 'Hobbit', author: 'Tolkien, J. R. R.' },
@@ -159,7 +159,7 @@ test('the home page of an index where no two records share a work says so, rathe
 test('files of the wrong kind are refused with a sentence that says what to do', async (t) => {
   const dir = tempDir(t);
   const index = join(dir, 'catalog.sqlite');
-  const writing = openEmbeddedIndex({ path: index });
+  const writing = openEmbeddedIndex({ path: index, create: true });
   await writing.load([{ id: 'a', title: 'T', author: 'A' }]);
   await writing.close();
   const text = join(dir, 'notes.txt');

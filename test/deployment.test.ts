@@ -141,7 +141,7 @@ function tempDir(t: { teardown(fn: () => unknown): void }): string {
 }
 
 async function indexFileWithRecords(path: string): Promise<void> {
-  const writing = openEmbeddedIndex({ path });
+  const writing = openEmbeddedIndex({ path, create: true });
   await writing.load(fixture('thesis-in-two-repositories'));
   await writing.close();
 }
@@ -182,6 +182,31 @@ test('health: 200 with the content version while the index answers; 503 "missing
   t.is(replaced.body.status, 'missing');
   t.regex(replaced.body.problem, /was replaced since the server opened it; restart the server/);
   t.true(warnings.some((w) => /^health check: missing: /.test(w)), 'a failed check is logged');
+});
+
+test('health: 503 "empty" for an index without records, naming its file, and 200 once a load fills it', async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, 'catalog.sqlite');
+  await openEmbeddedIndex({ path, create: true }).close();
+  const index = openEmbeddedIndex({ path, readOnly: true });
+  t.teardown(() => index.close());
+  const { request, warnings } = healthHost(index, { indexFile: path });
+
+  const empty = await request.get('/Search/Versions/health');
+  t.is(empty.status, 503);
+  t.is(empty.body.status, 'empty');
+  t.is(empty.body.problem, `the index file ${path} holds no records, so every versions page is a 404: load records into it, or check that the server opened the index the loads write`);
+  t.true(warnings.some((w) => w.startsWith('health check: empty: ')), 'the failed check is logged');
+
+  await indexFileWithRecords(path);
+  const filled = await request.get('/Search/Versions/health');
+  t.is(filled.status, 200, 'the load another connection made is seen');
+  t.is(filled.body.status, 'ok');
+
+  const inMemory = openEmbeddedIndex({ path: ':memory:' });
+  t.teardown(() => inMemory.close());
+  const unnamed = await healthHost(inMemory).request.get('/Search/Versions/health');
+  t.like(unnamed.body, { status: 'empty', problem: 'the index holds no records, so every versions page is a 404: load records into it, or check that the server opened the index the loads write' });
 });
 
 test('health: 503 "locked" while another process holds the index file exclusively', async (t) => {

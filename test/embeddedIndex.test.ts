@@ -119,7 +119,7 @@ indexBehaviourSuite(test, 'embedded, 0.1.0 file read-only', async (documents) =>
 indexBehaviourSuite(test, 'embedded, 0.1.0 file rebuilt', async (documents) => {
   const path = newFile('v010-rebuilt');
   writeLegacyFile(path, documents, 1);
-  await openEmbeddedIndex({ path }).close();
+  await openEmbeddedIndex({ path, create: true }).close();
   assert.deepStrictEqual(schemaOf(path), CURRENT_LAYOUT, 'a writable open rebuilds a 0.1.0 file');
   return openEmbeddedIndex({ path, readOnly: true });
 });
@@ -127,7 +127,7 @@ indexBehaviourSuite(test, 'embedded, 0.1.0 file rebuilt', async (documents) => {
 indexBehaviourSuite(test, 'embedded, migrated from schema 0', async (documents) => {
   const path = newFile('migrated');
   writeLegacyFile(path, documents, 0);
-  await openEmbeddedIndex({ path }).close();
+  await openEmbeddedIndex({ path, create: true }).close();
   return openEmbeddedIndex({ path, readOnly: true });
 });
 
@@ -215,7 +215,7 @@ test('a file index keeps its records across close and reopen, and opens read-onl
   const folder = mkdtempSync(join(tmpdir(), 'versions-index-'));
   try {
     const path = join(folder, 'catalog.sqlite');
-    const writer = openEmbeddedIndex({ path });
+    const writer = openEmbeddedIndex({ path, create: true });
     await writer.load([{ id: 'kept', title: 'Kept', author: 'K' }]);
     await writer.close();
     const reader = openEmbeddedIndex({ path, readOnly: true });
@@ -281,7 +281,7 @@ test('a load into an empty index keeps the last copy of a repeated id, with only
 
 test('a bad document stopping a load into an empty index keeps the documents before it, searchable', async (t) => {
   const path = newFile('aborted');
-  const index = openEmbeddedIndex({ path });
+  const index = openEmbeddedIndex({ path, create: true });
   const documents = [
     { id: 'a1', title: 'Same', author: 'A' },
     { id: 'a2', title: 'Same', author: 'A' },
@@ -392,7 +392,7 @@ test('a writable open rebuilds a schema 0 file in the current layout; a read-onl
   await t.throwsAsync(reader.load([{ id: 'z' }]), { message: /read-only/ });
   t.is(schemaOf(path).version, 0, 'a read-only open changes nothing');
 
-  const writer = openEmbeddedIndex({ path });
+  const writer = openEmbeddedIndex({ path, create: true });
   t.deepEqual(schemaOf(path), CURRENT_LAYOUT);
   t.deepEqual(await feed(writer), before);
   // The reader opened before the migration has lost its tables: it fails as an unavailable index (503),
@@ -410,7 +410,7 @@ test('a writable open rebuilds a schema 0 file in the current layout; a read-onl
   t.is(await writer.count(), documents.length + 1);
   await writer.close();
 
-  const again = openEmbeddedIndex({ path });
+  const again = openEmbeddedIndex({ path, create: true });
   t.is((await feed(again)).total, 6, 'a second writable open finds the current layout and leaves it');
   await again.close();
 });
@@ -429,7 +429,7 @@ test('a file of the unreleased schema 2 is refused, read-only or not, naming the
 
 test('a bulk load puts the records of a work next to each other, whatever their ids', async (t) => {
   const path = newFile('neighbours');
-  const index = openEmbeddedIndex({ path });
+  const index = openEmbeddedIndex({ path, create: true });
   // Three works whose records' ids interleave: in id order no two records of a work are neighbours.
   const works = ['Alpha', 'Beta', 'Gamma'];
   const documents = Array.from({ length: 30 }, (_, i) => ({ id: `r${String(i).padStart(2, '0')}`, title: works[i % 3], author: 'Same, Author' }));
@@ -455,7 +455,7 @@ test('a file of a newer schema is refused, naming the path option', (t) => {
 
 test('the content version stays while the index is only read, and changes with every load, own or another connection\'s', async (t) => {
   const path = join(folder, 'content-version.sqlite');
-  const writer = openEmbeddedIndex({ path });
+  const writer = openEmbeddedIndex({ path, create: true });
   await writer.load([{ id: 'a', title: 'A', author: 'Author' }]);
   const reader = openEmbeddedIndex({ path, readOnly: true });
   t.teardown(async () => {
@@ -484,7 +484,7 @@ test('the content version stays while the index is only read, and changes with e
 
 test('replaced and deleted records take their key rows with them, and keys no record has any more', async (t) => {
   const path = newFile('replace-delete');
-  const index = openEmbeddedIndex({ path });
+  const index = openEmbeddedIndex({ path, create: true });
   await index.load([
     { id: 'r1', title: 'Work', author: 'A', last_indexed: '2025-01-01T00:00:00Z' },
     { id: 'r2', title: 'Work', author: 'A', last_indexed: '2025-01-02T00:00:00Z' },
@@ -554,7 +554,7 @@ test('a large work read again gives the pages the statement gives, and sees ever
     id: `w${String((i * 37) % 300).padStart(3, '0')}`, title: 'Big', author: 'Many',
     last_indexed: new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 3) * 60_000).toISOString(),
   }));
-  const writer = openEmbeddedIndex({ path });
+  const writer = openEmbeddedIndex({ path, create: true });
   await writer.load(documents);
   const reader = openEmbeddedIndex({ path, readOnly: true });
   t.teardown(async () => {
@@ -707,7 +707,7 @@ test('the first page a work of 101-256 records keeps is not given after another 
     id: `kept-${String(i).padStart(3, '0')}`, title: 'Kept', author: 'Often', format, publishDate: String(1950 + (i % 17)),
     last_indexed: new Date(Date.UTC(2025, 0, 1) + (i % 30) * 60_000).toISOString(),
   });
-  const writer = openEmbeddedIndex({ path });
+  const writer = openEmbeddedIndex({ path, create: true });
   await writer.load(Array.from({ length: 150 }, (_, i) => documentOf(i, 'Book')));
   const reader = openEmbeddedIndex({ path, readOnly: true });
   t.teardown(async () => {
@@ -754,7 +754,7 @@ test('a work read whole for its page\'s facets gives the page and the facets of 
 });
 
 test('a load that names no batch size writes in the batches its writer prefers: 1,000 into an empty index, 5,000 into a filled one', async (t) => {
-  const index = openEmbeddedIndex({ path: newFile('preferred-batches') });
+  const index = openEmbeddedIndex({ path: newFile('preferred-batches'), create: true });
   const documents = (count: number, prefix: string) => Array.from({ length: count }, (_, i) => ({ id: `${prefix}${i}`, title: `Title ${i % 40}`, author: 'A' }));
   // A writer takes its turn until closed: each one opened to be asked is closed.
   const preferredNow = async () => {

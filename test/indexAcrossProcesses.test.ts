@@ -75,7 +75,7 @@ test('a load by another process reaches the kept answers of every read-only serv
   const db = join(folder, 'catalog.sqlite');
   // The thesis from one repository first; its copy in the other repository comes with a later load.
   const [first, second, ...others] = fixture('thesis-in-two-repositories');
-  const index = openEmbeddedIndex({ path: db });
+  const index = openEmbeddedIndex({ path: db, create: true });
   await index.load([first, ...others]);
   await index.close();
 

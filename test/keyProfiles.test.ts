@@ -62,7 +62,7 @@ const CHOICES: Array<{ name: string; first: 'vufind' | 'extended' | undefined; p
 for (const row of CHOICES) {
   test(`embedded index: ${row.name}`, async (t) => {
     const path = join(tempDir(t), 'catalog.sqlite');
-    const first = openEmbeddedIndex({ path, ...(row.first !== undefined ? { keyProfile: row.first } : {}) });
+    const first = openEmbeddedIndex({ path, create: true, ...(row.first !== undefined ? { keyProfile: row.first } : {}) });
     await first.load([PLAIN]);
     await first.close();
     if (row.predates === true) {
@@ -70,7 +70,7 @@ for (const row of CHOICES) {
       db.exec('DROP TABLE index_meta');
       db.close();
     }
-    const open = () => openEmbeddedIndex({ path, ...(row.then !== undefined ? { keyProfile: row.then } : {}) });
+    const open = () => openEmbeddedIndex({ path, create: true, ...(row.then !== undefined ? { keyProfile: row.then } : {}) });
     if (row.gives === 'refused') {
       const error = t.throws(open, { instanceOf: KeyProfileMismatchError });
       t.is(error?.code, 'KEY_PROFILE_MISMATCH');

@@ -87,7 +87,7 @@ function loadAndKill(file: string, db: string, ready: () => boolean, giveUpAfter
 test('a load into an index holding records, killed halfway, leaves whole records; a rerun completes it', async (t) => {
   t.timeout(180_000);
   const { file, db } = catalogInFolder(t);
-  const before = openEmbeddedIndex({ path: db });
+  const before = openEmbeddedIndex({ path: db, create: true });
   await before.load([{ id: 'existing', title: 'Already here', author: 'Someone' }]);
   await before.close();
 
@@ -137,7 +137,7 @@ test('a first load into an empty index, killed in its final move, leaves it empt
   // file is refused with a coded error naming what to do, never read half-written.
   const refused = t.throws(() => openEmbeddedIndex({ path: db, readOnly: true }), { instanceOf: IndexUnavailableError });
   t.regex(refused?.message ?? '', /interrupted.*open it once without readOnly/);
-  const index = openEmbeddedIndex({ path: db });
+  const index = openEmbeddedIndex({ path: db, create: true });
   t.is(await index.count(), 0, 'the empty index, as before the load');
   await index.close();
   t.false(existsSync(journal), 'the journal was rolled back');

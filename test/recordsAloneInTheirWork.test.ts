@@ -97,7 +97,7 @@ function keyTotals(path: string): Array<[string, number | null, number]> {
 test('records alone in their work and not, through loads, puts, deletes and a grouping decision', async (t) => {
   t.is(workKeyHash(SAME_HASH[0]), workKeyHash(SAME_HASH[1]), 'the fixture keys share a hash');
   const path = join(folder, 'steps.sqlite');
-  const index = openEmbeddedIndex({ path });
+  const index = openEmbeddedIndex({ path, create: true });
   t.teardown(() => index.close());
   for (const { name, step, versions } of STEPS) {
     await step(index);
@@ -148,7 +148,7 @@ test('the page of a lone record has the facets of a work of one, and a filter na
 
 test('a schema 3 file: served as it is read-only, given the keys\' totals by a writable open, and its records found alone once written again', async (t) => {
   const path = join(folder, 'schema-3.sqlite');
-  const first = openEmbeddedIndex({ path });
+  const first = openEmbeddedIndex({ path, create: true });
   await first.load([doc('m1', ['WORK M'], 1), doc('m2', ['WORK M'], 2), doc('n1', ['WORK N'], 3)]);
   await first.close();
   // The layout of schema 3: work_keys without its totals.
@@ -176,7 +176,7 @@ test('a schema 3 file: served as it is read-only, given the keys\' totals by a w
   };
   t.is(version(), 3, 'a read-only open changes nothing');
 
-  const writer = openEmbeddedIndex({ path });
+  const writer = openEmbeddedIndex({ path, create: true });
   t.is(version(), 4);
   t.deepEqual(keyTotals(path).map(([key, total]) => [key, total]), [['WORK M', null], ['WORK N', null]], 'totals not known: no record counts as alone');
   await check(writer, 'migrated');

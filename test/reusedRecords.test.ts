@@ -64,7 +64,7 @@ for (const size of [150, 300]) {
   test(`a work of ${size} records: a write by another connection is seen by the next answer`, async (t) => {
     const path = newFile(`other-${size}`);
     const documents = largeWork(size);
-    const writer = openEmbeddedIndex({ path });
+    const writer = openEmbeddedIndex({ path, create: true });
     await writer.load(documents);
     // A server's read-only open beside the loading one.
     const reader = openEmbeddedIndex({ path, readOnly: true });

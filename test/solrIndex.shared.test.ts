@@ -1,7 +1,7 @@
 /**
  * The shared index behaviour suite (test/indexBehaviour/indexBehaviourSuite.ts) against a real Solr, the
- * loader writing to Solr compared with the embedded index on the same file, and contentVersion (the
- * background read behind kept answers) following real commits.
+ * loader writing to Solr compared with the embedded index on the same file, contentVersion (the
+ * background read behind kept answers) following real commits, and hasRecords on an emptied core.
  *
  * Runs on every Solr that test/indexBehaviour/realSolr.ts finds (tools/solr/start.sh starts a standalone
  * one and a SolrCloud one and sets SOLR_TEST_URL and SOLR_CLOUD_TEST_URL), each on cores of its own
@@ -22,7 +22,7 @@ import { createSolrWriter, solrIngestWriter } from '../src/adapters/solr/solrWri
 import { loadRecordFiles } from '../src/cli/loadRecords.js';
 import { recordFormatNamed } from '../src/ingest/recordFormats.js';
 import { indexBehaviourSuite } from './indexBehaviour/indexBehaviourSuite.js';
-import { skippedWithoutSolr, solrCore, solrTargets, type SolrSchemaName, type SolrTarget } from './indexBehaviour/realSolr.js';
+import { skippedWithoutSolr, solrCore, solrTargets, updateSolr, type SolrSchemaName, type SolrTarget } from './indexBehaviour/realSolr.js';
 
 const SCHEMAS: Record<SolrTarget['name'], SolrSchemaName[]> = {
   standalone: ['plugin', 'vufind', 'aggregator'],
@@ -32,6 +32,15 @@ const SCHEMAS: Record<SolrTarget['name'], SolrSchemaName[]> = {
 if (!skippedWithoutSolr(test, 'shared index suite, loader and contentVersion')) {
   for (const target of solrTargets()) {
     for (const schema of SCHEMAS[target.name]) sharedTests(target, schema);
+    test(`solr ${target.name}: hasRecords, the health check's question, is false on an emptied core and true once a document is in`, async (t) => {
+      const url = await solrCore(target, 'has_records', 'aggregator');
+      await updateSolr(url, { delete: { query: '*:*' } });
+      const index = createSolrIndex({ url, versionCheckMs: 0 });
+      t.teardown(() => index.close());
+      t.is(await index.hasRecords?.(), false);
+      await updateSolr(url, [{ id: 'only-one', title: 'Alone', author: ['Someone'] }]);
+      t.is(await index.hasRecords?.(), true);
+    });
   }
 }
 

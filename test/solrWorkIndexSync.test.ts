@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InvalidOptionError } from '../src/errors.js';
 import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
 import { createSolrIndex } from '../src/adapters/solr/solrIndex.js';
 import { keepWorkIndexInStep, syncWorkIndex, type WorkIndexSyncSummary } from '../src/adapters/solr/workIndex/workIndexSync.js';
@@ -177,6 +178,41 @@ function workIndexTests(target: SolrTarget): void {
     t.deepEqual(Object.fromEntries(await solr.countVersions(['oai:a:1', 'oai:b:1', 'oai:c:1'])), { 'oai:a:1': 2, 'oai:b:1': 2, 'oai:c:1': 1 });
     const record = await solr.getRecord('oai:b:1');
     t.truthy(record?.lastIndexed && record.lastIndexed !== new Date(0).toISOString(), 'order time from _version_');
+  });
+
+  test(`${label}: the file lends its profile to createSolrIndex and to the next sync when none is given; only a different one given is refused`, async (t) => {
+    const url = await solrCore(target, 'work_index_lends_profile', 'aggregator');
+    await updateSolr(url, { delete: { query: '*:*' } });
+    // The extended profile groups the subtitled edition with the other; VuFind's keys keep them apart.
+    await updateSolr(url, [
+      { id: 'p-1', title: 'The Hobbit', author: ['Tolkien, J. R. R.'] },
+      { id: 'p-2', title: 'The hobbit, or, There and back again', author: ['Tolkien, J. R. R.'] },
+    ]);
+    const versionsOfFirst = async (path: string) => {
+      const solr = createSolrIndex({ url, workIndex: { path }, versionCheckMs: 0 });
+      try {
+        return (await solr.countVersions(['p-1'])).get('p-1');
+      } finally {
+        await solr.close();
+      }
+    };
+    const extended = newFile();
+    await syncWorkIndex({ url, path: extended, keyProfile: 'extended' });
+    t.is(await versionsOfFirst(extended), 2, 'read with the extended keys the file was made with');
+    const refused = t.throws(() => createSolrIndex({ url, workIndex: { path: extended, keyProfile: 'vufind' } }), { instanceOf: InvalidOptionError });
+    t.is(refused?.option, 'workIndex.keyProfile');
+    t.is(refused?.message, `Invalid option "workIndex.keyProfile": ${extended} was made with the extended profile, not vufind: leave workIndex.keyProfile out to use the file's, or sync into a new file for vufind`);
+
+    const run = capture();
+    t.is(await runCli(['sync', '--solr', url, '--work-index', extended, '--no-progress'], run.io), 0, run.err());
+    t.is(await versionsOfFirst(extended), 2, 'a sync without --key-profile kept the file\'s');
+    const other = capture();
+    t.is(await runCli(['sync', '--solr', url, '--work-index', extended, '--key-profile', 'vufind', '--no-progress'], other.io), 1);
+    t.regex(other.err(), /made with the extended profile, not vufind/);
+
+    const vufind = newFile();
+    await syncWorkIndex({ url, path: vufind });
+    t.is(await versionsOfFirst(vufind), 1, 'a file synced without a profile is vufind\'s, and read so');
   });
 
   test(`${label}: a walk stopped halfway resumes from its saved cursor; the CLI prints one summary line`, async (t) => {

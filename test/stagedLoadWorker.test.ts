@@ -41,7 +41,7 @@ async function versionsOf(index: EmbeddedIndex, id: string): Promise<string[]> {
 }
 
 test('readers of the index see no record of a staged load until its writer closes, then all of them', async (t) => {
-  const index = openEmbeddedIndex({ path: newFile('visibility') });
+  const index = openEmbeddedIndex({ path: newFile('visibility'), create: true });
   const writer = index.openWriter();
   const versionBefore = index.contentVersion!();
   for (let batch = 0; batch < 5; batch++) {
@@ -74,7 +74,7 @@ test('a staged load in batches of any size gives every record the keys and versi
     return prepareRecordDocument({ id: `v${n % 390}`, ...fields, last_indexed: new Date(Date.UTC(2025, 0, 1, 0, 0, n)).toISOString() }, NOW).document;
   });
   const batches = [varied(0, 1), varied(1, 137), varied(138, 262)];
-  const staged = openEmbeddedIndex({ path: newFile('batch-sizes') });
+  const staged = openEmbeddedIndex({ path: newFile('batch-sizes'), create: true });
   const stagedWriter = staged.openWriter();
   for (const batch of batches) await stagedWriter.put(batch);
   await stagedWriter.close();
@@ -96,7 +96,7 @@ test('a staged load in batches of any size gives every record the keys and versi
 
 test('a deletion in the middle of a staged load applies after the documents put before it', async (t) => {
   const path = newFile('delete');
-  const index = openEmbeddedIndex({ path });
+  const index = openEmbeddedIndex({ path, create: true });
   const writer = index.openWriter();
   await writer.put(documents(0, 100));
   await writer.put(documents(100, 100));
@@ -116,10 +116,10 @@ test('a deletion in the middle of a staged load applies after the documents put 
 
 test('an engine error in the worker reaches the caller as SqliteError, and nothing is written', async (t) => {
   const path = newFile('trigger');
-  await openEmbeddedIndex({ path }).close();
+  await openEmbeddedIndex({ path, create: true }).close();
   const tables = new Database(path);
   tables.exec("CREATE TRIGGER refuse BEFORE INSERT ON records BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;");
-  const index = openEmbeddedIndex({ path });
+  const index = openEmbeddedIndex({ path, create: true });
   // better-sqlite3's SqliteError is no native Error (ava's throwsAsync refuses it), so it is caught here.
   const error = await index.load(documents(0, 300), { batchSize: 50 }).then(() => undefined, (e: unknown) => e);
   t.true(error instanceof Database.SqliteError, String(error));
@@ -159,7 +159,7 @@ function sameHashKeys(count: number): string[] {
 test('more than 256 keys of one hash in a staged load reach the caller as IndexUnavailableError', async (t) => {
   const keys = sameHashKeys(257);
   t.is(new Set(keys.map(workKeyHash)).size, 1, 'the keys share a hash');
-  const index = openEmbeddedIndex({ path: newFile('hash') });
+  const index = openEmbeddedIndex({ path: newFile('hash'), create: true });
   await t.throwsAsync(index.load(keys.map((key, i) => ({ id: `k${i}`, work_keys_str_mv: [key] }))), {
     instanceOf: IndexUnavailableError, message: /more than 256 different work keys share the hash/,
   });
@@ -170,7 +170,7 @@ test('more than 256 keys of one hash in a staged load reach the caller as IndexU
 });
 
 test('a load whose source fails writes the batches put before the failure', async (t) => {
-  const index = openEmbeddedIndex({ path: newFile('source') });
+  const index = openEmbeddedIndex({ path: newFile('source'), create: true });
   function* failing() {
     yield* documents(0, 25);
     throw new Error('source broke');
@@ -183,7 +183,7 @@ test('a load whose source fails writes the batches put before the failure', asyn
 test('the move goes outside the write-ahead log only for a loader alone with the file, and leaves it in WAL mode', async (t) => {
   const journalModeDuringMove = async (withReader: boolean): Promise<{ during: string; after: string; reader?: number }> => {
     const path = newFile(withReader ? 'shared' : 'alone');
-    const index = openEmbeddedIndex({ path });
+    const index = openEmbeddedIndex({ path, create: true });
     const reader = withReader ? openEmbeddedIndex({ path, readOnly: true }) : undefined;
     const writer = index.openWriter();
     await writer.put(documents(0, 300));
@@ -207,7 +207,7 @@ test('the move goes outside the write-ahead log only for a loader alone with the
 
 test('closing the index in the middle of the move ends its worker; the file holds the empty index or the whole load, never part of it', async (t) => {
   const path = newFile('closed-in-move');
-  const index = openEmbeddedIndex({ path });
+  const index = openEmbeddedIndex({ path, create: true });
   const writer = index.openWriter();
   const total = 120_000;
   for (let from = 0; from < total; from += 1000) await writer.put(documents(from, 1000));
@@ -221,7 +221,7 @@ test('closing the index in the middle of the move ends its worker; the file hold
   await t.throwsAsync(index.getRecord('r0'), { instanceOf: IndexUnavailableError }, 'a read during the move fails at once');
   await index.close();
   await moving;
-  const again = openEmbeddedIndex({ path });
+  const again = openEmbeddedIndex({ path, create: true });
   const count = await again.count();
   t.true(count === 0 || count === total, `${count} records`);
   t.log(count === 0 ? 'rolled back to the empty index' : 'the move had committed');
@@ -233,12 +233,12 @@ test('closing the index in the middle of the move ends its worker; the file hold
 
 test('closing the index during a staged load drops the load; the file stays empty and usable', async (t) => {
   const path = newFile('abandoned');
-  const index = openEmbeddedIndex({ path });
+  const index = openEmbeddedIndex({ path, create: true });
   const writer = index.openWriter();
   await writer.put(documents(0, 100));
   await index.close();
   await t.notThrowsAsync(writer.close());
-  const again = openEmbeddedIndex({ path });
+  const again = openEmbeddedIndex({ path, create: true });
   t.is(await again.count(), 0);
   await again.load(documents(0, 100));
   t.is(await again.count(), 100);
@@ -253,22 +253,22 @@ test('no worker keeps the process alive after a failed load, a closed one, or on
     const folder = ${JSON.stringify(folder)};
     const docs = (n) => Array.from({ length: n }, (_, i) => ({ id: 'c' + i, title: 'T' + (i % 7) }));
     // Finished.
-    const done = openEmbeddedIndex({ path: folder + '/child-done.sqlite' });
+    const done = openEmbeddedIndex({ path: folder + '/child-done.sqlite', create: true });
     await done.load(docs(50));
     // Failed in the worker.
     const path = folder + '/child-failed.sqlite';
-    await openEmbeddedIndex({ path }).close();
+    await openEmbeddedIndex({ path, create: true }).close();
     const tables = new Database(path);
     tables.exec("CREATE TRIGGER refuse BEFORE INSERT ON records BEGIN SELECT RAISE(ABORT, 'no'); END;");
     tables.close();
-    const failed = openEmbeddedIndex({ path });
+    const failed = openEmbeddedIndex({ path, create: true });
     await failed.load(docs(50)).then(() => { throw new Error('the load should fail'); }, () => {});
     // Closed during the load.
-    const closed = openEmbeddedIndex({ path: folder + '/child-closed.sqlite' });
+    const closed = openEmbeddedIndex({ path: folder + '/child-closed.sqlite', create: true });
     await closed.openWriter().put(docs(50).map((d) => ({ ...d, last_indexed: '2025-01-01T00:00:00.000Z', work_keys_str_mv: ['K'] })));
     await closed.close();
     // Left unfinished: neither the writer nor the index is closed.
-    const left = openEmbeddedIndex({ path: folder + '/child-left.sqlite' });
+    const left = openEmbeddedIndex({ path: folder + '/child-left.sqlite', create: true });
     await left.openWriter().put(docs(50).map((d) => ({ ...d, last_indexed: '2025-01-01T00:00:00.000Z', work_keys_str_mv: ['K'] })));
     process.stdout.write('reached the end');`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

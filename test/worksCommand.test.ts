@@ -125,7 +125,7 @@ test('decisions survive export, a rebuild from the source file and import; the f
   // Imported before the records are loaded: the load applies them.
   rmSync(db);
   for (const suffix of ['-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
-  openEmbeddedIndex({ path: db }).close();
+  openEmbeddedIndex({ path: db, create: true }).close();
   t.is((await works(['import', file, '--db', db])).code, EXIT_OK);
   await load();
   t.deepEqual(await groupsOf(db), curated);

@@ -137,7 +137,7 @@ export const SOLR_DEFAULT_KEY_PROFILE: WorkKeyProfileName = 'vufind';
 /** Opens the target a command line names: an embedded index file (created when missing) or a Solr core. */
 export function openLoadTarget(spec: TargetSpec): LoadTarget {
   if ('db' in spec) {
-    return embeddedTarget(openEmbeddedIndex({ path: spec.db, ...(spec.keyProfile !== undefined ? { keyProfile: spec.keyProfile } : {}) }), `embedded index ${spec.db}`);
+    return embeddedTarget(openEmbeddedIndex({ path: spec.db, create: true, ...(spec.keyProfile !== undefined ? { keyProfile: spec.keyProfile } : {}) }), `embedded index ${spec.db}`);
   }
   const { solr, stateFile, groupingFile, keyProfile = SOLR_DEFAULT_KEY_PROFILE, ...writerOptions } = spec;
   const description = `Solr core ${displayUrl(solr)}`;

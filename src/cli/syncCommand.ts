@@ -32,13 +32,13 @@ run and remove the ones deleted.
 Options:
   --solr URL           the core or collection, e.g. http://localhost:8983/solr/biblio
   --work-index FILE    the work index file (made when missing)
-  --key-profile NAME   vufind (default) or extended; a file keeps the profile it was made with
+  --key-profile NAME   vufind (default) or extended for a new file; a file keeps the one it was made with
   --rows N             documents per request and per transaction (default 5000)
   --no-progress        no progress line even on a terminal
 `;
 
 export async function runSyncCommand(argv: readonly string[], io: SyncIo): Promise<number> {
-  let options: { url: string; path: string; keyProfile: WorkKeyProfileName; rows?: number; progress: boolean };
+  let options: { url: string; path: string; keyProfile: WorkKeyProfileName | undefined; rows?: number; progress: boolean };
   try {
     const { values, positionals } = parseArguments(argv, {
       solr: { type: 'string' }, 'work-index': { type: 'string' }, 'key-profile': { type: 'string' }, rows: { type: 'string' },
@@ -52,7 +52,7 @@ export async function runSyncCommand(argv: readonly string[], io: SyncIo): Promi
     if (typeof values.solr !== 'string') throw new UsageError('sync needs --solr URL');
     if (typeof values['work-index'] !== 'string' || values['work-index'] === '') throw new UsageError('sync needs --work-index FILE');
     checkCoreUrl(values.solr);
-    const profile = keyProfileOption(values['key-profile'] as string | undefined) ?? 'vufind';
+    const profile = keyProfileOption(values['key-profile'] as string | undefined);
     const rows = wholeNumber(values.rows as string | undefined, '--rows');
     options = { url: values.solr, path: values['work-index'], keyProfile: profile, ...(rows !== undefined ? { rows } : {}), progress: values['no-progress'] !== true };
   } catch (error) {
@@ -62,7 +62,7 @@ export async function runSyncCommand(argv: readonly string[], io: SyncIo): Promi
   }
   const line = options.progress && io.stderr.isTTY === true ? progressBars(io.stderr) : undefined;
   try {
-    const summary = await syncWorkIndex({ url: options.url, path: options.path, keyProfile: options.keyProfile, ...(options.rows !== undefined ? { rows: options.rows } : {}), ...(line ? { onProgress: line.update } : {}) });
+    const summary = await syncWorkIndex({ url: options.url, path: options.path, ...(options.keyProfile !== undefined ? { keyProfile: options.keyProfile } : {}), ...(options.rows !== undefined ? { rows: options.rows } : {}), ...(line ? { onProgress: line.update } : {}) });
     line?.end();
     io.stdout.write(`${summaryLine(summary, options.path)}\n`);
     return 0;

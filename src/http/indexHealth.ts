@@ -4,7 +4,9 @@
  * whose file the host named (the plugin's `indexFile` option), whether that file is still the one open.
  *
  * Statuses, each with the reason in `problem` (docs/deployment.md, "Health check"):
- *   ok          the index answered a read;
+ *   ok          the index answered a read (and, when it can tell, holds records);
+ *   empty       the index answered but holds no record (the port's optional hasRecords): every versions
+ *               page would be a 404, as from a server opened on the wrong file or before the first load;
  *   locked      SQLite said the file is locked (another process holds it exclusively) and the read gave up;
  *   missing     the index is not there: the file was removed or replaced since the server opened it (the
  *               server still reads the old one until it restarts), or the engine says the core or table
@@ -17,7 +19,7 @@ import { stat } from 'node:fs/promises';
 import { InvalidArgumentError } from '../errors.js';
 import type { CatalogIndex } from '../ports.js';
 
-export type IndexHealthStatus = 'ok' | 'locked' | 'missing' | 'unavailable';
+export type IndexHealthStatus = 'ok' | 'empty' | 'locked' | 'missing' | 'unavailable';
 
 export interface IndexHealth {
   readonly status: IndexHealthStatus;
@@ -66,14 +68,20 @@ export async function checkIndexHealth(index: CatalogIndex, options: IndexHealth
   const checkedAt = now().toISOString();
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  let holdsRecords: boolean;
   try {
     await index.countVersions([PROBE_ID]);
+    holdsRecords = typeof index.hasRecords === 'function' ? await index.hasRecords() : true;
   } catch (error) {
     return { status: statusOfFailure(error), contentVersion: null, checkedAt, milliseconds: elapsed(), problem: messageOf(error) };
   }
   const milliseconds = elapsed();
   const contentVersion = index.contentVersion?.() ?? null;
   const file = options.indexFile;
+  if (!holdsRecords) {
+    const where = file === undefined ? 'the index' : `the index file ${file.path}`;
+    return { status: 'empty', contentVersion, checkedAt, milliseconds, problem: `${where} holds no records, so every versions page is a 404: load records into it, or check that the server opened the index the loads write` };
+  }
   if (file !== undefined) {
     const identity = await fileIdentity(file.path);
     if (identity === undefined) {

@@ -1,7 +1,8 @@
 /**
  * Plain mistakes in calling the loading API answer with InvalidOptionError naming what is wrong, never a
  * TypeError from inside: runIngest without a clock or a writer, load() and loadDocuments() given something
- * that is not a sequence of documents, an index opened where no file can be.
+ * that is not a sequence of documents, an index opened where no file can be (a missing file:
+ * test/indexFileMissing.test.ts).
  */
 import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -59,13 +60,12 @@ test('load() and loadDocuments() given what is not a sequence of documents name 
   await index.close();
 });
 
-test('an index opened in a missing folder, on a folder, or read-only on a missing file is refused naming the path', (t) => {
+test('an index opened in a missing folder or on a folder is refused naming the path', (t) => {
   const inMissingFolder = join(folder, 'no-such-folder', 'catalog.sqlite');
   for (const [options, named] of [
     [{ path: inMissingFolder }, join(folder, 'no-such-folder')],
     [{ path: inMissingFolder, readOnly: true }, join(folder, 'no-such-folder')],
     [{ path: folder }, folder],
-    [{ path: join(folder, 'missing.sqlite'), readOnly: true }, join(folder, 'missing.sqlite')],
   ] as const) {
     const error = t.throws(() => openEmbeddedIndex(options), { instanceOf: InvalidOptionError });
     t.is(error?.option, 'path');

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const shareSoFar = watchMachineShare();
   // Planning is part of generating the documents, so it is inside the measured time.
   const plan = planCatalog(records, seed);
-  const index = openEmbeddedIndex({ path });
+  const index = openEmbeddedIndex({ path, create: true });
   let lastReport = Date.now();
   const summary = await index.load(generateRecords(plan), {
     // A fixed clock: documents carry last_indexed anyway, and a run must not depend on the date.

@@ -141,7 +141,7 @@ export async function measureFacetCost(rounds = 40, solrUrl?: string): Promise<F
     let index: CatalogIndex;
     if (solrUrl === undefined) {
       const path = join(folder, 'facets.sqlite');
-      const writer = openEmbeddedIndex({ path });
+      const writer = openEmbeddedIndex({ path, create: true });
       await writer.load(benchDocuments());
       await writer.close();
       index = openEmbeddedIndex({ path, readOnly: true });

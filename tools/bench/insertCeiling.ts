@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   const records = Number(recordsText);
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
   // The schema and the journal mode (WAL persists in the file) as the embedded index makes them.
-  await openEmbeddedIndex({ path }).close();
+  await openEmbeddedIndex({ path, create: true }).close();
 
   const BetterSqlite3 = require('better-sqlite3') as typeof Database;
   const db = new BetterSqlite3(path);

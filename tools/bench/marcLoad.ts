@@ -82,7 +82,7 @@ async function load(args: readonly string[]): Promise<MarcLoadReport> {
 
   const started = process.hrtime.bigint();
   const shareSoFar = watchMachineShare();
-  const index = openEmbeddedIndex({ path: indexPath });
+  const index = openEmbeddedIndex({ path: indexPath, create: true });
   const rejectionExamples: string[] = [];
   let lastReport = Date.now();
   const summary = await loadRecordFiles({

@@ -448,6 +448,11 @@ class SolrIndex implements CatalogIndex {
     return counts;
   }
 
+  /** Whether the core holds any document: `q=*:*`, `rows=0` (the health check's question). */
+  async hasRecords(): Promise<boolean> {
+    return (await this.select([['q', '*:*'], ['rows', '0']], 'hasRecords')).numFound > 0;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.versionWatch?.stop();

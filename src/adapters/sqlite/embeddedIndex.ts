@@ -12,11 +12,11 @@ import { createRequire } from 'node:module';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
-import { IndexUnavailableError, InvalidArgumentError, InvalidOptionError } from '../../errors.js';
+import { IndexFileMissingError, IndexUnavailableError, InvalidArgumentError, InvalidOptionError } from '../../errors.js';
 import { versionsOfKeylessRecord, type CatalogIndex, type HarvestState, type IngestWriter, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
 import type { CatalogRecord } from '../../record/catalogRecord.js';
 import { checkRecord, checkRecordId, checkRecordIds, checkVersionsQuery } from '../../portArguments.js';
-import { LAST_LEGACY_SCHEMA_VERSION, SCHEMA, SCHEMA_VERSION, SCHEMA_WITHOUT_KEY_TOTALS, schemaVersionOf } from './indexTables.js';
+import { holdsRecords, LAST_LEGACY_SCHEMA_VERSION, SCHEMA, SCHEMA_VERSION, SCHEMA_WITHOUT_KEY_TOTALS, schemaVersionOf } from './indexTables.js';
 import { harvestTableOf } from './harvestTable.js';
 import { addKeyTotals, legacyReads, migrateLegacyFile } from './legacyLayouts.js';
 import { recordSearchOn, type RecordSearchOptions, type RecordSearchResult } from './recordSearch.js';
@@ -39,6 +39,12 @@ export interface EmbeddedIndexOptions {
    */
   readonly readOnly?: boolean;
   /**
+   * Create the file when it does not exist, as `catalog-versions load` does. Without it a missing file is
+   * refused (IndexFileMissingError, naming the path): a server given a wrong path would otherwise create
+   * an empty index there and answer every versions request with a 404. Not with `readOnly`.
+   */
+  readonly create?: boolean;
+  /**
    * The work-key profile loads key records with (src/work-keys/workKeyProfiles.ts): `extended` or
    * `vufind`. A new file records the profile of its first load (default `extended`); a file keyed with
    * another profile than the one asked for is refused (KeyProfileMismatchError; keyProfileRecord.ts).
@@ -57,6 +63,8 @@ export interface EmbeddedIndex extends CatalogIndex {
   openWriter(description?: string): IngestWriter;
   /** How many records the index holds. */
   count(): Promise<number>;
+  /** Whether it holds any record (the port's optional method, always offered here; cheaper than count). */
+  hasRecords(): Promise<boolean>;
   /**
    * Records whose title or author contain every word of `text` (case- and accent-insensitive), by id:
    * a small catalog's search box (the demo's). Not part of the port: a host on Solr searches Solr.
@@ -110,22 +118,27 @@ function prepareSchema(db: Database.Database, readOnly: boolean): boolean {
   return true;
 }
 
-/** Refuses a path that cannot be opened, naming it, before better-sqlite3 is asked. */
-function checkPath(options: unknown): asserts options is EmbeddedIndexOptions {
+/**
+ * The options' checker: refuses wrong options and a path that cannot be opened, naming it, before
+ * better-sqlite3 is asked (which would create a missing file).
+ */
+function checkOptions(options: unknown): asserts options is EmbeddedIndexOptions {
   if (options === null || typeof options !== 'object' || typeof (options as { path?: unknown }).path !== 'string' || (options as { path: string }).path === '') {
     throw new InvalidOptionError('path', "give a file path or ':memory:'");
   }
-  const { path, readOnly, keyProfile } = options as EmbeddedIndexOptions;
+  const { path, readOnly, create, keyProfile } = options as EmbeddedIndexOptions;
   if (keyProfile !== undefined) checkKeyProfile(keyProfile);
+  if (create !== undefined && typeof create !== 'boolean') throw new InvalidOptionError('create', `give true or false, not ${JSON.stringify(create)}`);
+  if (create === true && readOnly === true) throw new InvalidOptionError('create', 'a read-only open cannot create the index file: leave out one of create and readOnly');
   if (path === ':memory:') return;
   const folder = dirname(resolve(path));
   if (!existsSync(folder)) throw new InvalidOptionError('path', `the folder ${folder} of the index file ${path} does not exist`);
   if (existsSync(path) && statSync(path).isDirectory()) throw new InvalidOptionError('path', `${path} is a folder, not an index file`);
-  if (readOnly === true && !existsSync(path)) throw new InvalidOptionError('path', `the index file ${path} does not exist (a read-only open does not create one)`);
+  if (create !== true && !existsSync(path)) throw new IndexFileMissingError(path, resolve(path), readOnly === true);
 }
 
 export function openEmbeddedIndex(options: EmbeddedIndexOptions): EmbeddedIndex {
-  checkPath(options);
+  checkOptions(options);
   const readOnly = options.readOnly === true;
   let db: Database.Database;
   try {
@@ -249,6 +262,15 @@ function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout
         return countRecords.get() ?? 0;
       } catch (cause) {
         throw unavailable('count', cause);
+      }
+    },
+
+    async hasRecords() {
+      ensureOpen();
+      try {
+        return holdsRecords(db);
+      } catch (cause) {
+        throw unavailable('record check', cause);
       }
     },
 

@@ -272,7 +272,7 @@ async function child([dist, file, indexPath, workers, keyProfile]: readonly stri
     }, Number(at) * 1000).unref();
   }
   const shareSoFar = watchMachineShare();
-  const index = openEmbeddedIndex({ path: indexPath, ...(keyProfile !== '' ? { keyProfile } : {}) });
+  const index = openEmbeddedIndex({ path: indexPath, create: true, ...(keyProfile !== '' ? { keyProfile } : {}) });
   const summary = await loadRecordFiles({
     files: [{ path: file!, format: recordFormatNamed('iso2709') }],
     writer: index.openWriter(`embedded index ${indexPath}`),

@@ -23,13 +23,16 @@ import { isRecordFieldOrder } from '../../../record/recordOrder.js';
 import { describeFacetFieldNames, type FacetFieldNames } from './documentFacets.js';
 import { termsQuery } from '../termsQuery.js';
 import { orderTimeOf } from './documentOrder.js';
-import { isWorkOf, openWorkIndex, pageOfDocumentWork, type DocumentWork, type WorkIndex } from './workIndexFile.js';
+import { isWorkOf, keyProfileOfWorkIndex, openWorkIndex, pageOfDocumentWork, type DocumentWork, type WorkIndex } from './workIndexFile.js';
 
 /** createSolrIndex's `workIndex` option. */
 export interface SolrWorkIndexOptions {
   /** The work index file that `catalog-versions sync` (or keepWorkIndexInStep) keeps. */
   path: string;
-  /** The profile the file was made with (default `vufind`); a file made with another is refused. */
+  /**
+   * The profile the file was made with; by default the one it records (`vufind` for a file never synced).
+   * A profile given that differs from the file's is refused.
+   */
   keyProfile?: WorkKeyProfileName;
   /** The stored fields keyed for non-MARC documents (src/work-keys/storedDocumentKeys.ts STORED_KEY_FIELDS). */
   storedFields?: Partial<StoredKeyFields>;
@@ -37,7 +40,8 @@ export interface SolrWorkIndexOptions {
 
 export interface CheckedSolrWorkIndexOptions {
   readonly path: string;
-  readonly keyProfile: WorkKeyProfileName;
+  /** As asked: undefined takes the file's (keyProfileOfWorkIndex). */
+  readonly keyProfile: WorkKeyProfileName | undefined;
   readonly storedFields: StoredKeyFields;
 }
 
@@ -51,7 +55,7 @@ export function checkSolrWorkIndexOptions(value: unknown): CheckedSolrWorkIndexO
   if (typeof given.path !== 'string' || given.path.trim() === '') throw new InvalidOptionError('workIndex.path', 'must name the work index file (made by `catalog-versions sync`)');
   return Object.freeze({
     path: given.path,
-    keyProfile: checkKeyProfile('workIndex.keyProfile', given.keyProfile),
+    keyProfile: given.keyProfile === undefined ? undefined : checkKeyProfile('workIndex.keyProfile', given.keyProfile),
     storedFields: checkStoredKeyFields('workIndex.storedFields', given.storedFields),
   });
 }
@@ -76,6 +80,8 @@ type Select = (params: ReadonlyArray<readonly [string, string]>, what: string) =
 
 export class WorkIndexAnswers {
   private readonly index: WorkIndex;
+  /** The profile the file's keys were made with, which records read from the core are keyed with too. */
+  private readonly keyProfile: WorkKeyProfileName;
   /** The facet fields' Solr names as the file records them once it keeps their values. */
   private readonly facetFields: string;
 
@@ -88,14 +94,15 @@ export class WorkIndexAnswers {
   ) {
     this.facetFields = describeFacetFieldNames(facetNames);
     try {
-      this.index = openWorkIndex({ path: options.path, keysOf: (document) => keysOf(document, options.keyProfile, options.storedFields) });
+      this.index = openWorkIndex({ path: options.path, keysOf: (document) => keysOf(document, this.keyProfile, options.storedFields) });
     } catch (error) {
       throw new InvalidOptionError('workIndex.path', `cannot open ${options.path} (${error instanceof Error ? error.message : String(error)})`);
     }
-    const made = this.index.state('key_profile');
-    if (made !== undefined && made !== options.keyProfile) {
+    try {
+      this.keyProfile = keyProfileOfWorkIndex(this.index, options.path, 'workIndex.keyProfile', options.keyProfile);
+    } catch (error) {
       this.index.close();
-      throw new InvalidOptionError('workIndex.keyProfile', `${options.path} was made with the ${made} profile, not ${options.keyProfile}`);
+      throw error;
     }
   }
 
@@ -111,7 +118,7 @@ export class WorkIndexAnswers {
   /** A Solr document with the keys and order time the file holds for it (the core holds none). */
   completeDocument(doc: Record<string, unknown>): Record<string, unknown> {
     // The file keeps hashes of keys, not their text: the same keysOf the sync used makes them again.
-    const out = { ...doc, [this.keyField]: keysOf(doc, this.options.keyProfile, this.options.storedFields).keys };
+    const out = { ...doc, [this.keyField]: keysOf(doc, this.keyProfile, this.options.storedFields).keys };
     if (out[this.lastIndexedField] === undefined) {
       const time = orderTimeOf(doc);
       if (time !== undefined) out[this.lastIndexedField] = new Date(time).toISOString();

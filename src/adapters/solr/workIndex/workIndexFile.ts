@@ -19,6 +19,8 @@ import type { VersionsOrder } from '../../../ports.js';
 import { FACET_FIELDS, type FacetField, type FacetTally, type VersionsFilter } from '../../../record/recordFacets.js';
 import type { DocumentFacetValue } from './documentFacets.js';
 import { orderTimeOf, solrVersionOf } from './documentOrder.js';
+import { checkKeyProfile } from '../../../work-keys/storedDocumentKeys.js';
+import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 
 /** The orders the work index sorts itself; the orders on record fields are sorted from the records (src/record/recordOrder.ts). */
 type EngineOrder = Extract<VersionsOrder, 'last-indexed' | 'relevance'>;
@@ -168,11 +170,8 @@ function keyIdOf(key: string): bigint {
   return BigInt(`0x${sha1Hex(key).slice(0, 16)}`) >> 1n;
 }
 
-// crypto.hash's one call with hex out costs less than a Hash object and a Buffer per key
-// (docs/benchmarks.md); it came in Node 20.12, and the package runs on 20.8, where the Hash object is used.
-const sha1Hex: (text: string) => string = typeof crypto.hash === 'function'
-  ? (text) => crypto.hash('sha1', text, 'hex')
-  : (text) => crypto.createHash('sha1').update(text).digest('hex');
+// crypto.hash's one call with hex out costs less than a Hash object and a Buffer per key (docs/benchmarks.md).
+const sha1Hex = (text: string): string => crypto.hash('sha1', text, 'hex');
 
 /** A JSON array of key ids, exact (JSON.stringify cannot write a bigint). */
 function keyIdList(keys: Iterable<string>): string {
@@ -182,6 +181,22 @@ function keyIdList(keys: Iterable<string>): string {
 const require = createRequire(import.meta.url);
 let databaseClass: typeof Database | undefined;
 const betterSqlite3 = () => (databaseClass ??= require('better-sqlite3') as typeof Database);
+
+/**
+ * The profile a work index file is keyed with: the one it records (its first sync wrote `key_profile`),
+ * else the one asked for, else `vufind`. Only a profile asked for that differs from the file's is refused
+ * (InvalidOptionError naming `option`): keys of two profiles do not meet, so answers or a sync under
+ * another profile would split every work.
+ */
+export function keyProfileOfWorkIndex(index: WorkIndex, path: string, option: string, asked: WorkKeyProfileName | undefined): WorkKeyProfileName {
+  const made = index.state('key_profile');
+  if (made === undefined) return checkKeyProfile(option, asked);
+  const recorded = checkKeyProfile(`key_profile (recorded in ${path})`, made);
+  if (asked !== undefined && asked !== recorded) {
+    throw new InvalidOptionError(option, `${path} was made with the ${recorded} profile, not ${asked}: leave ${option} out to use the file's, or sync into a new file for ${asked}`);
+  }
+  return recorded;
+}
 
 export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
   if (typeof options !== 'object' || options === null) throw new InvalidOptionError('workIndex', 'needs an object with "path" and "keysOf"');

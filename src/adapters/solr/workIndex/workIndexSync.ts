@@ -31,7 +31,7 @@ import type { SolrResultList } from '../solrAnswers.js';
 import { isObject } from '../solrFaults.js';
 import { solrIndexVersionProbe } from '../solrVersionWatch.js';
 import { checkKeyProfile, checkStoredKeyFields, keysOf, storedFieldsRead, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
-import { openWorkIndex, type WorkIndex } from './workIndexFile.js';
+import { keyProfileOfWorkIndex, openWorkIndex, type WorkIndex } from './workIndexFile.js';
 import { DEFAULT_SOLR_FIELDS, type SolrFieldMap } from '../solrIndex.js';
 import { describeFacetFieldNames, facetFieldNamesOf, facetValuesOfDocument, type FacetFieldNames } from './documentFacets.js';
 
@@ -40,7 +40,10 @@ export interface WorkIndexSyncOptions {
   url: string;
   /** The work index file. */
   path: string;
-  /** `vufind` (default) or `extended`; a file keeps the profile it was first made with. */
+  /**
+   * `vufind` or `extended`: the profile a new file is made with (default `vufind`). A file keeps the one it
+   * was first made with, which a sync without this option takes; one given that differs is refused.
+   */
   keyProfile?: WorkKeyProfileName;
   /** The stored fields non-MARC documents are keyed from (src/work-keys/storedDocumentKeys.ts STORED_KEY_FIELDS). */
   storedFields?: Partial<StoredKeyFields>;
@@ -84,13 +87,16 @@ const SWEEP_ROWS = 10_000;
 
 export async function syncWorkIndex(options: WorkIndexSyncOptions): Promise<WorkIndexSyncSummary> {
   const checked = checkSyncOptions(options);
+  // The file's profile once it is open (nothing is keyed before).
+  let keyProfile = checkKeyProfile('keyProfile', checked.keyProfile);
   const index = openWorkIndex({
     path: checked.path,
-    keysOf: (document) => keysOf(document, checked.keyProfile, checked.fields),
+    keysOf: (document) => keysOf(document, keyProfile, checked.fields),
     facetsOf: (document) => facetValuesOfDocument(document, checked.facetNames),
   });
   try {
-    return await syncOpened(index, checked);
+    keyProfile = keyProfileOfWorkIndex(index, checked.path, 'keyProfile', checked.keyProfile);
+    return await syncOpened(index, { ...checked, keyProfile });
   } finally {
     index.close();
   }
@@ -118,7 +124,8 @@ export function keepWorkIndexInStep(options: WorkIndexSyncOptions & { intervalMs
 }
 
 interface CheckedSyncOptions {
-  url: URL; display: string; path: string; keyProfile: WorkKeyProfileName; fields: StoredKeyFields; facetNames: FacetFieldNames; rows: number; timeoutMs: number;
+  /** `keyProfile`: as asked until the file is open, then the file's (keyProfileOfWorkIndex). */
+  url: URL; display: string; path: string; keyProfile: WorkKeyProfileName | undefined; fields: StoredKeyFields; facetNames: FacetFieldNames; rows: number; timeoutMs: number;
   onProgress?: (progress: WorkIndexSyncProgress) => void;
 }
 
@@ -149,7 +156,7 @@ function checkSyncOptions(options: WorkIndexSyncOptions): CheckedSyncOptions {
   };
   return {
     url, display: `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`, path: options.path,
-    keyProfile: checkKeyProfile('keyProfile', options.keyProfile),
+    keyProfile: options.keyProfile === undefined ? undefined : checkKeyProfile('keyProfile', options.keyProfile),
     fields: checkStoredKeyFields('storedFields', options.storedFields),
     facetNames: facetFieldNamesOf({ ...DEFAULT_SOLR_FIELDS, ...checkFacetFieldNames(options.fields) }),
     rows: whole('rows', options.rows, DEFAULT_ROWS, 1), timeoutMs: whole('timeoutMs', options.timeoutMs, 60_000, 1),
@@ -157,13 +164,10 @@ function checkSyncOptions(options: WorkIndexSyncOptions): CheckedSyncOptions {
   };
 }
 
-async function syncOpened(index: WorkIndex, options: CheckedSyncOptions): Promise<WorkIndexSyncSummary> {
+async function syncOpened(index: WorkIndex, options: CheckedSyncOptions & { keyProfile: WorkKeyProfileName }): Promise<WorkIndexSyncSummary> {
   const started = Date.now();
   const select = selectOn(options);
   const made = index.state('key_profile');
-  if (made !== undefined && made !== options.keyProfile) {
-    throw new InvalidOptionError('keyProfile', `${options.path} was made with the ${made} profile; sync it with that profile, or into a new file for ${options.keyProfile}`);
-  }
   const core = index.state('core');
   if (core !== undefined && core !== options.display) throw new InvalidOptionError('url', `${options.path} is the work index of ${core}, not of ${options.display}`);
   if (made === undefined || core === undefined) index.setState({ key_profile: options.keyProfile, core: options.display });
