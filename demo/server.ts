@@ -63,6 +63,17 @@ async function openSolrCatalog(url: string): Promise<DemoCatalog> {
   return { index, featured: [], startMessage };
 }
 
+/** Why the demo cannot listen on PORT, and what to set instead. */
+function listenProblem(error: NodeJS.ErrnoException): string {
+  const alsoBaseUrl = process.env.BASE_URL !== undefined ? ', and BASE_URL to match' : '';
+  if (error.code === 'EADDRINUSE') {
+    const other = port === 65535 ? 3000 : port + 1;
+    return `port ${port} is already in use (another program listens there). Stop it, or set another port: PORT=${other} npm start${alsoBaseUrl}`;
+  }
+  if (error.code === 'EACCES') return `port ${port} needs privileges this user does not have. Set a port above 1023: PORT=3000 npm start${alsoBaseUrl}`;
+  return `cannot listen on port ${port}: ${error.message}`;
+}
+
 try {
   const catalog = solrUrl !== undefined ? await openSolrCatalog(solrUrl) : await openEmbeddedCatalog(embeddedSource());
   const featured = featuredFromEnv ?? catalog.featured;
@@ -81,6 +92,12 @@ try {
     if (first !== undefined) {
       console.log(`Open first: ${baseUrl}/Search/Versions?${new URLSearchParams({ id: first, search: 'versions' })}`);
     }
+  });
+  // A port already taken (or one the user may not open) is the usual first-run problem: say which port
+  // and what to set, without a stack trace, and exit non-zero.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    console.error(`Could not start the demo: ${listenProblem(error)}`);
+    void catalog.index.close().finally(() => process.exit(1));
   });
   const stop = () => server.close(() => void catalog.index.close().then(() => process.exit(0)));
   process.on('SIGINT', stop);

@@ -21,6 +21,7 @@ import * as cheerio from 'cheerio';
 import { parse as parseHtml } from 'parse5';
 import { channelOf, childElements, itemsOf, parseFeed, textOf } from './support/parseFeed.js';
 import { BASE_URL, fixture, hostFor, openLoadedIndex } from './support/testHost.js';
+import { describeLogged, type LoggedLine } from './support/recordingLogger.js';
 import type { Document, Element } from '@xmldom/xmldom';
 import type Koa from 'koa';
 
@@ -129,7 +130,10 @@ function sendRaw(port: number, request: Buffer): Promise<RawResponse> {
  * so a test can put any byte, valid UTF-8 or not, on the wire.
  */
 function rawGet(target: string, extraHeaders: string[] = [], method = 'GET'): Buffer {
-  const lines = [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close', ...extraHeaders, '', ''];
+  // `Connection: close` goes last: a header value that ends the head early (CR LF CR LF, then a request
+  // line) leaves what follows it a request of its own. Had the head already said `Connection: close`, those
+  // bytes would be data after it, which Node refuses by destroying the socket mid-answer.
+  const lines = [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1', ...extraHeaders, 'Connection: close', '', ''];
   return Buffer.from(lines.join('\r\n'), 'latin1');
 }
 
@@ -266,15 +270,18 @@ interface Listening {
   readonly app: Koa;
 }
 
+/** A listening host and what its plugin logged. */
+type LoggingHost = Listening & { readonly logged: LoggedLine[] };
+
 async function listen(app: Koa, maxHeaderSize?: number): Promise<Listening> {
   const server = createServer(maxHeaderSize === undefined ? {} : { maxHeaderSize }, app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { port: (server.address() as AddressInfo).port, server, app };
 }
 
-let host: Promise<Listening> | undefined;
+let host: Promise<LoggingHost> | undefined;
 /** One host for the whole file (loading ~100 records and compiling templates once keeps the matrix fast). */
-function sharedHost(): Promise<Listening> {
+function sharedHost(): Promise<LoggingHost> {
   host ??= (async () => {
     // Each hostile record is a work of its own, so one value that breaks a feed cannot hide what the others do.
     const hostileRecords = hostileIds().map((id, i) => ({
@@ -282,11 +289,21 @@ function sharedHost(): Promise<Listening> {
     }));
     const index = await openLoadedIndex([...fixture('thesis-in-two-repositories'), ...hostileRecords]);
     if ((await index.count()) !== knownIds().size) throw new Error('some records were not loaded');
-    const { app } = hostFor(index, { logger: { error: () => undefined, warn: () => undefined } });
-    return listen(app, 4 * 1024 * 1024);
+    const { app, logged } = hostFor(index);
+    return { ...await listen(app, 4 * 1024 * 1024), logged };
   })();
   return host;
 }
+
+// Every test here shares the host: what they provoked together is checked once they have all run.
+test.after('hostile input is logged as warnings for 4xx answers, never as an error', async (t) => {
+  if (host === undefined) return;
+  const { logged } = await host;
+  t.deepEqual(logged.filter((line) => line.level === 'error').map(describeLogged).slice(0, 10), []);
+  const statuses = new Set(logged.map((line) => line.details?.status));
+  t.true([...statuses].every((status) => typeof status === 'number' && status >= 400 && status < 500), [...statuses].join(', '));
+  t.true(logged.some((line) => line.details?.code === 'RECORD_NOT_FOUND'), 'the matrix asks for missing records');
+});
 
 test.after.always(async () => {
   if (host !== undefined) (await host).server.close();
@@ -668,11 +685,11 @@ test("with Node's default header limit, a 100 KB value is refused by Node with 4
 });
 
 /** A host app without `baseUrl`: the plugin then builds its links from the request's own address. */
-async function hostWithoutBaseUrl(): Promise<Listening & { close: () => Promise<void> }> {
+async function hostWithoutBaseUrl(): Promise<LoggingHost & { close: () => Promise<void> }> {
   const index = await openLoadedIndex(fixture('thesis-in-two-repositories'));
-  const { app } = hostFor(index, { baseUrl: undefined, logger: { error: () => undefined, warn: () => undefined } });
+  const { app, logged } = hostFor(index, { baseUrl: undefined });
   const listening = await listen(app);
-  return { ...listening, close: async () => { listening.server.close(); await index.close(); } };
+  return { ...listening, logged, close: async () => { listening.server.close(); await index.close(); } };
 }
 
 const requestWithHeaders = (target: string, headers: string[]) =>
@@ -705,6 +722,8 @@ test('without a baseUrl, an Origin header never decides where links, stylesheets
         t.false((header(response, 'content-security-policy') ?? '').includes('evil.example'), `${target}: the CSP trusts the Origin header`);
       }
     }
+    t.deepEqual(listening.logged.map((line) => `${describeLogged(line)} ${String(line.details?.url)}`), ['', '&view=rss'].map((view) =>
+      `warn RECORD_NOT_FOUND: Record "nope" does not exist ${basePath(`id=nope${view}`)}`), 'the missing record is logged with its request');
   } finally {
     await listening.close();
   }

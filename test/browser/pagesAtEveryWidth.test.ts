@@ -8,7 +8,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  assertAccessible, axeViolations, browserTest, demoAndChromium, overflowingElements, PAGED_WORK_ID, viewportScreenshot,
+  assertAccessible, axeViolations, browserTest, demoAndChromium, loggedSince, overflowingElements, PAGED_WORK_ID, viewportScreenshot,
 } from './support.js';
 
 const BRANDED = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'host-branded-themes');
@@ -39,5 +39,9 @@ for (const [lng, ui] of ['en', 'pt-br', 'es'].flatMap((code) => (['standard', 'm
       }
       await context.close();
     }
+    t.deepEqual(loggedSince(running), [
+      'warn RECORD_NOT_FOUND: Record "no-such-record" does not exist',
+      'warn MISSING_RECORD_ID: The request has no record id (query parameter "id")',
+    ], 'each error page\'s cause is logged as a warning, the missing record by its id');
   });
 }

@@ -18,6 +18,7 @@ import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type 
 import { createDemoHost } from '../../demo/demoHost.js';
 import type { EmbeddedIndex, VersionsPluginOptions } from '../../src/index.js';
 import { fixture, manyVersions, openLoadedIndex } from '../support/testHost.js';
+import { describeLogged, recordingLogger, type RecordingLogger } from '../support/recordingLogger.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const XSLTPROC = '/usr/bin/xsltproc';
@@ -58,6 +59,8 @@ export const HOSTILE_TITLE = '<script>alert(1)</script> & "quoted" <b>bold</b>';
 export interface DemoServer {
   readonly origin: string;
   readonly index: EmbeddedIndex;
+  /** What the plugin logged (its `logger` option), kept for the tests to assert instead of printed. */
+  readonly logger: RecordingLogger;
   close(): Promise<void>;
 }
 
@@ -81,11 +84,24 @@ export function demoAndChromium(demoWithoutChromium = false, plugin: Partial<Ver
     if (hasChromium || demoWithoutChromium) running.demo = await startDemo(plugin);
     if (hasChromium) running.browser = await launchChromium();
   });
+  // Tests run one at a time (browserTest), so each takes what it provoked (loggedSince); an entry left over
+  // is one no test expected.
+  test.after('the plugin logged nothing that no test asserted', (t) => {
+    t.deepEqual(running.demo?.logger.logged.map(describeLogged) ?? [], []);
+  });
   test.after.always(async () => {
     await running.browser?.close();
     await running.demo?.close();
   });
   return running;
+}
+
+/**
+ * What the plugin logged since the last call (every entry then forgotten), as distinct `level message`
+ * lines in the order first logged: a page, its reload and its accessibility scan log the same entry.
+ */
+export function loggedSince(running: RunningDemo): string[] {
+  return [...new Set(running.demo!.logger.take().map(describeLogged))];
 }
 
 /** `plugin`: options of the plugin besides the demo's own (a host's themes, say). */
@@ -111,13 +127,15 @@ export async function startDemo(plugin: Partial<VersionsPluginOptions> = {}): Pr
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const logger = recordingLogger();
   const app = createDemoHost({
-    index, baseUrl: origin, featuredIds: [PAGED_WORK_ID, THESIS_ID], search: (text, options) => index.searchRecords(text, options), plugin,
+    index, baseUrl: origin, featuredIds: [PAGED_WORK_ID, THESIS_ID], search: (text, options) => index.searchRecords(text, options), plugin: { logger, ...plugin },
   });
   server.on('request', app.callback());
   return {
     origin,
     index,
+    logger,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

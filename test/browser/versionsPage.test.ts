@@ -9,7 +9,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import {
-  assertAccessible, axeViolations, browserTest, itemsPerRow, overflowingElements, PAGED_WORK_ID, screenshot,
+  assertAccessible, axeViolations, browserTest, itemsPerRow, loggedSince, overflowingElements, PAGED_WORK_ID, screenshot,
   demoAndChromium, THESIS_ID, viewportScreenshot, watch, type PageWatch,
 } from './support.js';
 import test from 'ava';
@@ -21,6 +21,8 @@ const ERROR_LINES = {
   'pt-br': ['Erro na aplicação', 'Ocorreu um erro durante a execução; por favor, tente novamente mais tarde.', 'Por favor contate o Library Reference Department para mais ajuda'],
   es: ['Ha ocurrido un error', 'Se produjo un error durante la ejecución; por favor, inténtelo de nuevo más tarde.', 'Por favor, contacte con Library Reference Department para obtener ayuda'],
 } as const;
+/** What the plugin logs for the error page of the record no-such-record: a warning naming the record. */
+const MISSING_RECORD_LOGGED = 'warn RECORD_NOT_FOUND: Record "no-such-record" does not exist';
 const WORK_TITLE = 'Memórias póstumas de Brás Cubas';
 
 const running = demoAndChromium();
@@ -317,6 +319,7 @@ browserTest('the language switch changes the language and the language cookie ke
     const error = await page.goto(versionsUrl('no-such-record'));
     t.is(error?.status(), 404);
     t.deepEqual(await texts(page, 'main h1, main .error-page__lines p'), [...ERROR_LINES['pt-br']]);
+    t.deepEqual(loggedSince(running), [MISSING_RECORD_LOGGED]);
 
     await page.goto(versionsUrl(PAGED_WORK_ID));
     await Promise.all([page.waitForURL(/lng=es/), page.locator('nav.language-switch a[hreflang="es"]').click()]);
@@ -373,7 +376,9 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
           t.is((await page.locator('header .site-title a').textContent())?.trim(), 'Library Catalog');
           t.is((await page.locator('main a.error-page__home').textContent())?.trim(), CATALOG_HOME[lng]);
           t.is(await page.locator('nav.language-switch a').count(), 2);
-          t.false((await page.content()).includes('no-such-record'), 'the missing id is not echoed');
+          const html = await page.content();
+          t.false(html.includes('no-such-record'), 'the missing id is not echoed');
+          t.false(/RECORD_NOT_FOUND|does not exist/.test(html), 'the logged cause stays in the log');
         }
         t.deepEqual(await overflowingElements(page), [], 'nothing wider than the screen');
         t.deepEqual(await seen.cspViolations(), []);
@@ -391,6 +396,7 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
         await context.close();
       }
     }
+    t.deepEqual(loggedSince(running), [MISSING_RECORD_LOGGED], 'each 404 is logged as a warning naming the record');
   });
 }
 

@@ -10,6 +10,7 @@ import supertest from 'supertest';
 import { createVersionsPlugin, openEmbeddedIndex, type EmbeddedIndex, type VersionsPluginOptions } from '../../src/index.js';
 import type { ServerTimeZone } from '../../src/feed/rfc822Date.js';
 import type { CatalogIndex } from '../../src/ports.js';
+import { recordingLogger, type LoggedLine } from './recordingLogger.js';
 
 export const BASE_URL = 'https://catalog.example.edu';
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
@@ -32,12 +33,6 @@ export const SAO_PAULO: ServerTimeZone = {
   offsetMinutesOnNewYear: () => -180,
 };
 
-export interface LoggedLine {
-  level: 'error' | 'warn';
-  message: string;
-  details?: Record<string, unknown>;
-}
-
 export interface TestHost {
   request: supertest.Agent;
   index: EmbeddedIndex;
@@ -52,7 +47,7 @@ export async function openLoadedIndex(documents: Iterable<unknown>): Promise<Emb
 }
 
 export function hostFor(index: CatalogIndex, options: Partial<VersionsPluginOptions> = {}, prepare?: (app: Koa) => void): Omit<TestHost, 'index'> {
-  const logged: LoggedLine[] = [];
+  const logger = recordingLogger();
   const app = new Koa();
   prepare?.(app);
   app.use(createVersionsPlugin({
@@ -60,13 +55,10 @@ export function hostFor(index: CatalogIndex, options: Partial<VersionsPluginOpti
     baseUrl: BASE_URL,
     now: () => FIXED_NOW,
     timeZone: SAO_PAULO,
-    logger: {
-      error: (message, details) => void logged.push({ level: 'error', message, ...(details ? { details } : {}) }),
-      warn: (message, details) => void logged.push({ level: 'warn', message, ...(details ? { details } : {}) }),
-    },
+    logger,
     ...options,
   }));
-  return { request: supertest.agent(app.callback()), logged, app };
+  return { request: supertest.agent(app.callback()), logged: logger.logged, app };
 }
 
 export async function testHost(documents: Iterable<unknown>, options: Partial<VersionsPluginOptions> = {}, prepare?: (app: Koa) => void): Promise<TestHost> {
