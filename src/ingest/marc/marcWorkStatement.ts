@@ -3,7 +3,8 @@
  * (src/work-keys/extended/): field by field,
  *
  * - main entry names: 100 $a$b, 110 $a$b, 111 $a$c (VuFind's subfields); the 100's first indicator says
- *   whether the name is inverted (1) or a forename (0);
+ *   whether the name is inverted (1) or a forename (0); of a heading with several $a (converted records:
+ *   "$aDaudet, Alphonse$aextraits") only the one that is the name;
  * - added entry names: 700 $a$b, 710 $a$b, 711 $a$c, except name-title entries ($t) and analytical
  *   entries (second indicator 2), which name a work the record contains, not its own. A record with no
  *   main entry, no 130 or 240, and one name-title entry that is neither analytical nor a relationship ($i) names its own
@@ -16,7 +17,7 @@
  *   (second indicator 2) and has no relationship ($i: "Container of", "Based on"); otherwise a record
  *   listing several works is a compilation, not a version of each. $k and $s are kept apart to find
  *   "Selections"; $l (a translation's language) is noted;
- * - language: 008/35-37;
+ * - language: 008/35-37, else (a converted record without a usable 008) the first 041 $a;
  * - originals of translations: 765 $t with 765 $a, and the title a 500 note names ("Translation of:
  *   Cien años de soledad.", "Traduction de :", "Tradução de:", "Título original:", "Originaltitel:"), the
  *   way AACR2 records name it; in the language 041 $h names;
@@ -45,6 +46,7 @@ export function workStatementFromMarc(record: MarcRecord): WorkStatement {
   const notes: MarcDataField[] = [];
   const identifierFields: MarcDataField[] = [];
   let originalLanguageField: MarcDataField | undefined;
+  let languageField: MarcDataField | undefined;
   for (const anyField of record.fields) {
     if (!isDataField(anyField)) continue;
     const field = anyField;
@@ -66,6 +68,7 @@ export function workStatementFromMarc(record: MarcRecord): WorkStatement {
     } else if (tag === '024') {
       if (field.ind1 === '7') identifierFields.push(field);
     } else if (tag === '041') {
+      languageField ??= field;
       if (originalLanguageField === undefined && hasSubfield(field, 'h')) originalLanguageField = field;
     } else if (tag === '245') {
       const title = titleStatementOf(field);
@@ -98,7 +101,7 @@ export function workStatementFromMarc(record: MarcRecord): WorkStatement {
     const uniformTitle = uniformTitleOf(field, field === lone730 && field.ind2 !== '2' && !hasSubfield(field, 'i'));
     if (uniformTitle !== undefined) uniformTitles.push(uniformTitle);
   }
-  const language = languageOf(record);
+  const language = languageOf(record, languageField);
   const originalLanguage = originalLanguageField?.subfields.find((s) => s.code === 'h')?.value.trim().toLowerCase().slice(0, 3);
   // Most records have no translation, note or identifier field: their lists are made without the steps below.
   const originals = translations.length === 0 && notes.length === 0 ? [] : originalsOf(translations, notes, originalLanguage);
@@ -140,12 +143,34 @@ function hasSubfield(field: MarcDataField, code: string): boolean {
 
 function nameOf(field: MarcDataField): StatedName | undefined {
   const type = field.tag.slice(1);
-  const name = joinedSubfields(field, NAME_SUBFIELDS[type] ?? 'a');
+  const name = hasRepeatedName(field) ? nameOfRepeatedA(field, NAME_SUBFIELDS[type] ?? 'a') : joinedSubfields(field, NAME_SUBFIELDS[type] ?? 'a');
   if (name === undefined) return undefined;
   const kind = NAME_KINDS[type] ?? 'unknown';
   // Objects written out, not spread: a spread of an optional member costs more than reading the field.
   if (kind === 'person' && (field.ind1 === '1' || field.ind1 === '0')) return { name, kind, surnameFirst: field.ind1 === '1' };
   return { name, kind };
+}
+
+/** The field has more than one $a (records converted from UNIMARC or older systems). */
+function hasRepeatedName(field: MarcDataField): boolean {
+  let count = 0;
+  for (const subfield of field.subfields) if (subfield.code === 'a' && ++count > 1) return true;
+  return false;
+}
+
+/**
+ * The name of a heading with several $a, where a converted record put a part designation ("extraits")
+ * or a stray subtitle beside the name: the first $a written as an inverted name (with a comma), else the
+ * first $a, with the field's other name subfields ($b, $c). One bad subfield does not cost the record its
+ * author, nor does it become a part of the author's name.
+ */
+export function nameOfRepeatedA(field: MarcDataField, codes: string): string | undefined {
+  const names = field.subfields.filter((subfield) => subfield.code === 'a' && subfield.value.trim() !== '');
+  const chosen = names.find((subfield) => subfield.value.includes(',')) ?? names[0];
+  if (chosen === undefined) return undefined;
+  const others = joinedSubfields(field, codes.replace('a', ''));
+  const name = trimAsJavaDoes(chosen.value);
+  return others === undefined ? name : `${name} ${others}`;
 }
 
 function titleStatementOf(field: MarcDataField): StatedTitle | undefined {
@@ -189,8 +214,17 @@ export function originalTitleInNote(note: string): string | undefined {
   return title === '' ? undefined : title;
 }
 
-/** 008/35-37, when it is a code (not blanks, `|||`, `und`, `mul`, `zxx`). */
-function languageOf(record: MarcRecord): string | undefined {
-  const code = controlFieldOf(record, '008')?.slice(35, 38).trim().toLowerCase();
+/**
+ * 008/35-37, when it is a code (not blanks, `|||`, `und`, `mul`, `zxx`); else, for a record converted
+ * without a usable 008, the first language of the text in 041 $a.
+ */
+function languageOf(record: MarcRecord, languageField: MarcDataField | undefined): string | undefined {
+  const code = languageCode(controlFieldOf(record, '008')?.slice(35, 38));
+  if (code !== undefined || languageField === undefined) return code;
+  return languageCode(languageField.subfields.find((subfield) => subfield.code === 'a')?.value.slice(0, 3));
+}
+
+function languageCode(text: string | undefined): string | undefined {
+  const code = text?.trim().toLowerCase();
   return code !== undefined && /^[a-z]{3}$/.test(code) && !['und', 'mul', 'zxx'].includes(code) ? code : undefined;
 }

@@ -12,7 +12,8 @@
  * - uniform titles: the record's own, never a generic one (genericTitles.ts); with the main author as an
  *   `AT` key when the record has one, else alone as a `UT` key (never a bare music form title);
  * - translations: the original's title (765 $t) with its author (765 $a, else the main author);
- * - DOI and handle keys of their own.
+ * - DOI and handle keys of their own;
+ * - a record that names no language is given the one its title's short words tell (titleLanguages.ts).
  *
  * Each rule is a function here or in the files named; extendedWorkKeys puts them together. The key
  * kinds and the reasons they give are in workKeyKinds.ts; docs/work-keys.md has every rule with examples.
@@ -27,6 +28,7 @@ import {
   subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
   withoutDescriptiveOpening, withoutKeyedAuthorName, withoutLeadingArticle, withoutNonFilingCharacters,
 } from './titleForms.js';
+import { languageOfTitleWords } from './titleLanguages.js';
 import { cleanedName, keyedNames, surnameKeyOfCleaned, writtenNameKeys } from './workNames.js';
 import type { StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
 
@@ -219,8 +221,21 @@ function originalTitleForms(original: StatedOriginal): string[] {
   return forms.values.filter((form) => !isGenericTitle(form));
 }
 
+/**
+ * The statement with a language told from its title statement's words (languageOfTitleWords) when it
+ * names none: a record converted without 008 or 041 still has its articles and "&" read. The statement
+ * itself when it names one or none can be told.
+ */
+export function withTitleLanguage(statement: WorkStatement): WorkStatement {
+  if (statement.language !== undefined) return statement;
+  const title = statement.titles.find((candidate) => candidate.role === 'title-statement');
+  const language = title === undefined ? undefined : languageOfTitleWords(title.text);
+  return language === undefined ? statement : { ...statement, language };
+}
+
 /** A record's keys under the `extended` profile: `UT`, then `AT`, then the notes (`UA`, `TR`), then `DOI`/`HDL`. */
-export function extendedWorkKeys(statement: WorkStatement): string[] {
+export function extendedWorkKeys(stated: WorkStatement): string[] {
+  const statement = withTitleLanguage(stated);
   const uniformKeys = new DistinctStrings();
   const titleKeys = new DistinctStrings();
   const notedKeys: { key: string; note: 'UA' | 'TR' }[] = [];
