@@ -7,8 +7,10 @@
  * - titles: VuFind's title forms (245 $a$b$n as catalogued and without non-filing characters, 246, 247),
  *   and, with main entries only, shorter forms of the title statement: without the subtitle, an
  *   alternative title, a descriptive opening, a leading article, the author's name, with "&" read as a
- *   word (titleForms.ts) — never a form that is generic or only the author's name, nor one whose subtitle
- *   names a part, a collection or another work;
+ *   word (titleForms.ts) — never a form that is only the author's name, nor one whose subtitle names a
+ *   part, a collection or another work (a selection of the title's work is that work: "Contes : choix"),
+ *   nor a generic one but a collective title of one kind of writing ("Contes", "Fables") with its author;
+ * - generic titles ("Poems", "Jazz") without a main entry make no key;
  * - uniform titles: the record's own, never a generic one (genericTitles.ts); with the main author as an
  *   `AT` key when the record has one, else alone as a `UT` key (never a bare music form title);
  * - translations: the original's title (765 $t) with its author (765 $a, else the main author);
@@ -22,7 +24,9 @@
  * (normaliseForWorkKey in workKeys.ts), storing keys and finding versions (the indexes).
  */
 import { DistinctStrings, keyOfLatinBlocksPart, normaliseForWorkKey } from '../workKeys.js';
-import { isFormTitle, isGenericTitle, isGenericTitleKeyed, saysSelections, subtitleSaysCollection } from './genericTitles.js';
+import {
+  isAuthorsCollectiveTitle, isFormTitle, isGenericTitle, isGenericTitleKeyed, isSelectionStatement, saysSelections, subtitleSaysCollection,
+} from './genericTitles.js';
 import { canonicalIdentifier } from './manifestationIdentifiers.js';
 import {
   subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
@@ -89,9 +93,12 @@ export function titleProperOf(title: StatedTitle): string | undefined {
   return proper;
 }
 
-/** The subtitle names a part, says the book is a collection or another work; never so of an empty text. */
+/**
+ * The subtitle names a part, says the book is a collection or another work; never so of an empty text,
+ * nor of one that only says the book is a selection of the title's work ("Contes : choix").
+ */
 export function subtitleKeepsTitle(subtitle: string): boolean {
-  return subtitle !== '' && (subtitleNamesAPart(subtitle) || subtitleSaysCollection(subtitle) || subtitleSaysAnotherWork(subtitle));
+  return subtitle !== '' && (subtitleNamesAPart(subtitle) || (subtitleSaysCollection(subtitle) && !isSelectionStatement(subtitle)) || subtitleSaysAnotherWork(subtitle));
 }
 
 /**
@@ -175,7 +182,7 @@ function shortTitles(statement: WorkStatement, mainNames: MainNames, known: Titl
   for (let i = 0; i < forms.values.length; i++) {
     const form = forms.values[i] as string;
     const key = formKeys[i] ?? normaliseForWorkKey(form);
-    if (isGenericTitleKeyed(form, key) || names.includes(key)) continue;
+    if ((isGenericTitleKeyed(form, key) && !isAuthorsCollectiveTitle(key)) || names.includes(key)) continue;
     kept.forms.push(form);
     kept.keys.push(key);
   }
@@ -195,6 +202,11 @@ function nameForms(mainNames: MainNames): string[] {
     for (const key of writtenNameKeys(mainNames.cleaned[i] as string, mainNames.keys[i] as string)) forms.push(key);
   }
   return forms;
+}
+
+/** The keys of the titles that are not generic (isGenericTitleKeyed). */
+function withoutGenericTitles(titles: TitleTexts): string[] {
+  return titles.keys.filter((key, i) => !isGenericTitleKeyed(titles.forms[i] as string, key));
 }
 
 /** The record's own uniform title may make a key (its text's key given): not generic, not a selection. */
@@ -261,7 +273,8 @@ export function extendedWorkKeys(stated: WorkStatement): string[] {
   const addTitleKeys = (forms: readonly string[], names: readonly string[]): string[] => addTitleKeysOf(forms.map(normaliseForWorkKey), names);
   const vufindForms = vufindTitleForms(statement.titles);
   const titleForms: TitleTexts = { forms: vufindForms, keys: vufindForms.map(normaliseForWorkKey) };
-  addTitleKeysOf(titleForms.keys, authors);
+  // A generic title ("Poems", "Jazz") names a work only with its main author: not alone, not with an added entry.
+  addTitleKeysOf(mainAuthors.length > 0 ? titleForms.keys : withoutGenericTitles(titleForms), authors);
   // Shorter forms only with main entries: a record without one (a film, a compilation) names many
   // contributors, and "The hobbit" with its director would join the films of a series.
   if (mainAuthors.length > 0) addTitleKeysOf(shortTitles(statement, mainNames, titleForms).keys, mainAuthors);

@@ -30,7 +30,7 @@ const COLLECTIVE_TITLES = [
   'novellas', 'complete poetry', 'collected poetry', 'selected poetry', 'drama', 'prose',
   // French
   'œuvres', 'oeuvres', 'œuvres complètes', 'oeuvres complètes', 'œuvres choisies', 'poésies', 'poèmes', 'lettres',
-  'correspondance', 'théâtre', 'romans', 'contes', 'nouvelles', 'essais', 'chansons', 'morceaux choisis', 'choix',
+  'correspondance', 'théâtre', 'romans', 'contes', 'fables', 'nouvelles', 'essais', 'chansons', 'morceaux choisis', 'choix',
   // German
   'werke', 'sämtliche werke', 'gesammelte werke', 'ausgewählte werke', 'gedichte', 'briefe', 'dramen', 'romane',
   'erzählungen', 'novellen', 'schriften', 'aufsätze', 'lieder', 'auswahl',
@@ -81,6 +81,49 @@ const MUSIC_FORMS = new Set([
 const COLLECTIVE_FORM_BEGINNINGS = [
   'concertos', 'sonatas', 'symphonies', 'quartets', 'quintets', 'trios', 'suites', 'preludes', 'etudes', 'nocturnes', 'waltzes', 'overtures',
 ].map(normaliseForWorkKey);
+
+/**
+ * Collective titles of one kind of writing ("Contes", "Fables", "Poèmes", "Lettres", "Poems", "Tales"):
+ * with the main entry's author such a title is that author's work in the catalogues' practice (Perrault's
+ * "Contes", La Fontaine's "Fables"), which experts file as one work whatever the edition. Not music's
+ * ("Songs", "Instrumental music", "Jazz"): one performer's compilations are different albums. Not "Works"
+ * or "Selections", which say nothing of what is collected.
+ */
+const AUTHORS_COLLECTIVE_TITLES = new Set([
+  'poems', 'poetry', 'letters', 'correspondence', 'plays', 'essays', 'stories', 'short stories', 'tales', 'fables',
+  'fairy tales', 'novels', 'novellas', 'tragedies', 'comedies', 'sonnets', 'odes', 'satires', 'maxims', 'thoughts',
+  'contes', 'fables', 'poèmes', 'poésies', 'lettres', 'correspondance', 'nouvelles', 'essais', 'romans', 'théâtre',
+  'comédies', 'tragédies', 'pensées', 'maximes', 'satires', 'odes', 'sonnets', 'contes et nouvelles',
+  'gedichte', 'briefe', 'erzählungen', 'novellen', 'märchen', 'dramen', 'fabeln', 'balladen',
+  'poemas', 'poesías', 'cartas', 'cuentos', 'contos', 'fábulas', 'novelas', 'ensayos', 'ensaios', 'sonetos',
+  'poesie', 'lettere', 'racconti', 'favole', 'novelle', 'saggi', 'rime',
+].map(normaliseForWorkKey));
+
+/**
+ * A collective title of one kind of writing (AUTHORS_COLLECTIVE_TITLES), given its key: keyed with the
+ * main entry's author, never alone or with an added entry only.
+ */
+export function isAuthorsCollectiveTitle(textKey: string): boolean {
+  return AUTHORS_COLLECTIVE_TITLES.has(textKey);
+}
+
+/**
+ * A statement that the book is a selection or extracts of what its title names, and no more: "Contes :
+ * choix", "Lettres de mon moulin : extraits", "Poems : selections", "Les fleurs du mal : choix de
+ * poèmes". Unlike "selected stories" or "the complete novels", it names no other collection, so the title
+ * proper still names the work.
+ */
+export function isSelectionStatement(text: string): boolean {
+  const key = normaliseForWorkKey(text);
+  return SELECTION_STATEMENTS.has(key) || SELECTION_OPENINGS.some((opening) => key.startsWith(opening));
+}
+/** "Choix de …", "Extraits de …", "Selections from …": a selection of the title's work, in so many words. */
+const SELECTION_OPENINGS = ['choix de', 'extraits de', 'extraits choisis', 'selections from', 'excerpts from', 'selección de', 'seleção de', 'auswahl aus'].map(normaliseForWorkKey);
+const SELECTION_STATEMENTS = new Set([
+  'choix', 'extraits', 'morceaux choisis', 'pages choisies', 'selections', 'selection', 'a selection', 'selected',
+  'excerpts', 'extracts', 'auswahl', 'eine auswahl', 'selección', 'seleção', 'antología', 'selezione', 'scelta',
+  'choix de textes', 'textes choisis',
+].map(normaliseForWorkKey));
 
 /** "A selection of": English, Spanish, Portuguese, German, French, Italian, Dutch, Scandinavian. */
 const SELECTIONS = /\b(?:selections?|selecciones|selección|seleções|seleção|auswahl|choix|morceaux choisis|selezioni|selectie|urval|udvalg|utvalg)\b/iu;
