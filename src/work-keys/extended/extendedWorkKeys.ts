@@ -30,7 +30,7 @@ import {
 import { canonicalIdentifier } from './manifestationIdentifiers.js';
 import {
   subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
-  withoutDescriptiveOpening, withoutKeyedAuthorName, withoutLeadingArticle, withoutNonFilingCharacters,
+  firstWorkOf, withoutDescriptiveOpening, withoutEditionStatement, withoutKeyedAuthorName, withoutLeadingArticle, withoutNonFilingCharacters,
 } from './titleForms.js';
 import { languageOfTitleWords } from './titleLanguages.js';
 import { cleanedName, keyedNames, surnameKeyOfCleaned, writtenNameKeys } from './workNames.js';
@@ -148,6 +148,14 @@ function shortTitles(statement: WorkStatement, mainNames: MainNames, known: Titl
     const nonFiling = withoutNonFilingCharacters(proper, title.nonFiling);
     if (nonFiling !== undefined) starts.push(nonFiling);
     // Each rule to the starts so far, not to those it adds.
+    for (let i = 0, before = starts.length; i < before; i++) {
+      const complete = withoutEditionStatement(starts[i] as string);
+      if (complete !== undefined) starts.push(complete);
+    }
+    for (let i = 0, before = starts.length; i < before; i++) {
+      const first = firstWorkOf(starts[i] as string);
+      if (first !== undefined) starts.push(first);
+    }
     for (let i = 0, before = starts.length; i < before; i++) {
       const withoutAlternative = withoutAlternativeTitle(starts[i] as string, statement.language);
       if (withoutAlternative !== undefined) starts.push(withoutAlternative);
