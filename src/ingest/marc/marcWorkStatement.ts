@@ -21,7 +21,8 @@
  * - originals of translations: 765 $t with 765 $a, and the title a 500 note names ("Translation of:
  *   Cien años de soledad.", "Traduction de :", "Tradução de:", "Título original:", "Originaltitel:"), the
  *   way AACR2 records name it; in the language 041 $h names;
- * - identifiers: 024 with first indicator 7 and $2 `doi`, `hdl` or `handle`.
+ * - identifiers: 024 with first indicator 7 and $2 `doi`, `hdl` or `handle`;
+ * - whether the record is a book: leader/06 `a` or `t` and /07 `m`.
  *
  * Left to others: the rules (src/work-keys/extended/extendedWorkKeys.ts); the VuFind profile's keys
  * (marcFieldSpec.ts, whose field helpers this reads with).
@@ -106,9 +107,16 @@ export function workStatementFromMarc(record: MarcRecord): WorkStatement {
   // Most records have no translation, note or identifier field: their lists are made without the steps below.
   const originals = translations.length === 0 && notes.length === 0 ? [] : originalsOf(translations, notes, originalLanguage);
   const identifiers = identifierFields.length === 0 ? [] : identifiersOf(identifierFields);
+  const isBook = isBookLeader(record.leader);
   return language !== undefined
-    ? { mainNames, addedNames, titles, uniformTitles, language, originals, identifiers }
-    : { mainNames, addedNames, titles, uniformTitles, originals, identifiers };
+    ? { mainNames, addedNames, titles, uniformTitles, language, originals, identifiers, isBook }
+    : { mainNames, addedNames, titles, uniformTitles, originals, identifiers, isBook };
+}
+
+/** Leader/06 `a` (language material) or `t` (manuscript language material), /07 `m` (a monograph). */
+function isBookLeader(leader: string): boolean {
+  const type = leader.charCodeAt(6);
+  return (type === 0x61 || type === 0x74) && leader.charCodeAt(7) === 0x6d;
 }
 
 /** The originals that 765 fields and translation notes (500) name. */

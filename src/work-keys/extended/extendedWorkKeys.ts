@@ -15,6 +15,7 @@
  *   `AT` key when the record has one, else alone as a `UT` key (never a bare music form title);
  * - translations: the original's title (765 $t) with its author (765 $a, else the main author);
  * - DOI and handle keys of their own;
+ * - a book with no main entry and no uniform title (an anonymous classic) keyed by its title alone;
  * - a record that names no language is given the one its title's short words tell (titleLanguages.ts).
  *
  * Each rule is a function here or in the files named; extendedWorkKeys puts them together. The key
@@ -212,6 +213,49 @@ function nameForms(mainNames: MainNames): string[] {
   return forms;
 }
 
+/**
+ * The keys of a book catalogued under its title (no main entry, no uniform title) that names one work:
+ * the title proper, also without non-filing characters, a leading article and a statement of its text's
+ * completeness, each keyed alone, as a uniform title would be. An anonymous classic ("Le roman de
+ * Renart", "La farce de Maître Pathelin") names only its adapters and translators in added entries, and so
+ * meets its other editions, and those catalogued with the uniform title `130 Roman de Renart`, by its
+ * title. None when the title says a part, a collection or another work in its subtitle, is generic, or
+ * opens with a collective word ("Contes et légendes de Bretagne", "Anthologie de la poésie française"):
+ * anthologies of one name are different books.
+ */
+export function anonymousWorkTitles(statement: WorkStatement): string[] {
+  const keys = new DistinctStrings();
+  for (const title of statement.titles) {
+    const proper = titleProperOf(title);
+    if (proper === undefined) continue;
+    const starts = [proper];
+    const nonFiling = withoutNonFilingCharacters(proper, title.nonFiling);
+    if (nonFiling !== undefined) starts.push(nonFiling);
+    for (let i = 0, before = starts.length; i < before; i++) {
+      const complete = withoutEditionStatement(starts[i] as string);
+      if (complete !== undefined) starts.push(complete);
+    }
+    for (const start of starts) {
+      for (const form of languageForms(start, statement.language)) {
+        const key = normaliseForWorkKey(form);
+        if (key !== '' && !isGenericTitleKeyed(form, key) && !opensWithCollectiveWord(form)) keys.add(key);
+      }
+    }
+  }
+  return keys.values;
+}
+
+/** The title's first word is a collective one ("Contes et légendes", "Anthology of …", "Recueil de …"). */
+function opensWithCollectiveWord(title: string): boolean {
+  const first = /^[\s"'“‘«¿¡[]*([\p{L}\p{M}]+)/u.exec(title)?.[1];
+  return first !== undefined && (isAuthorsCollectiveTitle(normaliseForWorkKey(first)) || COLLECTIVE_WORDS.includes(normaliseForWorkKey(first)));
+}
+const COLLECTIVE_WORDS = [
+  'anthologie', 'anthology', 'antología', 'antologia', 'anthologie', 'recueil', 'collection', 'choix', 'histoires', 'stories',
+  'légendes', 'legends', 'leyendas', 'lendas', 'sagen', 'chansons', 'songs', 'textes', 'texts', 'selected', 'best', 'great',
+  'treasury', 'book', 'livre', 'oxford', 'penguin', 'norton', 'classic', 'classics', 'classiques',
+].map(normaliseForWorkKey);
+
 /** The keys of the titles that are not generic (isGenericTitleKeyed). */
 function withoutGenericTitles(titles: TitleTexts): string[] {
   return titles.keys.filter((key, i) => !isGenericTitleKeyed(titles.forms[i] as string, key));
@@ -287,6 +331,9 @@ export function extendedWorkKeys(stated: WorkStatement): string[] {
   // contributors, and "The hobbit" with its director would join the films of a series.
   if (mainAuthors.length > 0) addTitleKeysOf(shortTitles(statement, mainNames, titleForms).keys, mainAuthors);
   const titleKeyCount = titleKeys.values.length;
+  if (mainAuthors.length === 0 && statement.isBook === true && statement.addedNames.length > 0 && !statement.uniformTitles.some((title) => title.role === 'own')) {
+    for (const title of anonymousWorkTitles(statement)) uniformKeys.add(`UT ${title}`);
+  }
 
   for (const uniformTitle of statement.uniformTitles) {
     if (uniformTitle.role !== 'own') continue;

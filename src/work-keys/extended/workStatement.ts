@@ -72,6 +72,11 @@ export interface WorkStatement {
   readonly language?: string;
   readonly originals: readonly StatedOriginal[];
   readonly identifiers: readonly StatedIdentifier[];
+  /**
+   * The record is a book: a text published as a monograph (MARC leader/06 `a` or `t`, /07 `m`), not music,
+   * a film, a serial or a part. Undefined when the source does not say.
+   */
+  readonly isBook?: boolean;
 }
 
 /** An empty statement to spread into: every list empty, no language. */

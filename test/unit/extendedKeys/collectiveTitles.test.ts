@@ -77,3 +77,34 @@ const statements: [string, boolean][] = [
 for (const [text, expected] of statements) {
   test(`isSelectionStatement: "${text}"`, (t) => t.is(isSelectionStatement(text), expected));
 }
+
+// Anonymous classics: books with no main entry and no uniform title, naming only adapters and translators.
+const anonymous: [string, MarcRecord, MarcRecord][] = [
+  ['two editions of "Le roman de Renart" by different adapters',
+    bookRecord(f008('fre'), df('245', '13', '$aLe roman de Renart /$cadapté par Paulin Paris.'), df('700', '1 ', '$aParis, Paulin,$eadaptateur.')),
+    bookRecord(f008('fre'), df('245', '10', '$aRoman de Renart (texte intégral) /$ctraduit par Micheline de Combarieu du Grès.'), df('700', '1 ', '$aCombarieu du Grès, Micheline de,$etrad.'))],
+  ['an edition without a uniform title and one with it',
+    bookRecord(f008('fre'), df('245', '10', '$aLa farce de Maître Pathelin /$cprésentation par Jean Dufournet.'), df('700', '1 ', '$aDufournet, Jean.')),
+    bookRecord(f008('fre'), df('130', '0 ', '$aFarce de Maître Pathelin.'), df('245', '13', '$aLa farce de Maître Pathelin :$bcomédie du XVe siècle /$ctranscription de Michel Rousse.'), df('700', '1 ', '$aRousse, Michel.'))],
+];
+for (const [rule, a, b] of anonymous) {
+  test(`anonymous classics: ${rule} share a key`, (t) => t.not(shared(a, b).length, 0, JSON.stringify([keysOf(a), keysOf(b)])));
+}
+
+const anonymousApart: [string, MarcRecord, MarcRecord][] = [
+  ['two anthologies of one title opening with a collective word',
+    bookRecord(f008('fre'), df('245', '00', '$aContes et légendes de Bretagne /$cchoisis par Jean Markale.'), df('700', '1 ', '$aMarkale, Jean.')),
+    bookRecord(f008('fre'), df('245', '00', '$aContes et légendes de Bretagne /$cDaniel Giraudon.'), df('700', '1 ', '$aGiraudon, Daniel.'))],
+  ['an album and a book of one title',
+    { ...bookRecord(f008('eng'), df('245', '00', '$aBeowulf /$cmusic by Benjamin Bagby.'), df('700', '1 ', '$aBagby, Benjamin.')), leader: '00000njm a2200000 a 4500' },
+    bookRecord(f008('eng'), df('245', '00', '$aBeowulf :$ba new verse translation /$cSeamus Heaney.'), df('700', '1 ', '$aHeaney, Seamus.'))],
+  ['a book with a generic title',
+    bookRecord(f008('eng'), df('245', '00', '$aPoems /$cselected by Ann Thwaite.'), df('700', '1 ', '$aThwaite, Ann.')),
+    bookRecord(f008('eng'), df('245', '00', '$aPoems /$cedited by Ruth Padel.'), df('700', '1 ', '$aPadel, Ruth.'))],
+  ['a book with a main entry and an anonymous book of the same title',
+    bookRecord(f008('eng'), df('100', '1 ', '$aLewis, C. S.'), df('245', '10', '$aThe four loves')),
+    bookRecord(f008('eng'), df('245', '04', '$aThe four loves /$cedited by Ann Smith.'), df('700', '1 ', '$aSmith, Ann.'))],
+];
+for (const [rule, a, b] of anonymousApart) {
+  test(`anonymous classics: ${rule} share no key`, (t) => t.deepEqual(shared(a, b), []));
+}
