@@ -7,11 +7,11 @@
  *   "$aDaudet, Alphonse$aextraits") only the one that is the name;
  * - added entry names: 700 $a$b, 710 $a$b, 711 $a$c, except name-title entries ($t) and analytical
  *   entries (second indicator 2), which name a work the record contains, not its own. A record with no
- *   main entry, no 130 or 240, and one name-title entry that is neither analytical nor a relationship ($i) names its own
- *   work there (an audiobook of "The hobbit" with `700 $a Tolkien, J. R. R. $t Hobbit`): its name is
+ *   main entry, no 130 or 240, and one name-title entry that is neither analytical nor a relationship ($i), and
+ *   that is not a film (leader/06 g, whose entry names the work it is based on), names its own work there (an audiobook of "The hobbit" with `700 $a Tolkien, J. R. R. $t Hobbit`): its name is
  *   taken as the main entry and its title ($t$k$m$n$o$p$r) as the record's uniform title;
  * - titles: 245 as VuFind reads it ($a$b$n) with its title proper ($a$n$p), subtitle ($b) and non-filing
- *   count (second indicator); 246 and 247 ($a$b$n) as variants;
+ *   count (second indicator), and its statement of responsibility ($c) where it may say an adaptation; 246 and 247 ($a$b$n) as variants;
  * - uniform titles: $a$k$m$n$o$p$r of 130 and 240 (the record's own work) and of 730. A 730 is the
  *   record's own work only when it is the one 730, there is no 130 or 240, it is not an analytical entry
  *   (second indicator 2) and has no relationship ($i: "Container of", "Based on"); otherwise a record
@@ -28,6 +28,7 @@
  * (marcFieldSpec.ts, whose field helpers this reads with).
  */
 import type { StatedIdentifier, StatedName, StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from '../../work-keys/extended/workStatement.js';
+import { mayNameAnAdaptation } from '../../work-keys/extended/titleForms.js';
 import { controlFieldOf, isDataField, type MarcDataField, type MarcRecord } from './marcRecord.js';
 import { joinedSubfields, nonFilingCharacterCount, trimAsJavaDoes } from './marcFieldSpec.js';
 
@@ -83,7 +84,9 @@ export function workStatementFromMarc(record: MarcRecord): WorkStatement {
       relatedUniformTitles.push(field);
     }
   }
-  const ownNameTitle = mainNames.length === 0 && ownUniformTitles.length === 0 && nameTitles.length === 1 && nameTitles[0]!.ind2 !== '2' && !hasSubfield(nameTitles[0]!, 'i') ? nameTitles[0] : undefined;
+  // Not a film's (leader/06 g): its name-title entry is the work it is based on ("Kandukondain kandukondain"
+  // with `700 $a Austen, Jane. $t Sense and sensibility.`), not its own.
+  const ownNameTitle = mainNames.length === 0 && ownUniformTitles.length === 0 && nameTitles.length === 1 && nameTitles[0]!.ind2 !== '2' && !hasSubfield(nameTitles[0]!, 'i') && record.leader.charCodeAt(6) !== 0x67 ? nameTitles[0] : undefined;
   if (ownNameTitle !== undefined) {
     const name = nameOf(ownNameTitle);
     if (name !== undefined) mainNames.push(name);
@@ -151,8 +154,9 @@ function hasSubfield(field: MarcDataField, code: string): boolean {
 
 function nameOf(field: MarcDataField): StatedName | undefined {
   const type = field.tag.slice(1);
-  const name = hasRepeatedName(field) ? nameOfRepeatedA(field, NAME_SUBFIELDS[type] ?? 'a') : joinedSubfields(field, NAME_SUBFIELDS[type] ?? 'a');
-  if (name === undefined) return undefined;
+  const written = hasRepeatedName(field) ? nameOfRepeatedA(field, NAME_SUBFIELDS[type] ?? 'a') : joinedSubfields(field, NAME_SUBFIELDS[type] ?? 'a');
+  if (written === undefined) return undefined;
+  const name = written.includes('/') ? firstOfJoinedNames(written) : written;
   const kind = NAME_KINDS[type] ?? 'unknown';
   // Objects written out, not spread: a spread of an optional member costs more than reading the field.
   if (kind === 'person' && (field.ind1 === '1' || field.ind1 === '0')) return { name, kind, surnameFirst: field.ind1 === '1' };
@@ -181,18 +185,29 @@ export function nameOfRepeatedA(field: MarcDataField, codes: string): string | u
   return others === undefined ? name : `${name} ${others}`;
 }
 
+/**
+ * The first of several names an older system wrote into one heading, joined by a slash ("Lovecraft, H.
+ * P./ Herrmann, Edward (NRT)": the author and the reader of an audiobook) — the first is the main entry.
+ */
+export function firstOfJoinedNames(name: string): string {
+  const first = name.slice(0, name.indexOf('/')).trim();
+  return first === '' ? name : first;
+}
+
 function titleStatementOf(field: MarcDataField): StatedTitle | undefined {
   const text = joinedSubfields(field, 'abn');
   if (text === undefined) return undefined;
   const titleProper = joinedSubfields(field, 'anp');
   const subtitle = joinedSubfields(field, 'b');
   const nonFiling = nonFilingCharacterCount(field);
-  if (titleProper !== undefined) {
-    return subtitle !== undefined
+  const title: StatedTitle = titleProper !== undefined
+    ? subtitle !== undefined
       ? { text, titleProper, subtitle, nonFiling, role: 'title-statement' }
-      : { text, titleProper, nonFiling, role: 'title-statement' };
-  }
-  return subtitle !== undefined ? { text, subtitle, nonFiling, role: 'title-statement' } : { text, nonFiling, role: 'title-statement' };
+      : { text, titleProper, nonFiling, role: 'title-statement' }
+    : subtitle !== undefined ? { text, subtitle, nonFiling, role: 'title-statement' } : { text, nonFiling, role: 'title-statement' };
+  // Most title statements' $c names the author only: it is kept only when it may say an adaptation.
+  const responsibility = joinedSubfields(field, 'c');
+  return responsibility !== undefined && mayNameAnAdaptation(responsibility) ? { ...title, responsibility } : title;
 }
 
 function uniformTitleOf(field: MarcDataField, own: boolean, codes = UNIFORM_TITLE_SUBFIELDS): StatedUniformTitle | undefined {

@@ -15,6 +15,7 @@
  *   `AT` key when the record has one, else alone as a `UT` key (never a bare music form title);
  * - translations: the original's title (765 $t) with its author (765 $a, else the main author);
  * - DOI and handle keys of their own;
+ * - an adaptation (245 $c "adapted by") keyed with its added entries, as its adapter's work;
  * - a book with no main entry and no uniform title (an anonymous classic) keyed by its title alone;
  * - a record that names no language is given the one its title's short words tell (titleLanguages.ts).
  *
@@ -31,10 +32,10 @@ import {
 import { canonicalIdentifier } from './manifestationIdentifiers.js';
 import {
   subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
-  firstWorkOf, withoutDescriptiveOpening, withoutEditionStatement, withoutKeyedAuthorName, withoutLeadingArticle, withoutNonFilingCharacters,
+  firstWorkOf, saysAdaptation, withoutDescriptiveOpening, withoutEditionStatement, withoutKeyedAuthorName, withoutLeadingArticle, withoutNonFilingCharacters,
 } from './titleForms.js';
 import { languageOfTitleWords } from './titleLanguages.js';
-import { cleanedName, keyedNames, surnameKeyOfCleaned, writtenNameKeys } from './workNames.js';
+import { cleanedName, surnameKeyOfCleaned, writtenNameKeys } from './workNames.js';
 import type { StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
 
 /** The non-empty keys, each once, in order (the names' keys a record's `AT` keys pair titles with). */
@@ -256,6 +257,12 @@ const COLLECTIVE_WORDS = [
   'treasury', 'book', 'livre', 'oxford', 'penguin', 'norton', 'classic', 'classics', 'classiques',
 ].map(normaliseForWorkKey);
 
+/** The title statement's statement of responsibility says the book is an adaptation (saysAdaptation). */
+function isAdaptation(statement: WorkStatement): boolean {
+  for (const title of statement.titles) if (title.responsibility !== undefined && saysAdaptation(title.responsibility)) return true;
+  return false;
+}
+
 /** The keys of the titles that are not generic (isGenericTitleKeyed). */
 function withoutGenericTitles(titles: TitleTexts): string[] {
   return titles.keys.filter((key, i) => !isGenericTitleKeyed(titles.forms[i] as string, key));
@@ -306,8 +313,10 @@ export function extendedWorkKeys(stated: WorkStatement): string[] {
   // Each name is cleaned once: for its key, its surname and the forms a title would write it in.
   const cleanedMainNames = statement.mainNames.map(cleanedName);
   const mainNames: MainNames = { cleaned: cleanedMainNames, keys: cleanedMainNames.map(normaliseForWorkKey) };
-  const authors = distinctKeys(statement.mainNames.length > 0 ? mainNames.keys : keyedNames(statement).map((name) => normaliseForWorkKey(cleanedName(name))));
-  const mainAuthors = statement.mainNames.length > 0 ? authors : [];
+  // An adaptation is its adapter's work: keyed with the added entries, as if it had no main entry.
+  const adaptation = statement.mainNames.length > 0 && isAdaptation(statement);
+  const authors = distinctKeys(statement.mainNames.length > 0 && !adaptation ? mainNames.keys : statement.addedNames.map((name) => normaliseForWorkKey(cleanedName(name))));
+  const mainAuthors = statement.mainNames.length > 0 && !adaptation ? authors : [];
 
   /** `AT` keys of titles already normalised, with each name. */
   const addTitleKeysOf = (titles: readonly string[], names: readonly string[]): string[] => {
@@ -331,7 +340,7 @@ export function extendedWorkKeys(stated: WorkStatement): string[] {
   // contributors, and "The hobbit" with its director would join the films of a series.
   if (mainAuthors.length > 0) addTitleKeysOf(shortTitles(statement, mainNames, titleForms).keys, mainAuthors);
   const titleKeyCount = titleKeys.values.length;
-  if (mainAuthors.length === 0 && statement.isBook === true && statement.addedNames.length > 0 && !statement.uniformTitles.some((title) => title.role === 'own')) {
+  if (statement.mainNames.length === 0 && statement.isBook === true && statement.addedNames.length > 0 && !statement.uniformTitles.some((title) => title.role === 'own')) {
     for (const title of anonymousWorkTitles(statement)) uniformKeys.add(`UT ${title}`);
   }
 

@@ -147,8 +147,33 @@ const COLLECTING = /\b(?:complete|collected|selected|selections?|omnibus)\b/iu;
  * "Sherlock Holmes : selected stories" are different books, so their title proper is no key.
  */
 export function subtitleSaysCollection(subtitle: string): boolean {
-  return COLLECTING.test(subtitle) || saysSelections(subtitle);
+  return COLLECTING.test(subtitle) || saysSelections(subtitle) || subtitleIsCollectiveTitle(subtitle);
 }
+
+/**
+ * A subtitle of two to MAX_COLLECTIVE_SUBTITLE_WORDS words with a collective title of writing
+ * (AUTHORS_COLLECTIVE_TITLES) or a collecting word among them, in any language of the tables: "Sherlock
+ * Holmes : cuatro novelas", "… : las novelas", "… : sus mejores casos", "… : obras inmortales", "… : les
+ * aventures". Each names a different collection, so the title proper alone is no key. One word alone
+ * ("Dubliners : stories") describes the title's own work; music's words ("jazz preludes") are no
+ * collection of writing.
+ */
+export function subtitleIsCollectiveTitle(subtitle: string): boolean {
+  const words = subtitle.split(/[\s,;:.()]+/u).filter((word) => word !== '');
+  if (words.length < 2 || words.length > MAX_COLLECTIVE_SUBTITLE_WORDS) return false;
+  return words.some((word) => {
+    const key = normaliseForWorkKey(word);
+    return AUTHORS_COLLECTIVE_TITLES.has(key) || COLLECTING_WORDS.has(key);
+  });
+}
+const MAX_COLLECTIVE_SUBTITLE_WORDS = 4;
+/** Collecting words of other languages than COLLECTING's English ones. */
+const COLLECTING_WORDS = new Set([
+  'relatos', 'completas', 'completos', 'escogidas', 'escogidos', 'selectas', 'mejores', 'inmortales', 'complètes', 'choisies',
+  'choisis', 'gesammelte', 'ausgewählte', 'sämtliche', 'escolhidas', 'escolhidos', 'melhores', 'scelte', 'scelti', 'migliori',
+  'histoires', 'récits', 'historias', 'histórias', 'aventuras', 'aventures', 'adventures', 'casos', 'cases', 'obras',
+  'œuvres', 'oeuvres', 'works', 'werke', 'opere',
+].map(normaliseForWorkKey));
 
 /** The text says it is a selection (in $a, $k, $p or $s). */
 export function saysSelections(text: string): boolean {

@@ -157,6 +157,23 @@ export function subtitleSaysAnotherWork(subtitle: string): boolean {
 const ANOTHER_WORK =
   /\b(?:graphic novel|comic|manga|adapt(?:ed|ation)|retold|a play|play in|musical|opera|libretto|screenplay|study guide|companion|criticism and interpretation|sequel|continuation|parody|spoof|adaptação|adaptación|adaptation|bande dessinée)\b/iu;
 
+/**
+ * A statement of responsibility that says the book is an adaptation ("Jane Austen ; adapted by Jessica
+ * Swale", "adapté par", "adaptación de", "retold by", "bearbeitet von"): a new work of its adapter, not an
+ * edition of its author's.
+ */
+export function saysAdaptation(responsibility: string): boolean {
+  return mayNameAnAdaptation(responsibility) && ADAPTED_BY.test(responsibility);
+}
+const ADAPTED_BY = /(?:^|[\s;,.(])(?:adapted|adaptation|adapt[ée]e?s?|adaptado|adaptada|adaptaci[óo]n|adapta[çc][ãa]o|retold|re-told|bearbeitet|nacherz[äa]hlt|free version)(?=[\s,.;:)]|$)/iu;
+
+/** False only when ADAPTED_BY cannot match: its words all hold "adapt", "retold", "re-told", "bearbeit", "nacherz" or "free version". */
+export function mayNameAnAdaptation(responsibility: string): boolean {
+  const lower = responsibility.toLowerCase();
+  return ADAPTATION_STEMS.some((stem) => lower.includes(stem));
+}
+const ADAPTATION_STEMS = ['adapt', 'retold', 're-told', 'bearbeit', 'nacherz', 'free version'];
+
 /** Words that join a title to its author's name: "Fables de La Fontaine", "Poems by Keats", "The Iliad of Homer", "Gedichte von Goethe". */
 const NAME_CONNECTORS = new Set(['de', 'du', 'des', 'by', 'of', 'von', 'van', 'di', 'da', 'del', 'della', 'do', 'dos', 'af', 'av']);
 /** Particles that stand inside a name: "Jean de La Fontaine", "Ludwig van Beethoven". */

@@ -31,6 +31,8 @@ export interface StatedTitle {
   readonly nonFiling: number;
   /** Where it comes from: the title statement (245, `title`, `dc:title`) or a variant (246, 247). */
   readonly role: 'title-statement' | 'variant';
+  /** The statement of responsibility, where the source separates it: 245 $c ("adapted by Jessica Swale"). */
+  readonly responsibility?: string;
 }
 
 /** A uniform title (130, 240, 730, a document's `title_uniform`). */

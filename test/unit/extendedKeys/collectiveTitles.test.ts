@@ -108,3 +108,19 @@ const anonymousApart: [string, MarcRecord, MarcRecord][] = [
 for (const [rule, a, b] of anonymousApart) {
   test(`anonymous classics: ${rule} share no key`, (t) => t.deepEqual(shared(a, b), []));
 }
+
+const collectionSubtitles: [string, string, boolean][] = [
+  ['Sherlock Holmes', 'cuatro novelas', true],
+  ['Sherlock Holmes', 'las novelas', true],
+  ['Sherlock Holmes', 'sus mejores casos', true],
+  ['Sherlock Holmes', 'obras inmortales', true],
+  ['Dubliners', 'stories', false],
+  ['Three in blue', 'jazz preludes', false],
+  ['Pride and prejudice', 'a novel', false],
+];
+for (const [proper, subtitle, collection] of collectionSubtitles) {
+  test(`a subtitle naming a collection: "${proper} : ${subtitle}" ${collection ? 'is not' : 'is'} keyed by its title proper`, (t) => {
+    const keys = keysOf(bookRecord(f008('spa'), df('100', '1 ', '$aDoyle, Arthur Conan'), df('245', '10', `$a${proper} :$b${subtitle}`)));
+    t.is(keys.includes(`AT doylearthurconan ${normaliseForWorkKey(proper)}`), !collection, JSON.stringify(keys));
+  });
+}

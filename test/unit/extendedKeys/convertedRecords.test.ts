@@ -59,3 +59,38 @@ const languages: [string, string | undefined][] = [
 for (const [title, expected] of languages) {
   test(`languageOfTitleWords: "${title}" is ${expected ?? 'not told'}`, (t) => t.is(languageOfTitleWords(title), expected));
 }
+
+test('a main entry of an older system naming the author and the reader keeps the author', (t) => {
+  const audiobook: MarcRecord = { ...bookRecord(df('100', '1 ', '$aLovecraft, H. P./ Herrmann, Edward (NRT)'), df('245', '10', '$aAt the Mountains of Madness$h[sound recording].')), leader: '00918nim a22002535  4500' };
+  t.true(keysOf(audiobook).includes('AT lovecrafthp atthemountainsofmadness'), JSON.stringify(keysOf(audiobook)));
+});
+
+test("a film's name-title entry is the work it is based on, not its own", (t) => {
+  const film: MarcRecord = {
+    ...bookRecord(df('245', '00', '$aKandukondain kandukondain$h[videorecording] =$bI have found it /$cproduced by Kalaippuli S. Thanu.'), df('500', '  ', '$aBased on the novel "Sense and sensibility" by Jane Austen.'), df('700', '1 ', '$aMenon, Rajiv.'), df('700', '1 ', '$aAusten, Jane,$d1775-1817.$tSense and sensibility.')),
+    leader: '03625cgm a2200721Ia 4500',
+  };
+  t.false(keysOf(film).some((key) => key.startsWith('AT austenjane')), JSON.stringify(keysOf(film)));
+  // An audiobook's lone name-title entry still names its own work.
+  const audiobook: MarcRecord = { ...bookRecord(df('245', '04', '$aThe hobbit /$cJ.R.R. Tolkien.'), df('700', '1 ', '$aTolkien, J. R. R.,$d1892-1973.$tHobbit.')), leader: '01000nim a2200000 a 4500' };
+  t.true(keysOf(audiobook).includes('AT tolkienjrr hobbit'));
+});
+
+const adaptations: [string, MarcRecord, string[], string[]][] = [
+  ['a stage adaptation is its adapter\'s work',
+    bookRecord(df('100', '1 ', '$aAusten, Jane,$eauthor.'), df('245', '10', '$aSense and sensibility /$cJane Austen ; adapted by Jessica Swale.'), df('700', '1 ', '$aSwale, Jessica,$eeditor.')),
+    ['AT swalejessica senseandsensibility'], ['AT austenjane senseandsensibility']],
+  ['"adapté par" in French',
+    bookRecord(df('100', '1 ', '$aHugo, Victor'), df('245', '13', '$aLes misérables /$cVictor Hugo ; adapté par Anne-Marie Bonnet.'), df('700', '1 ', '$aBonnet, Anne-Marie')),
+    ['AT bonnetannemarie miserables'], ['AT hugovictor miserables', 'AT hugovictor lesmiserables']],
+  ['an edition "with an introduction" is no adaptation',
+    bookRecord(df('100', '1 ', '$aAusten, Jane.'), df('245', '10', '$aSense and sensibility /$cJane Austen ; with an introduction by Tony Tanner.')),
+    ['AT austenjane senseandsensibility'], []],
+];
+for (const [rule, marc, includes, excludes] of adaptations) {
+  test(`adaptations: ${rule}`, (t) => {
+    const keys = keysOf(marc);
+    for (const key of includes) t.true(keys.includes(key), `${key} is missing from ${JSON.stringify(keys)}`);
+    for (const key of excludes) t.false(keys.includes(key), `${key} is in ${JSON.stringify(keys)}`);
+  });
+}
