@@ -112,6 +112,23 @@ function keyOfPart(text: string, textKey: string, part: string): string | undefi
   return text.startsWith(part) ? keyOfLatinBlocksPart(text, textKey, 0, part.length) : undefined;
 }
 
+/**
+ * A title's title proper (titleProperOf), also without its non-filing characters, and each without a
+ * statement of its text's completeness: the texts the shorter forms start from. Undefined without one.
+ */
+function titleProperStarts(title: StatedTitle): string[] | undefined {
+  const proper = titleProperOf(title);
+  if (proper === undefined) return undefined;
+  const starts = [proper];
+  const nonFiling = withoutNonFilingCharacters(proper, title.nonFiling);
+  if (nonFiling !== undefined) starts.push(nonFiling);
+  for (let i = 0, before = starts.length; i < before; i++) {
+    const complete = withoutEditionStatement(starts[i] as string);
+    if (complete !== undefined) starts.push(complete);
+  }
+  return starts;
+}
+
 /** Title texts and their keys (normaliseForWorkKey), side by side. */
 interface TitleTexts {
   readonly forms: string[];
@@ -144,16 +161,9 @@ function shortTitles(statement: WorkStatement, mainNames: MainNames, known: Titl
     if (forms.values.length > before) formKeys.push(key);
   };
   for (const title of statement.titles) {
-    const proper = titleProperOf(title);
-    if (proper === undefined) continue;
-    const starts = [proper];
-    const nonFiling = withoutNonFilingCharacters(proper, title.nonFiling);
-    if (nonFiling !== undefined) starts.push(nonFiling);
+    const starts = titleProperStarts(title);
+    if (starts === undefined) continue;
     // Each rule to the starts so far, not to those it adds.
-    for (let i = 0, before = starts.length; i < before; i++) {
-      const complete = withoutEditionStatement(starts[i] as string);
-      if (complete !== undefined) starts.push(complete);
-    }
     for (let i = 0, before = starts.length; i < before; i++) {
       const first = firstWorkOf(starts[i] as string);
       if (first !== undefined) starts.push(first);
@@ -227,15 +237,8 @@ function nameForms(mainNames: MainNames): string[] {
 export function anonymousWorkTitles(statement: WorkStatement): string[] {
   const keys = new DistinctStrings();
   for (const title of statement.titles) {
-    const proper = titleProperOf(title);
-    if (proper === undefined) continue;
-    const starts = [proper];
-    const nonFiling = withoutNonFilingCharacters(proper, title.nonFiling);
-    if (nonFiling !== undefined) starts.push(nonFiling);
-    for (let i = 0, before = starts.length; i < before; i++) {
-      const complete = withoutEditionStatement(starts[i] as string);
-      if (complete !== undefined) starts.push(complete);
-    }
+    const starts = titleProperStarts(title);
+    if (starts === undefined) continue;
     for (const start of starts) {
       for (const form of languageForms(start, statement.language)) {
         const key = normaliseForWorkKey(form);
