@@ -205,9 +205,10 @@ function titleStatementOf(field: MarcDataField): StatedTitle | undefined {
       ? { text, titleProper, subtitle, nonFiling, role: 'title-statement' }
       : { text, titleProper, nonFiling, role: 'title-statement' }
     : subtitle !== undefined ? { text, subtitle, nonFiling, role: 'title-statement' } : { text, nonFiling, role: 'title-statement' };
-  // Most title statements' $c names the author only: it is kept only when it may say an adaptation.
-  const responsibility = joinedSubfields(field, 'c');
-  return responsibility !== undefined && mayNameAnAdaptation(responsibility) ? { ...title, responsibility } : title;
+  // Most title statements' $c names the author only: it is read only when it may say an adaptation.
+  const mayAdapt = field.subfields.some((subfield) => subfield.code === 'c' && mayNameAnAdaptation(subfield.value));
+  const responsibility = mayAdapt ? joinedSubfields(field, 'c') : undefined;
+  return responsibility !== undefined ? { ...title, responsibility } : title;
 }
 
 function uniformTitleOf(field: MarcDataField, own: boolean, codes = UNIFORM_TITLE_SUBFIELDS): StatedUniformTitle | undefined {

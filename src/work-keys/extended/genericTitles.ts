@@ -159,7 +159,9 @@ export function subtitleSaysCollection(subtitle: string): boolean {
  * collection of writing.
  */
 export function subtitleIsCollectiveTitle(subtitle: string): boolean {
-  const words = subtitle.split(/[\s,;:.()]+/u).filter((word) => word !== '');
+  // Most subtitles are longer than four short words: ruled out before they are cut into words.
+  if (subtitle.length > MAX_COLLECTIVE_SUBTITLE_LENGTH) return false;
+  const words = subtitle.split(SUBTITLE_WORD_BREAKS).filter((word) => word !== '');
   if (words.length < 2 || words.length > MAX_COLLECTIVE_SUBTITLE_WORDS) return false;
   return words.some((word) => {
     const key = normaliseForWorkKey(word);
@@ -167,6 +169,9 @@ export function subtitleIsCollectiveTitle(subtitle: string): boolean {
   });
 }
 const MAX_COLLECTIVE_SUBTITLE_WORDS = 4;
+/** Four words of at most fifteen letters, with the spaces and punctuation between them. */
+const MAX_COLLECTIVE_SUBTITLE_LENGTH = 70;
+const SUBTITLE_WORD_BREAKS = /[\s,;:.()]+/u;
 /** Collecting words of other languages than COLLECTING's English ones. */
 const COLLECTING_WORDS = new Set([
   'relatos', 'completas', 'completos', 'escogidas', 'escogidos', 'selectas', 'mejores', 'inmortales', 'complètes', 'choisies',

@@ -127,7 +127,7 @@ export function withoutEditionStatement(text: string): string | undefined {
   return normaliseForWorkKey(before) === '' ? undefined : before;
 }
 const EDITION_STATEMENT =
-  /[\s.,:;/([-]+(?:(?:version|texte|text|texto|édition|edition|edición|edição|versión|versão|fassung|ausgabe|récit|roman)\s+(?:intégrale?|integral|integrale|íntegra|íntegro|complète|complete|completa|abrégée?|abridged|abreviada|resumida|gekürzte|ungekürzte|originale?)|(?:ungekürzte|gekürzte|vollständige)\s+(?:ausgabe|fassung)|(?:complete\s+and\s+)?unabridged|abridged|intégrale|integral|ungekürzt|gekürzt)[\s.)\]]*$/iu;
+  /[\s.,:;/([-]+(?:(?:version|texte|text|texto|édition|edition|edición|edição|versión|versão|fassung|ausgabe|récit|roman)\s+(?:intégrale?|integral|integrale|íntegra|íntegro|complète|complete|completa|abrégée?|abridged|abreviada|resumida|gekürzte|ungekürzte|originale?)|(?:ungekürzte|gekürzte|vollständige)\s+(?:ausgabe|fassung)|(?:complete\s+and\s+)?unabridged|abridged|intégrale|integral|ungekürzt|gekürzt)[\s.)\]]*$/i;
 
 /**
  * The first work of a volume that holds several, which is where catalogues file it: the title before
@@ -143,8 +143,9 @@ export function firstWorkOf(text: string): string | undefined {
   const before = text.slice(0, match.index).replace(/[\s,;:.]+$/u, '');
   return normaliseForWorkKey(before) === '' ? undefined : before;
 }
+// Without the u flag: its words are ASCII, and a case-insensitive pattern without it is searched fast.
 const OTHER_WORKS =
-  /\s;\s+(?=\S)|,?\s+(?:et\s+autres|and\s+other|y\s+otr[oa]s|e\s+outr[oa]s|und\s+andere|e\s+altr[ie]|en\s+andere|suivi\s+de|suivie\s+de|suivis\s+de|followed\s+by|seguido\s+de|seguida\s+de|gefolgt\s+von)\s+(?=\p{L})/iu;
+  /\s;\s+(?=\S)|,?\s+(?:et\s+autres|and\s+other|y\s+otr[oa]s|e\s+outr[oa]s|und\s+andere|e\s+altr[ie]|en\s+andere|suivi\s+de|suivie\s+de|suivis\s+de|followed\s+by|seguido\s+de|seguida\s+de|gefolgt\s+von)\s+(?=[^\s\d.,;:!?'"()[\]-])/i;
 
 /**
  * A subtitle that makes the book another work than its title proper: an adaptation, a study of it, a
@@ -167,12 +168,14 @@ export function saysAdaptation(responsibility: string): boolean {
 }
 const ADAPTED_BY = /(?:^|[\s;,.(])(?:adapted|adaptation|adapt[ée]e?s?|adaptado|adaptada|adaptaci[óo]n|adapta[çc][ãa]o|retold|re-told|bearbeitet|nacherz[äa]hlt|free version)(?=[\s,.;:)]|$)/iu;
 
-/** False only when ADAPTED_BY cannot match: its words all hold "adapt", "retold", "re-told", "bearbeit", "nacherz" or "free version". */
+/**
+ * False only when ADAPTED_BY cannot match: each of its words holds one of these stems. ASCII stems under a
+ * pattern without the u flag: tested without lower-casing the text.
+ */
 export function mayNameAnAdaptation(responsibility: string): boolean {
-  const lower = responsibility.toLowerCase();
-  return ADAPTATION_STEMS.some((stem) => lower.includes(stem));
+  return ADAPTATION_STEMS.test(responsibility);
 }
-const ADAPTATION_STEMS = ['adapt', 'retold', 're-told', 'bearbeit', 'nacherz', 'free version'];
+const ADAPTATION_STEMS = /adapt|retold|re-told|bearbeit|nacherz|free version/i;
 
 /** Words that join a title to its author's name: "Fables de La Fontaine", "Poems by Keats", "The Iliad of Homer", "Gedichte von Goethe". */
 const NAME_CONNECTORS = new Set(['de', 'du', 'des', 'by', 'of', 'von', 'van', 'di', 'da', 'del', 'della', 'do', 'dos', 'af', 'av']);
