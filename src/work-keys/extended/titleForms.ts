@@ -178,7 +178,7 @@ export function mayNameAnAdaptation(responsibility: string): boolean {
 const ADAPTATION_STEMS = /adapt|retold|re-told|bearbeit|nacherz|free version/i;
 
 /** Words that join a title to its author's name: "Fables de La Fontaine", "Poems by Keats", "The Iliad of Homer", "Gedichte von Goethe". */
-const NAME_CONNECTORS = new Set(['de', 'du', 'des', 'by', 'of', 'von', 'van', 'di', 'da', 'del', 'della', 'do', 'dos', 'af', 'av']);
+const NAME_CONNECTORS = new Set(['de', 'du', 'des', 'by', 'of', 'von', 'van', 'di', 'da', 'del', 'della', 'do', 'dos', 'af', 'av', 'der', 'par', 'por']);
 /** Particles that stand inside a name: "Jean de La Fontaine", "Ludwig van Beethoven". */
 const NAME_PARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'von', 'van', 'der', 'den', 'di', 'da', 'del', 'dos', "d'", 'd’']);
 /** At most this many words (forenames, particles) between the connector and the surname. */

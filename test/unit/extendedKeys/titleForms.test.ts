@@ -58,6 +58,8 @@ const authorNames: [string, string, string, string | undefined][] = [
   ['forenames between', 'Fables choisies de Jean de La Fontaine', 'La Fontaine', 'Fables choisies'],
   ['"d\'"', "Contes d'Andersen", 'Andersen', 'Contes'],
   ['"by"', 'Poems by John Keats', 'Keats', 'Poems'],
+  ['"der" and a word of the name', 'Kinder- und Hausmärchen der Brüder Grimm', 'Grimm', 'Kinder- und Hausmärchen'],
+  ['"par" and a forename', 'Contes par Charles Perrault', 'Perrault', 'Contes'],
   ['"von"', 'Gedichte von Goethe', 'Goethe', 'Gedichte'],
   ['accents compared normalised', 'Théâtre de Moliere', 'Molière', 'Théâtre'],
   ['"of"', 'The Iliad of Homer', 'Homer', 'The Iliad'],
