@@ -105,7 +105,7 @@ test('CATALOG_INDEX opens an index file made by the command, read-only, without 
 test('the home page on a library\'s own index: what it is (records, works, key profile), its largest works, records alone in theirs', async (t) => {
   const dir = tempDir(t);
   const path = join(dir, 'branch-library.sqlite');
-  const writing = openEmbeddedIndex({ path, keyProfile: 'vufind' });
+  const writing = openEmbeddedIndex({ path, create: true, keyProfile: 'vufind' });
   await writing.load([
     // Three editions of one work, a thesis in two repositories, and two records alone in their work.
     { id: 'hobbit-1937', title: 'The hobbit', author: 'Tolkien, J. R. R.', publishDate: '1937' },

@@ -73,7 +73,7 @@ test('works overview: read from an index file opened read-only, after a merge de
   const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-overview-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'catalog.sqlite');
-  const writing = openEmbeddedIndex({ path });
+  const writing = openEmbeddedIndex({ path, create: true });
   await writing.load([...hobbitEditions, pamphletAlone, mapAlone]);
   await writing.curation.merge(['pamphlet-1950', 'map-1822'], { by: 'cataloguer', at: new Date('2026-01-05T10:00:00Z'), note: 'one deposit' });
   await writing.close();

@@ -7,12 +7,17 @@
  * - titles: VuFind's title forms (245 $a$b$n as catalogued and without non-filing characters, 246, 247),
  *   and, with main entries only, shorter forms of the title statement: without the subtitle, an
  *   alternative title, a descriptive opening, a leading article, the author's name, with "&" read as a
- *   word (titleForms.ts) — never a form that is generic or only the author's name, nor one whose subtitle
- *   names a part, a collection or another work;
+ *   word (titleForms.ts) — never a form that is only the author's name, nor one whose subtitle names a
+ *   part, a collection or another work (a selection of the title's work is that work: "Contes : choix"),
+ *   nor a generic one but a collective title of one kind of writing ("Contes", "Fables") with its author;
+ * - generic titles ("Poems", "Jazz") without a main entry make no key;
  * - uniform titles: the record's own, never a generic one (genericTitles.ts); with the main author as an
  *   `AT` key when the record has one, else alone as a `UT` key (never a bare music form title);
  * - translations: the original's title (765 $t) with its author (765 $a, else the main author);
- * - DOI and handle keys of their own.
+ * - DOI and handle keys of their own;
+ * - an adaptation (245 $c "adapted by") keyed with its added entries, as its adapter's work;
+ * - a book with no main entry and no uniform title (an anonymous classic) keyed by its title alone;
+ * - a record that names no language is given the one its title's short words tell (titleLanguages.ts).
  *
  * Each rule is a function here or in the files named; extendedWorkKeys puts them together. The key
  * kinds and the reasons they give are in workKeyKinds.ts; docs/work-keys.md has every rule with examples.
@@ -21,13 +26,16 @@
  * (normaliseForWorkKey in workKeys.ts), storing keys and finding versions (the indexes).
  */
 import { DistinctStrings, keyOfLatinBlocksPart, normaliseForWorkKey } from '../workKeys.js';
-import { isFormTitle, isGenericTitle, isGenericTitleKeyed, saysSelections, subtitleSaysCollection } from './genericTitles.js';
+import {
+  isAuthorsCollectiveTitle, isFormTitle, isGenericTitle, isGenericTitleKeyed, isSelectionStatement, saysSelections, subtitleSaysCollection,
+} from './genericTitles.js';
 import { canonicalIdentifier } from './manifestationIdentifiers.js';
 import {
   subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
-  withoutDescriptiveOpening, withoutKeyedAuthorName, withoutLeadingArticle, withoutNonFilingCharacters,
+  firstWorkOf, saysAdaptation, withoutDescriptiveOpening, withoutEditionStatement, withoutKeyedAuthorName, withoutLeadingArticle, withoutNonFilingCharacters,
 } from './titleForms.js';
-import { cleanedName, keyedNames, surnameKeyOfCleaned, writtenNameKeys } from './workNames.js';
+import { languageOfTitleWords } from './titleLanguages.js';
+import { cleanedName, surnameKeyOfCleaned, writtenNameKeys } from './workNames.js';
 import type { StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
 
 /** The non-empty keys, each once, in order (the names' keys a record's `AT` keys pair titles with). */
@@ -87,9 +95,12 @@ export function titleProperOf(title: StatedTitle): string | undefined {
   return proper;
 }
 
-/** The subtitle names a part, says the book is a collection or another work; never so of an empty text. */
+/**
+ * The subtitle names a part, says the book is a collection or another work; never so of an empty text,
+ * nor of one that only says the book is a selection of the title's work ("Contes : choix").
+ */
 export function subtitleKeepsTitle(subtitle: string): boolean {
-  return subtitle !== '' && (subtitleNamesAPart(subtitle) || subtitleSaysCollection(subtitle) || subtitleSaysAnotherWork(subtitle));
+  return subtitle !== '' && (subtitleNamesAPart(subtitle) || (subtitleSaysCollection(subtitle) && !isSelectionStatement(subtitle)) || subtitleSaysAnotherWork(subtitle));
 }
 
 /**
@@ -99,6 +110,23 @@ export function subtitleKeepsTitle(subtitle: string): boolean {
 function keyOfPart(text: string, textKey: string, part: string): string | undefined {
   if (text.endsWith(part)) return keyOfLatinBlocksPart(text, textKey, text.length - part.length);
   return text.startsWith(part) ? keyOfLatinBlocksPart(text, textKey, 0, part.length) : undefined;
+}
+
+/**
+ * A title's title proper (titleProperOf), also without its non-filing characters, and each without a
+ * statement of its text's completeness: the texts the shorter forms start from. Undefined without one.
+ */
+function titleProperStarts(title: StatedTitle): string[] | undefined {
+  const proper = titleProperOf(title);
+  if (proper === undefined) return undefined;
+  const starts = [proper];
+  const nonFiling = withoutNonFilingCharacters(proper, title.nonFiling);
+  if (nonFiling !== undefined) starts.push(nonFiling);
+  for (let i = 0, before = starts.length; i < before; i++) {
+    const complete = withoutEditionStatement(starts[i] as string);
+    if (complete !== undefined) starts.push(complete);
+  }
+  return starts;
 }
 
 /** Title texts and their keys (normaliseForWorkKey), side by side. */
@@ -133,12 +161,13 @@ function shortTitles(statement: WorkStatement, mainNames: MainNames, known: Titl
     if (forms.values.length > before) formKeys.push(key);
   };
   for (const title of statement.titles) {
-    const proper = titleProperOf(title);
-    if (proper === undefined) continue;
-    const starts = [proper];
-    const nonFiling = withoutNonFilingCharacters(proper, title.nonFiling);
-    if (nonFiling !== undefined) starts.push(nonFiling);
+    const starts = titleProperStarts(title);
+    if (starts === undefined) continue;
     // Each rule to the starts so far, not to those it adds.
+    for (let i = 0, before = starts.length; i < before; i++) {
+      const first = firstWorkOf(starts[i] as string);
+      if (first !== undefined) starts.push(first);
+    }
     for (let i = 0, before = starts.length; i < before; i++) {
       const withoutAlternative = withoutAlternativeTitle(starts[i] as string, statement.language);
       if (withoutAlternative !== undefined) starts.push(withoutAlternative);
@@ -173,7 +202,7 @@ function shortTitles(statement: WorkStatement, mainNames: MainNames, known: Titl
   for (let i = 0; i < forms.values.length; i++) {
     const form = forms.values[i] as string;
     const key = formKeys[i] ?? normaliseForWorkKey(form);
-    if (isGenericTitleKeyed(form, key) || names.includes(key)) continue;
+    if ((isGenericTitleKeyed(form, key) && !isAuthorsCollectiveTitle(key)) || names.includes(key)) continue;
     kept.forms.push(form);
     kept.keys.push(key);
   }
@@ -193,6 +222,53 @@ function nameForms(mainNames: MainNames): string[] {
     for (const key of writtenNameKeys(mainNames.cleaned[i] as string, mainNames.keys[i] as string)) forms.push(key);
   }
   return forms;
+}
+
+/**
+ * The keys of a book catalogued under its title (no main entry, no uniform title) that names one work:
+ * the title proper, also without non-filing characters, a leading article and a statement of its text's
+ * completeness, each keyed alone, as a uniform title would be. An anonymous classic ("Le roman de
+ * Renart", "La farce de Maître Pathelin") names only its adapters and translators in added entries, and so
+ * meets its other editions, and those catalogued with the uniform title `130 Roman de Renart`, by its
+ * title. None when the title says a part, a collection or another work in its subtitle, is generic, or
+ * opens with a collective word ("Contes et légendes de Bretagne", "Anthologie de la poésie française"):
+ * anthologies of one name are different books.
+ */
+export function anonymousWorkTitles(statement: WorkStatement): string[] {
+  const keys = new DistinctStrings();
+  for (const title of statement.titles) {
+    const starts = titleProperStarts(title);
+    if (starts === undefined) continue;
+    for (const start of starts) {
+      for (const form of languageForms(start, statement.language)) {
+        const key = normaliseForWorkKey(form);
+        if (key !== '' && !isGenericTitleKeyed(form, key) && !opensWithCollectiveWord(form)) keys.add(key);
+      }
+    }
+  }
+  return keys.values;
+}
+
+/** The title's first word is a collective one ("Contes et légendes", "Anthology of …", "Recueil de …"). */
+function opensWithCollectiveWord(title: string): boolean {
+  const first = /^[\s"'“‘«¿¡[]*([\p{L}\p{M}]+)/u.exec(title)?.[1];
+  return first !== undefined && (isAuthorsCollectiveTitle(normaliseForWorkKey(first)) || COLLECTIVE_WORDS.includes(normaliseForWorkKey(first)));
+}
+const COLLECTIVE_WORDS = [
+  'anthologie', 'anthology', 'antología', 'antologia', 'anthologie', 'recueil', 'collection', 'choix', 'histoires', 'stories',
+  'légendes', 'legends', 'leyendas', 'lendas', 'sagen', 'chansons', 'songs', 'textes', 'texts', 'selected', 'best', 'great',
+  'treasury', 'book', 'livre', 'oxford', 'penguin', 'norton', 'classic', 'classics', 'classiques',
+].map(normaliseForWorkKey);
+
+/** The title statement's statement of responsibility says the book is an adaptation (saysAdaptation). */
+function isAdaptation(statement: WorkStatement): boolean {
+  for (const title of statement.titles) if (title.responsibility !== undefined && saysAdaptation(title.responsibility)) return true;
+  return false;
+}
+
+/** The keys of the titles that are not generic (isGenericTitleKeyed). */
+function withoutGenericTitles(titles: TitleTexts): string[] {
+  return titles.keys.filter((key, i) => !isGenericTitleKeyed(titles.forms[i] as string, key));
 }
 
 /** The record's own uniform title may make a key (its text's key given): not generic, not a selection. */
@@ -219,16 +295,31 @@ function originalTitleForms(original: StatedOriginal): string[] {
   return forms.values.filter((form) => !isGenericTitle(form));
 }
 
+/**
+ * The statement with a language told from its title statement's words (languageOfTitleWords) when it
+ * names none: a record converted without 008 or 041 still has its articles and "&" read. The statement
+ * itself when it names one or none can be told.
+ */
+export function withTitleLanguage(statement: WorkStatement): WorkStatement {
+  if (statement.language !== undefined) return statement;
+  const title = statement.titles.find((candidate) => candidate.role === 'title-statement');
+  const language = title === undefined ? undefined : languageOfTitleWords(title.text);
+  return language === undefined ? statement : { ...statement, language };
+}
+
 /** A record's keys under the `extended` profile: `UT`, then `AT`, then the notes (`UA`, `TR`), then `DOI`/`HDL`. */
-export function extendedWorkKeys(statement: WorkStatement): string[] {
+export function extendedWorkKeys(stated: WorkStatement): string[] {
+  const statement = withTitleLanguage(stated);
   const uniformKeys = new DistinctStrings();
   const titleKeys = new DistinctStrings();
   const notedKeys: { key: string; note: 'UA' | 'TR' }[] = [];
   // Each name is cleaned once: for its key, its surname and the forms a title would write it in.
   const cleanedMainNames = statement.mainNames.map(cleanedName);
   const mainNames: MainNames = { cleaned: cleanedMainNames, keys: cleanedMainNames.map(normaliseForWorkKey) };
-  const authors = distinctKeys(statement.mainNames.length > 0 ? mainNames.keys : keyedNames(statement).map((name) => normaliseForWorkKey(cleanedName(name))));
-  const mainAuthors = statement.mainNames.length > 0 ? authors : [];
+  // An adaptation is its adapter's work: keyed with the added entries, as if it had no main entry.
+  const adaptation = statement.mainNames.length > 0 && isAdaptation(statement);
+  const authors = distinctKeys(statement.mainNames.length > 0 && !adaptation ? mainNames.keys : statement.addedNames.map((name) => normaliseForWorkKey(cleanedName(name))));
+  const mainAuthors = statement.mainNames.length > 0 && !adaptation ? authors : [];
 
   /** `AT` keys of titles already normalised, with each name. */
   const addTitleKeysOf = (titles: readonly string[], names: readonly string[]): string[] => {
@@ -246,11 +337,15 @@ export function extendedWorkKeys(statement: WorkStatement): string[] {
   const addTitleKeys = (forms: readonly string[], names: readonly string[]): string[] => addTitleKeysOf(forms.map(normaliseForWorkKey), names);
   const vufindForms = vufindTitleForms(statement.titles);
   const titleForms: TitleTexts = { forms: vufindForms, keys: vufindForms.map(normaliseForWorkKey) };
-  addTitleKeysOf(titleForms.keys, authors);
+  // A generic title ("Poems", "Jazz") names a work only with its main author: not alone, not with an added entry.
+  addTitleKeysOf(mainAuthors.length > 0 ? titleForms.keys : withoutGenericTitles(titleForms), authors);
   // Shorter forms only with main entries: a record without one (a film, a compilation) names many
   // contributors, and "The hobbit" with its director would join the films of a series.
   if (mainAuthors.length > 0) addTitleKeysOf(shortTitles(statement, mainNames, titleForms).keys, mainAuthors);
   const titleKeyCount = titleKeys.values.length;
+  if (statement.mainNames.length === 0 && statement.isBook === true && statement.addedNames.length > 0 && !statement.uniformTitles.some((title) => title.role === 'own')) {
+    for (const title of anonymousWorkTitles(statement)) uniformKeys.add(`UT ${title}`);
+  }
 
   for (const uniformTitle of statement.uniformTitles) {
     if (uniformTitle.role !== 'own') continue;

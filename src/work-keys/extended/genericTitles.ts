@@ -30,7 +30,7 @@ const COLLECTIVE_TITLES = [
   'novellas', 'complete poetry', 'collected poetry', 'selected poetry', 'drama', 'prose',
   // French
   'œuvres', 'oeuvres', 'œuvres complètes', 'oeuvres complètes', 'œuvres choisies', 'poésies', 'poèmes', 'lettres',
-  'correspondance', 'théâtre', 'romans', 'contes', 'nouvelles', 'essais', 'chansons', 'morceaux choisis', 'choix',
+  'correspondance', 'théâtre', 'romans', 'contes', 'fables', 'nouvelles', 'essais', 'chansons', 'morceaux choisis', 'choix',
   // German
   'werke', 'sämtliche werke', 'gesammelte werke', 'ausgewählte werke', 'gedichte', 'briefe', 'dramen', 'romane',
   'erzählungen', 'novellen', 'schriften', 'aufsätze', 'lieder', 'auswahl',
@@ -82,6 +82,49 @@ const COLLECTIVE_FORM_BEGINNINGS = [
   'concertos', 'sonatas', 'symphonies', 'quartets', 'quintets', 'trios', 'suites', 'preludes', 'etudes', 'nocturnes', 'waltzes', 'overtures',
 ].map(normaliseForWorkKey);
 
+/**
+ * Collective titles of one kind of writing ("Contes", "Fables", "Poèmes", "Lettres", "Poems", "Tales"):
+ * with the main entry's author such a title is that author's work in the catalogues' practice (Perrault's
+ * "Contes", La Fontaine's "Fables"), which experts file as one work whatever the edition. Not music's
+ * ("Songs", "Instrumental music", "Jazz"): one performer's compilations are different albums. Not "Works"
+ * or "Selections", which say nothing of what is collected.
+ */
+const AUTHORS_COLLECTIVE_TITLES = new Set([
+  'poems', 'poetry', 'letters', 'correspondence', 'plays', 'essays', 'stories', 'short stories', 'tales', 'fables',
+  'fairy tales', 'novels', 'novellas', 'tragedies', 'comedies', 'sonnets', 'odes', 'satires', 'maxims', 'thoughts',
+  'contes', 'fables', 'poèmes', 'poésies', 'lettres', 'correspondance', 'nouvelles', 'essais', 'romans', 'théâtre',
+  'comédies', 'tragédies', 'pensées', 'maximes', 'satires', 'odes', 'sonnets', 'contes et nouvelles',
+  'gedichte', 'briefe', 'erzählungen', 'novellen', 'märchen', 'dramen', 'fabeln', 'balladen',
+  'poemas', 'poesías', 'cartas', 'cuentos', 'contos', 'fábulas', 'novelas', 'ensayos', 'ensaios', 'sonetos',
+  'poesie', 'lettere', 'racconti', 'favole', 'novelle', 'saggi', 'rime',
+].map(normaliseForWorkKey));
+
+/**
+ * A collective title of one kind of writing (AUTHORS_COLLECTIVE_TITLES), given its key: keyed with the
+ * main entry's author, never alone or with an added entry only.
+ */
+export function isAuthorsCollectiveTitle(textKey: string): boolean {
+  return AUTHORS_COLLECTIVE_TITLES.has(textKey);
+}
+
+/**
+ * A statement that the book is a selection or extracts of what its title names, and no more: "Contes :
+ * choix", "Lettres de mon moulin : extraits", "Poems : selections", "Les fleurs du mal : choix de
+ * poèmes". Unlike "selected stories" or "the complete novels", it names no other collection, so the title
+ * proper still names the work.
+ */
+export function isSelectionStatement(text: string): boolean {
+  const key = normaliseForWorkKey(text);
+  return SELECTION_STATEMENTS.has(key) || SELECTION_OPENINGS.some((opening) => key.startsWith(opening));
+}
+/** "Choix de …", "Extraits de …", "Selections from …": a selection of the title's work, in so many words. */
+const SELECTION_OPENINGS = ['choix de', 'extraits de', 'extraits choisis', 'selections from', 'excerpts from', 'selección de', 'seleção de', 'auswahl aus'].map(normaliseForWorkKey);
+const SELECTION_STATEMENTS = new Set([
+  'choix', 'extraits', 'morceaux choisis', 'pages choisies', 'selections', 'selection', 'a selection', 'selected',
+  'excerpts', 'extracts', 'auswahl', 'eine auswahl', 'selección', 'seleção', 'antología', 'selezione', 'scelta',
+  'choix de textes', 'textes choisis',
+].map(normaliseForWorkKey));
+
 /** "A selection of": English, Spanish, Portuguese, German, French, Italian, Dutch, Scandinavian. */
 const SELECTIONS = /\b(?:selections?|selecciones|selección|seleções|seleção|auswahl|choix|morceaux choisis|selezioni|selectie|urval|udvalg|utvalg)\b/iu;
 
@@ -104,8 +147,38 @@ const COLLECTING = /\b(?:complete|collected|selected|selections?|omnibus)\b/iu;
  * "Sherlock Holmes : selected stories" are different books, so their title proper is no key.
  */
 export function subtitleSaysCollection(subtitle: string): boolean {
-  return COLLECTING.test(subtitle) || saysSelections(subtitle);
+  return COLLECTING.test(subtitle) || saysSelections(subtitle) || subtitleIsCollectiveTitle(subtitle);
 }
+
+/**
+ * A subtitle of two to MAX_COLLECTIVE_SUBTITLE_WORDS words with a collective title of writing
+ * (AUTHORS_COLLECTIVE_TITLES) or a collecting word among them, in any language of the tables: "Sherlock
+ * Holmes : cuatro novelas", "… : las novelas", "… : sus mejores casos", "… : obras inmortales", "… : les
+ * aventures". Each names a different collection, so the title proper alone is no key. One word alone
+ * ("Dubliners : stories") describes the title's own work; music's words ("jazz preludes") are no
+ * collection of writing.
+ */
+export function subtitleIsCollectiveTitle(subtitle: string): boolean {
+  // Most subtitles are longer than four short words: ruled out before they are cut into words.
+  if (subtitle.length > MAX_COLLECTIVE_SUBTITLE_LENGTH) return false;
+  const words = subtitle.split(SUBTITLE_WORD_BREAKS).filter((word) => word !== '');
+  if (words.length < 2 || words.length > MAX_COLLECTIVE_SUBTITLE_WORDS) return false;
+  return words.some((word) => {
+    const key = normaliseForWorkKey(word);
+    return AUTHORS_COLLECTIVE_TITLES.has(key) || COLLECTING_WORDS.has(key);
+  });
+}
+const MAX_COLLECTIVE_SUBTITLE_WORDS = 4;
+/** Four words of at most fifteen letters, with the spaces and punctuation between them. */
+const MAX_COLLECTIVE_SUBTITLE_LENGTH = 70;
+const SUBTITLE_WORD_BREAKS = /[\s,;:.()]+/u;
+/** Collecting words of other languages than COLLECTING's English ones. */
+const COLLECTING_WORDS = new Set([
+  'relatos', 'completas', 'completos', 'escogidas', 'escogidos', 'selectas', 'mejores', 'inmortales', 'complètes', 'choisies',
+  'choisis', 'gesammelte', 'ausgewählte', 'sämtliche', 'escolhidas', 'escolhidos', 'melhores', 'scelte', 'scelti', 'migliori',
+  'histoires', 'récits', 'historias', 'histórias', 'aventuras', 'aventures', 'adventures', 'casos', 'cases', 'obras',
+  'œuvres', 'oeuvres', 'works', 'werke', 'opere',
+].map(normaliseForWorkKey));
 
 /** The text says it is a selection (in $a, $k, $p or $s). */
 export function saysSelections(text: string): boolean {

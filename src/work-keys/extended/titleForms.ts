@@ -13,7 +13,7 @@ import { TITLE_LANGUAGES, titleLanguageOf } from './titleLanguages.js';
 /**
  * ISBD's separators between the title proper and what follows: other title information (` : `), a
  * parallel title (` = `), the statement of responsibility (` / `). Not ` ; ` or `. `: those separate
- * titles of different works in one volume ("Hamlet ; Macbeth"), which must not be keyed as the first.
+ * titles of different works in one volume ("Hamlet ; Macbeth"), whose first work firstWorkOf tells.
  */
 const ISBD_SEPARATOR = /\s+[:=/](?=\s|$)/u;
 /** Text typed without ISBD (Dublin Core, a host's documents) writes "Title: subtitle". */
@@ -115,6 +115,39 @@ export function withoutDescriptiveOpening(text: string, language: string | undef
 const DESCRIPTIVE_OPENING = /^\s*(?:the\s+)?(?:(?:most\s+)?(?:excellent\s+|lamentable\s+)?trag(?:edy|edie|icall\s+historie)|history|historie|life\s+and\s+(?:opinions|adventures|strange\s+surprizing\s+adventures)|famous\s+history)\s+of\s+(?=\p{L})/iu;
 
 /**
+ * The title without a statement of its text's completeness at its end, which a title page or a converted
+ * record writes into the title ("Le rouge et le noir (texte intégral)", "Germinal. Version intégrale",
+ * "Les misérables, édition abrégée", "Moby Dick : unabridged"): an abridged or complete text is the same
+ * work. Undefined when the title has none or nothing would be left.
+ */
+export function withoutEditionStatement(text: string): string | undefined {
+  const match = EDITION_STATEMENT.exec(text);
+  if (match === null || match.index === 0) return undefined;
+  const before = text.slice(0, match.index).trim();
+  return normaliseForWorkKey(before) === '' ? undefined : before;
+}
+const EDITION_STATEMENT =
+  /[\s.,:;/([-]+(?:(?:version|texte|text|texto|édition|edition|edición|edição|versión|versão|fassung|ausgabe|récit|roman)\s+(?:intégrale?|integral|integrale|íntegra|íntegro|complète|complete|completa|abrégée?|abridged|abreviada|resumida|gekürzte|ungekürzte|originale?)|(?:ungekürzte|gekürzte|vollständige)\s+(?:ausgabe|fassung)|(?:complete\s+and\s+)?unabridged|abridged|intégrale|integral|ungekürzt|gekürzt)[\s.)\]]*$/i;
+
+/**
+ * The first work of a volume that holds several, which is where catalogues file it: the title before
+ * ISBD's ` ; ` between works ("La belle et la bête ; Riquet à la houppe ; La belle aux cheveux d'or" →
+ * "La belle et la bête"), before "et autres nouvelles", "and other stories", "y otros cuentos", "e outros
+ * contos", "und andere Erzählungen" ("La Vénus d'Ille et autres nouvelles" → "La Vénus d'Ille"), or
+ * before "suivi de", "followed by" ("Candide, suivi de Micromégas"). Undefined when the title names one
+ * work or nothing would be left.
+ */
+export function firstWorkOf(text: string): string | undefined {
+  const match = OTHER_WORKS.exec(text);
+  if (match === null || match.index === 0) return undefined;
+  const before = text.slice(0, match.index).replace(/[\s,;:.]+$/u, '');
+  return normaliseForWorkKey(before) === '' ? undefined : before;
+}
+// Without the u flag: its words are ASCII, and a case-insensitive pattern without it is searched fast.
+const OTHER_WORKS =
+  /\s;\s+(?=\S)|,?\s+(?:et\s+autres|and\s+other|y\s+otr[oa]s|e\s+outr[oa]s|und\s+andere|e\s+altr[ie]|en\s+andere|suivi\s+de|suivie\s+de|suivis\s+de|followed\s+by|seguido\s+de|seguida\s+de|gefolgt\s+von)\s+(?=[^\s\d.,;:!?'"()[\]-])/i;
+
+/**
  * A subtitle that makes the book another work than its title proper: an adaptation, a study of it, a
  * sequel ("Pride and prejudice : the graphic novel", "Hamlet : a study guide"), which is not keyed by the
  * title proper alone.
@@ -125,8 +158,27 @@ export function subtitleSaysAnotherWork(subtitle: string): boolean {
 const ANOTHER_WORK =
   /\b(?:graphic novel|comic|manga|adapt(?:ed|ation)|retold|a play|play in|musical|opera|libretto|screenplay|study guide|companion|criticism and interpretation|sequel|continuation|parody|spoof|adaptação|adaptación|adaptation|bande dessinée)\b/iu;
 
+/**
+ * A statement of responsibility that says the book is an adaptation ("Jane Austen ; adapted by Jessica
+ * Swale", "adapté par", "adaptación de", "retold by", "bearbeitet von"): a new work of its adapter, not an
+ * edition of its author's.
+ */
+export function saysAdaptation(responsibility: string): boolean {
+  return mayNameAnAdaptation(responsibility) && ADAPTED_BY.test(responsibility);
+}
+const ADAPTED_BY = /(?:^|[\s;,.(])(?:adapted|adaptation|adapt[ée]e?s?|adaptado|adaptada|adaptaci[óo]n|adapta[çc][ãa]o|retold|re-told|bearbeitet|nacherz[äa]hlt|free version)(?=[\s,.;:)]|$)/iu;
+
+/**
+ * False only when ADAPTED_BY cannot match: each of its words holds one of these stems. ASCII stems under a
+ * pattern without the u flag: tested without lower-casing the text.
+ */
+export function mayNameAnAdaptation(responsibility: string): boolean {
+  return ADAPTATION_STEMS.test(responsibility);
+}
+const ADAPTATION_STEMS = /adapt|retold|re-told|bearbeit|nacherz|free version/i;
+
 /** Words that join a title to its author's name: "Fables de La Fontaine", "Poems by Keats", "The Iliad of Homer", "Gedichte von Goethe". */
-const NAME_CONNECTORS = new Set(['de', 'du', 'des', 'by', 'of', 'von', 'van', 'di', 'da', 'del', 'della', 'do', 'dos', 'af', 'av']);
+const NAME_CONNECTORS = new Set(['de', 'du', 'des', 'by', 'of', 'von', 'van', 'di', 'da', 'del', 'della', 'do', 'dos', 'af', 'av', 'der', 'par', 'por']);
 /** Particles that stand inside a name: "Jean de La Fontaine", "Ludwig van Beethoven". */
 const NAME_PARTICLES = new Set(['de', 'du', 'des', 'la', 'le', 'von', 'van', 'der', 'den', 'di', 'da', 'del', 'dos', "d'", 'd’']);
 /** At most this many words (forenames, particles) between the connector and the surname. */

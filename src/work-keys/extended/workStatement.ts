@@ -31,6 +31,8 @@ export interface StatedTitle {
   readonly nonFiling: number;
   /** Where it comes from: the title statement (245, `title`, `dc:title`) or a variant (246, 247). */
   readonly role: 'title-statement' | 'variant';
+  /** The statement of responsibility, where the source separates it: 245 $c ("adapted by Jessica Swale"). */
+  readonly responsibility?: string;
 }
 
 /** A uniform title (130, 240, 730, a document's `title_uniform`). */
@@ -72,6 +74,11 @@ export interface WorkStatement {
   readonly language?: string;
   readonly originals: readonly StatedOriginal[];
   readonly identifiers: readonly StatedIdentifier[];
+  /**
+   * The record is a book: a text published as a monograph (MARC leader/06 `a` or `t`, /07 `m`), not music,
+   * a film, a serial or a part. Undefined when the source does not say.
+   */
+  readonly isBook?: boolean;
 }
 
 /** An empty statement to spread into: every list empty, no language. */

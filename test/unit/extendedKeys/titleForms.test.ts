@@ -1,7 +1,7 @@
 import test from 'ava';
 import {
-  subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
-  withoutAuthorName, withoutDescriptiveOpening, withoutLeadingArticle,
+  firstWorkOf, subtitleNamesAPart, subtitleSaysAnotherWork, titleBeforeSeparator, withAmpersandRead, withoutAlternativeTitle,
+  withoutAuthorName, withoutDescriptiveOpening, withoutEditionStatement, withoutLeadingArticle,
 } from '../../../src/work-keys/extended/titleForms.js';
 
 const separators: [string, string, boolean, string | undefined][] = [
@@ -58,6 +58,8 @@ const authorNames: [string, string, string, string | undefined][] = [
   ['forenames between', 'Fables choisies de Jean de La Fontaine', 'La Fontaine', 'Fables choisies'],
   ['"d\'"', "Contes d'Andersen", 'Andersen', 'Contes'],
   ['"by"', 'Poems by John Keats', 'Keats', 'Poems'],
+  ['"der" and a word of the name', 'Kinder- und Hausmärchen der Brüder Grimm', 'Grimm', 'Kinder- und Hausmärchen'],
+  ['"par" and a forename', 'Contes par Charles Perrault', 'Perrault', 'Contes'],
   ['"von"', 'Gedichte von Goethe', 'Goethe', 'Gedichte'],
   ['accents compared normalised', 'Théâtre de Moliere', 'Molière', 'Théâtre'],
   ['"of"', 'The Iliad of Homer', 'Homer', 'The Iliad'],
@@ -111,4 +113,35 @@ const anotherWork: [string, boolean][] = [
 ];
 for (const [subtitle, expected] of anotherWork) {
   test(`subtitleSaysAnotherWork: "${subtitle}"`, (t) => t.is(subtitleSaysAnotherWork(subtitle), expected));
+}
+
+// Titles of public libraries' classics, as title pages and converted records write them.
+const editionStatements: [string, string | undefined][] = [
+  ['Le rouge et le noir (texte intégral)', 'Le rouge et le noir'],
+  ['Germinal. Version intégrale', 'Germinal'],
+  ['Les misérables, édition abrégée', 'Les misérables'],
+  ['Moby Dick : complete and unabridged', 'Moby Dick'],
+  ['Don Quijote de la Mancha. Versión íntegra', 'Don Quijote de la Mancha'],
+  ['Die Verwandlung. Ungekürzte Ausgabe', 'Die Verwandlung'],
+  ['Texte intégral', undefined],
+  ['Le texte intégral de la loi', undefined],
+  ['Calcul intégral', undefined],
+];
+for (const [text, expected] of editionStatements) {
+  test(`withoutEditionStatement: "${text}"`, (t) => t.is(withoutEditionStatement(text), expected));
+}
+
+const firstWorks: [string, string | undefined][] = [
+  ["La belle et la bête ; Riquet à la houppe ; La belle aux cheveux d'or", 'La belle et la bête'],
+  ['Hamlet ; Macbeth', 'Hamlet'],
+  ["La Vénus d'Ille et autres nouvelles", "La Vénus d'Ille"],
+  ['The legend of Sleepy Hollow and other stories', 'The legend of Sleepy Hollow'],
+  ['Candide, suivi de Micromégas', 'Candide'],
+  ['El Aleph y otros cuentos', 'El Aleph'],
+  ['Pride and prejudice', undefined],
+  ['Bouvard et Pécuchet', undefined],
+  ['The other Boleyn girl', undefined],
+];
+for (const [text, expected] of firstWorks) {
+  test(`firstWorkOf: "${text}"`, (t) => t.is(firstWorkOf(text), expected));
 }
