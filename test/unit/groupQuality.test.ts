@@ -18,6 +18,9 @@ const CASES: Array<{ name: string; key: string; records: number; authors: number
   { name: 'one work, large, by many hands', key: 'UT bibleenglishauthorized', records: 20, authors: 3, signs: ['many authors'] },
   { name: 'twelve records is not yet large', key: 'UT bibleenglishauthorized', records: 12, authors: 5, signs: [] },
   { name: 'a library\'s own merge', key: 'GL m1', records: 60, authors: 9, signs: [] },
+  { name: 'an author\'s collective title of one kind of writing is that author\'s work', key: 'AT perraultcharles contes', records: 6, authors: 1, signs: [] },
+  { name: 'a collective title of writing alone, as a uniform title, still looks generic', key: `UT ${normaliseForWorkKey('Contes')}`, records: 6, authors: 4, signs: ['generic title'] },
+  { name: 'a collective title of writing shared by many authors is shown by its authors', key: 'AT anonymous poems', records: 14, authors: 5, signs: ['many authors'] },
   { name: 'a title that only contains a generic word', key: 'AT passjoe thebestofjoepass', records: 3, authors: 1, signs: [] },
 ];
 

@@ -8,7 +8,7 @@
  */
 import { MERGE_KEY_PREFIX } from './curationDecisions.js';
 // The one table of collective and generic titles, which the extended profile also keys by.
-import { isGenericKeyTitle } from '../extended/genericTitles.js';
+import { isAuthorsCollectiveTitle, isGenericKeyTitle } from '../extended/genericTitles.js';
 
 /** What the report knows of one key. */
 export interface KeyGroup {
@@ -50,7 +50,10 @@ export function genericKeySigns(group: KeyGroup, limits: GenericKeyLimits = DEFA
   const title = titleOfKey(group.key);
   if (title !== undefined) {
     const uniformTitle = group.key.startsWith('UT ');
-    if (isGenericKeyTitle(title, uniformTitle)) {
+    // "Contes" or "Poems" with its author is that author's work, as the extended profile keys it (a key
+    // joining many authors under it is still shown, below).
+    const authorsCollectiveTitle = !uniformTitle && isAuthorsCollectiveTitle(title);
+    if (!authorsCollectiveTitle && isGenericKeyTitle(title, uniformTitle)) {
       signs.push('generic title');
     }
     // "Instrumental music. Selections", "Novels. Selections": a choice from a body of works, not one work.
