@@ -24,6 +24,7 @@ import { BASE_URL, fixture, hostFor, openLoadedIndex } from './support/testHost.
 import { describeLogged, type LoggedLine } from './support/recordingLogger.js';
 import type { Document, Element } from '@xmldom/xmldom';
 import type Koa from 'koa';
+import { note } from './support/testNotes.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // What the answers may contain
@@ -577,7 +578,7 @@ for (const [target, cases] of TARGETS) {
   test(`bad input in ${target}: ${cases.length} requests, each a page, a feed or a localised 4xx error page`, async (t) => {
     const mix: StatusMix = {};
     const problems = await runCases(cases, mix);
-    t.log(Object.entries(mix).sort().map(([kind, count]) => `${kind}: ${count}`).join(', '));
+    note(t, Object.entries(mix).sort().map(([kind, count]) => `${kind}: ${count}`).join(', '));
     t.deepEqual(problems.slice(0, 40), [], `${problems.length} problem(s)`);
   });
 }

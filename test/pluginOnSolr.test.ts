@@ -22,6 +22,7 @@ import { recordFormatNamed } from '../src/ingest/recordFormats.js';
 import { skippedWithoutSolr, solrCore, solrTargets, updateSolr, type SolrTarget } from './indexBehaviour/realSolr.js';
 import { channelOf, itemsOf, parseFeed, textOf } from './support/parseFeed.js';
 import { hostFor } from './support/testHost.js';
+import { note } from './support/testNotes.js';
 
 async function serve(handler: RequestListener): Promise<{ url: string; server: Server }> {
   const server = createServer(handler);
@@ -322,7 +323,7 @@ if (!skippedWithoutSolr(test, 'the plugin end to end')) {
         t.regex(now ?? '', /\(revised\)/);
         // docs/solr.md: within about one interval plus the read's own time; the margin is for a busy machine.
         t.true(shownAfter < 4000, `shown after ${shownAfter} ms`);
-        t.log(`change shown after ${shownAfter} ms`);
+        note(t, `change shown after ${shownAfter} ms`);
       });
     }
   }

@@ -23,6 +23,7 @@ import { checkSolrIndexOptions, createSolrIndex, DEFAULT_SOLR_TIMEOUT_MS, DEFAUL
 import type { CatalogIndex } from '../src/ports.js';
 import { IndexUnavailableError, InvalidArgumentError, InvalidOptionError } from '../src/errors.js';
 import { skippedWithoutSolr, solrCore, solrTargets, updateSolr } from './indexBehaviour/realSolr.js';
+import { note } from './support/testNotes.js';
 
 // ---------------------------------------------------------------------------------------------------
 // A recording HTTP server
@@ -950,7 +951,7 @@ test('contentVersion on a core of many documents finds the exact highest _versio
     t.is(Number(top), highest);
     const firstRead = server.requests.slice(0, server.requests.findIndex((seen, i) => i > 0 && solrParamsOf(t, seen).some(([n, v]) => n === 'facet.query' && v.startsWith('{!key=newer}'))));
     t.true(firstRead.length <= 14, `${firstRead.length} requests for the first read`);
-    t.log(`${firstRead.length} requests for the first read`);
+    note(t, `${firstRead.length} requests for the first read`);
     for (const seen of server.requests) t.false(solrParamsOf(t, seen).some(([n, v]) => n === 'sort' && v.includes('_version_')));
     // 150 more, beyond one fetch: found again by narrowing above the known highest.
     for (let i = 0; i < 150; i++) shards[i % 2]!.push({ id: `more-${i}`, title: 'More', _version_: highest + (i + 1) * 2 ** 20 });

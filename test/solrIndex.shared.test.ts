@@ -23,6 +23,7 @@ import { loadRecordFiles } from '../src/cli/loadRecords.js';
 import { recordFormatNamed } from '../src/ingest/recordFormats.js';
 import { indexBehaviourSuite } from './indexBehaviour/indexBehaviourSuite.js';
 import { skippedWithoutSolr, solrCore, solrTargets, updateSolr, type SolrSchemaName, type SolrTarget } from './indexBehaviour/realSolr.js';
+import { note } from './support/testNotes.js';
 
 const SCHEMAS: Record<SolrTarget['name'], SolrSchemaName[]> = {
   standalone: ['plugin', 'vufind', 'aggregator'],
@@ -180,7 +181,7 @@ function sharedTests(target: SolrTarget, schema: SolrSchemaName): void {
     await writer.commit();
     const deleteSeenAfter = await lapseOf(afterAdd);
     t.true(deleteSeenAfter < 3000, `delete seen after ${deleteSeenAfter} ms`);
-    t.log(`change seen after ${addSeenAfter} ms (add), ${deleteSeenAfter} ms (delete)`);
+    note(t, `change seen after ${addSeenAfter} ms (add), ${deleteSeenAfter} ms (delete)`);
     t.not(await nextVersion(afterAdd), afterAdd);
   });
 }

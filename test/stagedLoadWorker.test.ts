@@ -16,6 +16,7 @@ import { IndexUnavailableError } from '../src/errors.js';
 import { openEmbeddedIndex, type EmbeddedIndex } from '../src/adapters/sqlite/index.js';
 import { workKeyHash } from '../src/adapters/sqlite/indexTables.js';
 import { prepareRecordDocument, type PreparedRecordDocument } from '../src/ingest/prepareRecordDocument.js';
+import { note } from './support/testNotes.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const folder = mkdtempSync(join(tmpdir(), 'staged-load-worker-'));
@@ -224,7 +225,7 @@ test('closing the index in the middle of the move ends its worker; the file hold
   const again = openEmbeddedIndex({ path, create: true });
   const count = await again.count();
   t.true(count === 0 || count === total, `${count} records`);
-  t.log(count === 0 ? 'rolled back to the empty index' : 'the move had committed');
+  note(t, count === 0 ? 'rolled back to the empty index' : 'the move had committed');
   t.false(existsSync(`${path}-journal`));
   await again.load(documents(0, 10));
   t.is(await again.count(), count === 0 ? 10 : total);

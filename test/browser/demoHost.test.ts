@@ -18,6 +18,7 @@ import { fixture, openLoadedIndex } from '../support/testHost.js';
 import {
   assertAccessible, axeViolations, browserTest, demoDocuments, overflowingElements, screenshot, demoAndChromium, THESIS_ID, watch, type PageWatch,
 } from './support.js';
+import { note } from '../support/testNotes.js';
 
 const DEMO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'demo');
 
@@ -97,7 +98,7 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
           t.deepEqual(await overflowingElements(page), [], `${lng} ${theme} ${width}: nothing wider than the screen`);
           t.deepEqual(await seen.cspViolations(), []);
           t.deepEqual(seen.errors, []);
-          t.log(`screenshot: ${await screenshot(page, `demo-home-${lng}-${theme}-${width}`)}`);
+          note(t, `screenshot: ${await screenshot(page, `demo-home-${lng}-${theme}-${width}`)}`);
         } finally {
           await context.close();
         }
@@ -118,7 +119,7 @@ browserTest('searching titles and authors lists records with "Show all versions 
     t.is(await page.locator('ol.demo-results > li').count(), 20);
     t.deepEqual([...new Set(await page.locator('ol.demo-results a.show-versions').allTextContents())], ['Show all versions (45)']);
     t.is(await page.inputValue('input[name="lookfor"]'), 'brás cubas', 'the box keeps the words');
-    t.log(`screenshot: ${await screenshot(page, 'demo-results-en-mobile-390')}`);
+    note(t, `screenshot: ${await screenshot(page, 'demo-results-en-mobile-390')}`);
     await Promise.all([page.waitForURL(/page=2/), page.locator('nav.demo-pager a[rel="next"]').click()]);
     t.is((await page.locator('p.showing').textContent())?.trim(), 'Showing 21 - 40 of 45');
     await page.locator('input[name="lookfor"]').fill('Assis, Machado');
@@ -187,7 +188,7 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
         t.is(await page.title(), 'O ensino de ciências na educação básica: práticas e desafios :: Library Catalog');
         t.deepEqual((await page.locator('dl.demo-fields dt').allTextContents()).map((text) => text.trim()), [...RECORD[lng]]);
         t.deepEqual(await overflowingElements(page), [], `record ${lng} ${theme} ${width}`);
-        t.log(`screenshot: ${await screenshot(page, `demo-record-${lng}-${theme}-${width}`)}`);
+        note(t, `screenshot: ${await screenshot(page, `demo-record-${lng}-${theme}-${width}`)}`);
         const missing = await page.goto(`${running.demo!.origin}/Record/no-such-record?lng=${lng}`);
         t.is(missing?.status(), 404);
         t.is(await page.locator('main a[href="/"]').count(), 1);

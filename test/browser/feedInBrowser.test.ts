@@ -10,6 +10,7 @@ import {
   assertAccessible, axeViolations, browserTest, demoAndChromium, feedAsXml, launchChromium, overflowingElements,
   PAGED_WORK_ID, viewportScreenshot, watch, XSLT_OFF,
 } from './support.js';
+import { note } from '../support/testNotes.js';
 
 const running = demoAndChromium();
 const NOTE_START = { en: 'This is the RSS feed of this list', 'pt-br': 'Este é o feed RSS desta lista', es: 'Este es el canal RSS de esta lista' } as const;
@@ -34,7 +35,7 @@ browserTest('without the fix, Chromium with XSLT turned off shows the feed as ra
     t.is(await page.evaluate('typeof XSLTProcessor'), 'undefined');
     t.is(await page.locator('main ol.versions > li').count(), 0, 'no transformed list');
     t.regex(await page.evaluate('document.documentElement.textContent') as string, /Results for Versions - many-001/);
-    t.log(`screenshot: ${await viewportScreenshot(page, 'feed-raw-xml-without-xslt')}`);
+    note(t, `screenshot: ${await viewportScreenshot(page, 'feed-raw-xml-without-xslt')}`);
     await context.close();
   });
 });
@@ -61,7 +62,7 @@ for (const xslt of ['on', 'off'] as const) {
             t.deepEqual(await overflowingElements(page), [], `${what}: nothing wider than the screen`);
             t.deepEqual(await seen.cspViolations(), [], what);
             t.deepEqual(seen.errors, [], what);
-            if (width === 390) t.log(`screenshot: ${await viewportScreenshot(page, `feed-in-browser-xslt-${xslt}-${lng}-${width}`)}`);
+            if (width === 390) note(t, `screenshot: ${await viewportScreenshot(page, `feed-in-browser-xslt-${xslt}-${lng}-${width}`)}`);
           } finally {
             await context.close();
           }

@@ -21,6 +21,7 @@ import {
   listItemsCovered, overflowingElements, PAGED_WORK_ID, screenshot, demoAndChromium, THESIS_ID, viewportScreenshot, watch, XSLTPROC,
   type PageWatch,
 } from './support.js';
+import { note } from '../support/testNotes.js';
 
 const run = promisify(execFile);
 const hasXsltproc = existsSync(XSLTPROC);
@@ -47,7 +48,7 @@ async function assertNoCspViolation(t: ExecutionContext, page: Page, seen: PageW
 async function assertNoticeLegibleAndAside(t: ExecutionContext, page: Page, what: string): Promise<void> {
   const banner = page.locator('xslt-warning-banner');
   if (await banner.count() === 0) {
-    t.log(`${what}: this Chromium adds no XSLT notice`);
+    note(t, `${what}: this Chromium adds no XSLT notice`);
     return;
   }
   const look = await banner.evaluate((element) => {
@@ -75,7 +76,7 @@ browserTest('Chromium shows the feed through its XSL stylesheet, every item visi
     t.regex(response?.headers()['content-type'] ?? '', /^text\/xml/);
     if (!(await page.evaluate(`typeof XSLTProcessor !== 'undefined'`))) {
       // Browsers are retiring XSLT; when this Chromium has none, only xsltproc below can check the view.
-      t.log('this Chromium has no XSLT support: the XSL view is checked with xsltproc only');
+      note(t, 'this Chromium has no XSLT support: the XSL view is checked with xsltproc only');
       return;
     }
     const items = await page.locator('main ol > li').count();
@@ -92,7 +93,7 @@ browserTest('Chromium shows the feed through its XSL stylesheet, every item visi
     t.is((await page.locator('main ol > li.version--requested .version__flag').textContent())?.trim(), 'The record you came from');
     t.is((await page.locator('main ol > li .version__published').first().textContent())?.trim(), 'Published in 1925');
     await assertNoCspViolation(t, page, seen);
-    t.log(`screenshot: ${await screenshot(page, 'feed-xsl-view')}`);
+    note(t, `screenshot: ${await screenshot(page, 'feed-xsl-view')}`);
     // Chromium's own deprecation banner is not part of the view (and the CSP keeps it hidden outside this scan).
     assertAccessible(t, 'feed XSL view', await axeViolations(running.browser!, feedUrl(PAGED_WORK_ID, '&lng=en'), [], ['xslt-warning-banner']));
   } finally {
@@ -108,7 +109,7 @@ browserTest('the XSL view of a second feed page numbers from 51 and links the ot
     const seen = await watch(context, page);
     await page.goto(feedUrl(FEED_PAGED_WORK_ID, '&lng=pt-br&page=2'));
     if (!(await page.evaluate(`typeof XSLTProcessor !== 'undefined'`))) {
-      t.log('this Chromium has no XSLT support');
+      note(t, 'this Chromium has no XSLT support');
       return;
     }
     t.is(await page.getAttribute('main ol', 'start'), '51');
@@ -149,7 +150,7 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
         for (const id of [PAGED_WORK_ID, THESIS_ID] as const) {
           await page.goto(feedUrl(id, `&lng=${lng}`));
           if (!(await page.evaluate(`typeof XSLTProcessor !== 'undefined'`))) {
-            t.log('this Chromium has no XSLT support');
+            note(t, 'this Chromium has no XSLT support');
             return;
           }
           const what = `${id} ${lng} ${width}`;
@@ -159,10 +160,10 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
           await assertNoticeLegibleAndAside(t, page, what);
           t.deepEqual(await listItemsCovered(page, 'main ol.versions > li'), [], `${what}: nothing over the list`);
           t.deepEqual(await overflowingElements(page), [], `${what}: nothing wider than the screen`);
-          t.log(`screenshot: ${await viewportScreenshot(page, `feed-xsl-${lng}-${width}-${id === THESIS_ID ? 'thesis' : 'top'}`)}`);
+          note(t, `screenshot: ${await viewportScreenshot(page, `feed-xsl-${lng}-${width}-${id === THESIS_ID ? 'thesis' : 'top'}`)}`);
         }
         await page.goto(feedUrl(PAGED_WORK_ID, `&lng=${lng}`));
-        t.log(`screenshot: ${await screenshot(page, `feed-xsl-${lng}-${width}`)}`);
+        note(t, `screenshot: ${await screenshot(page, `feed-xsl-${lng}-${width}`)}`);
         // Scrolled into the list, the notice (which scrolls away with the page) still covers nothing.
         await page.evaluate('window.scrollTo(0, 1200)');
         t.deepEqual(await listItemsCovered(page, 'main ol.versions > li'), [], `${lng} ${width}: nothing over the list, scrolled`);
@@ -182,7 +183,7 @@ browserTest('Chromium’s notice closes with its own button, and the page closes
     const seen = await watch(context, page);
     await page.goto(feedUrl(PAGED_WORK_ID, '&lng=es'));
     if (await page.locator('xslt-warning-banner').count() === 0) {
-      t.log('this Chromium adds no XSLT notice');
+      note(t, 'this Chromium adds no XSLT notice');
       return;
     }
     const before = (await page.locator('header.site-header').boundingBox())?.y ?? 0;
@@ -208,7 +209,7 @@ browserTest('the XSL view of a feed page past the end says so and links to the l
     t.regex((await page.locator('.past-end').textContent()) ?? '', /^No hay resultados en la página 9; la última página es la 2\.\s+Ir a la última página$/);
     t.true((await page.locator('.past-end a').getAttribute('href'))?.endsWith('&lng=es&page=2'));
     t.is((await page.locator('h1').textContent())?.trim(), 'Resultados para Versiones - sixty-001', 'no item names the work: the channel title');
-    t.log(`screenshot: ${await viewportScreenshot(page, 'feed-xsl-past-end')}`);
+    note(t, `screenshot: ${await viewportScreenshot(page, 'feed-xsl-past-end')}`);
     await assertNoCspViolation(t, page, seen);
   } finally {
     await context.close();

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import {
   assertAccessible, axeViolations, browserTest, demoAndChromium, loggedSince, overflowingElements, PAGED_WORK_ID, viewportScreenshot,
 } from './support.js';
+import { note } from '../support/testNotes.js';
 
 const BRANDED = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'host-branded-themes');
 const running = demoAndChromium(false, { themeDirectories: [BRANDED] });
@@ -34,7 +35,7 @@ for (const [lng, ui] of ['en', 'pt-br', 'es'].flatMap((code) => (['standard', 'm
         t.is(await page.locator('footer.campus-footer').count(), 1, `${what}: the host's footer`);
         t.deepEqual(await overflowingElements(page), [], `${what}: nothing wider than the screen`);
         if (name === 'versions') t.is(await page.locator('main .back-link a').count(), 1, `${what}: the way back`);
-        if (width === 320) t.log(`screenshot: ${await viewportScreenshot(page, `branded-${name}-${lng}-${ui}-${width}`)}`);
+        if (width === 320) note(t, `screenshot: ${await viewportScreenshot(page, `branded-${name}-${lng}-${ui}-${width}`)}`);
         assertAccessible(t, what, await axeViolations(running.browser!, url, [{ name: 'ui', value: ui }], [], { width, height: 800 }));
       }
       await context.close();

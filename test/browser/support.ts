@@ -19,6 +19,7 @@ import { createDemoHost } from '../../demo/demoHost.js';
 import type { EmbeddedIndex, VersionsPluginOptions } from '../../src/index.js';
 import { fixture, manyVersions, openLoadedIndex } from '../support/testHost.js';
 import { describeLogged, recordingLogger, type RecordingLogger } from '../support/recordingLogger.js';
+import { note } from '../support/testNotes.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const XSLTPROC = '/usr/bin/xsltproc';
@@ -260,7 +261,7 @@ export async function axeViolations(
 export function assertAccessible(t: ExecutionContext, what: string, violations: readonly AxeViolation[]): void {
   const severe = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const mild = violations.filter((v) => !severe.includes(v));
-  if (mild.length > 0) t.log(`${what}: axe (minor/moderate): ${mild.map((v) => `${v.id} (${v.impact}, ${v.nodes})`).join(', ')}`);
+  if (mild.length > 0) note(t, `${what}: axe (minor/moderate): ${mild.map((v) => `${v.id} (${v.impact}, ${v.nodes})`).join(', ')}`);
   t.deepEqual(severe.map((v) => `${v.id} (${v.impact}): ${v.help} [${v.nodes} element(s)]`), [], `${what}: serious or critical accessibility violations`);
 }
 

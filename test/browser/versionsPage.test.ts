@@ -13,6 +13,7 @@ import {
   demoAndChromium, THESIS_ID, viewportScreenshot, watch, type PageWatch,
 } from './support.js';
 import test from 'ava';
+import { note } from '../support/testNotes.js';
 
 const HEADINGS = { en: 'Versions', 'pt-br': 'Versões', es: 'Versiones' } as const;
 const SHOWING_FIRST_PAGE = { en: 'Showing 1 - 20 results of 45', 'pt-br': 'Mostrando 1 - 20 resultados de 45', es: 'Mostrando 1 - 20 resultados de 45' } as const;
@@ -68,8 +69,8 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
 
           t.deepEqual(await seen.cspViolations(), []);
           t.deepEqual(seen.errors, []);
-          t.log(`screenshot: ${await screenshot(page, `versions-${lng}-${theme}-${width}`)}`);
-          t.log(`screenshot: ${await viewportScreenshot(page, `versions-${lng}-${theme}-${width}-top`)}`);
+          note(t, `screenshot: ${await screenshot(page, `versions-${lng}-${theme}-${width}`)}`);
+          note(t, `screenshot: ${await viewportScreenshot(page, `versions-${lng}-${theme}-${width}-top`)}`);
           assertAccessible(t, `versions ${lng} ${theme} ${width}`, await axeViolations(running.browser!, versionsUrl(PAGED_WORK_ID, `&lng=${lng}`), [{ name: 'ui', value: theme }]));
         } finally {
           await context.close();
@@ -116,7 +117,7 @@ browserTest('"Narrow versions" at 1280 px: a column beside the list, open; at 39
     await phone.page.locator('summary.facets__more-toggle').click();
     t.true(await phone.page.locator('details.facets__more a').first().isVisible(), '"More years" opens');
     t.deepEqual(await overflowingElements(phone.page), [], 'opened, still within the screen');
-    t.log(`screenshot: ${await viewportScreenshot(phone.page, 'facets-opened-390')}`);
+    note(t, `screenshot: ${await viewportScreenshot(phone.page, 'facets-opened-390')}`);
   } finally {
     await phone.context.close();
   }
@@ -170,9 +171,9 @@ for (const width of [320, 360, 390, 414]) {
         await page.goto(url);
         await assertMobileLayout(t, page, `${name} at ${width}`);
         await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
-        t.log(`screenshot: ${await viewportScreenshot(page, `mobile-${width}-${name}-end`)}`);
+        note(t, `screenshot: ${await viewportScreenshot(page, `mobile-${width}-${name}-end`)}`);
         await page.evaluate('window.scrollTo(0, 0)');
-        t.log(`screenshot: ${await viewportScreenshot(page, `mobile-${width}-${name}-top`)}`);
+        note(t, `screenshot: ${await viewportScreenshot(page, `mobile-${width}-${name}-top`)}`);
       }
       // The step that does not apply keeps its place: on page 1, "previous" is there, greyed, not a link.
       await page.goto(versionsUrl(PAGED_WORK_ID, '&lng=en'));
@@ -226,7 +227,7 @@ for (const width of [320, 414]) {
         t.not(look.bar, '0px', `${name}: the bar`);
         t.not(look.background, 'rgba(0, 0, 0, 0)', `${name}: the tint`);
         t.deepEqual(await overflowingElements(page), [], `${name}: nothing wider than the screen`);
-        t.log(`screenshot: ${await viewportScreenshot(page, `mobile-${width}-${name}-requested-aligned`)}`);
+        note(t, `screenshot: ${await viewportScreenshot(page, `mobile-${width}-${name}-requested-aligned`)}`);
       }
     } finally {
       await context.close();
@@ -241,7 +242,7 @@ browserTest('a page past the end says so, and its links lead back to the last pa
       await page.goto(versionsUrl(PAGED_WORK_ID, '&lng=pt-br&page=99'));
       t.is((await page.locator('.past-end__message').textContent())?.trim(), 'Nenhum resultado na página 99; a última página é a 3.');
       t.false((await page.locator('body').textContent())?.includes('Mostrando'));
-      t.log(`screenshot: ${await screenshot(page, `versions-past-end-${theme}`)}`);
+      note(t, `screenshot: ${await screenshot(page, `versions-past-end-${theme}`)}`);
       await Promise.all([page.waitForURL(/[?&]page=3(&|$)/), page.locator('a.past-end__link').click()]);
       t.true((await page.locator('body').textContent())?.includes('Mostrando 41 - 45 resultados de 45'));
       await page.goto(versionsUrl(PAGED_WORK_ID, '&lng=pt-br&page=99'));
@@ -286,7 +287,7 @@ browserTest('paging by clicking the page numbers and the next and previous links
     t.true((await page.locator('body').textContent())?.includes('Showing 41 - 45 results of 45'));
     t.is(await page.locator('ol.versions > li').count(), 5);
     t.is(await page.locator('nav.pagination a[rel="next"]').count(), 0, 'no next link on the last page');
-    t.log(`screenshot: ${await screenshot(page, 'versions-en-page-3')}`);
+    note(t, `screenshot: ${await screenshot(page, 'versions-en-page-3')}`);
 
     await Promise.all([page.waitForURL(/[?&]page=2(&|$)/), page.locator('nav.pagination a[rel="prev"]').click()]);
     t.true((await page.locator('body').textContent())?.includes('Showing 21 - 40 results of 45'));
@@ -338,7 +339,7 @@ browserTest('the record page links to the versions of its work', async (t) => {
     t.is(record?.status(), 200);
     const link = page.locator('a.show-versions');
     t.is((await link.textContent())?.trim(), 'Show all versions (2)');
-    t.log(`screenshot: ${await screenshot(page, 'record-page')}`);
+    note(t, `screenshot: ${await screenshot(page, 'record-page')}`);
     assertAccessible(t, 'record page (the demo host’s)', await axeViolations(running.browser!, page.url()));
 
     await Promise.all([page.waitForURL(/\/Search\/Versions\?/), link.click()]);
@@ -383,7 +384,7 @@ for (const lng of ['en', 'pt-br', 'es'] as const) {
         t.deepEqual(await overflowingElements(page), [], 'nothing wider than the screen');
         t.deepEqual(await seen.cspViolations(), []);
         t.deepEqual(seen.errors.filter((error) => !/status of 404/.test(error)), [], 'nothing but the 404 itself in the console');
-        t.log(`screenshot: ${await screenshot(page, `error-${lng}-${theme}-${width}`)}`);
+        note(t, `screenshot: ${await screenshot(page, `error-${lng}-${theme}-${width}`)}`);
         // The way home and the language switch lead to the host's home page, in the chosen language.
         const other = lng === 'es' ? 'en' : 'es';
         await Promise.all([page.waitForURL(new RegExp(`/\\?lng=${other}$`)), page.locator(`nav.language-switch a[hreflang="${other}"]`).click()]);

@@ -2,6 +2,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { normaliseForWorkKey } from '../../src/work-keys/workKeys.js';
 import { icuWorkKeys, randomSamples, uconvAvailable } from '../../tools/transliteration/generateScriptTables.js';
+import { note } from '../support/testNotes.js';
 
 // Work keys for Han, kana, Hangul, Arabic and Hebrew text against ICU's (VuFind's) own. The fixture
 // holds ICU's keys, written by tools/transliteration/generateScriptTables.ts with uconv, so this file
@@ -30,7 +31,7 @@ for (const script of scripts) {
     const disagreements = samples
       .map((sample) => ({ text: sample.text, icu: sample.key, ours: normaliseForWorkKey(sample.text) }))
       .filter((result) => result.icu !== result.ours);
-    t.log(`${samples.length - disagreements.length}/${samples.length} agree`);
+    note(t, `${samples.length - disagreements.length}/${samples.length} agree`);
     t.deepEqual(disagreements, []);
   });
 }
@@ -43,13 +44,13 @@ const haveUconv = uconvAvailable();
     : 'normaliseForWorkKey agrees with the local ICU on a fresh random sample — SKIPPED: uconv (ICU, Debian package icu-devtools) is not on the PATH',
   (t) => {
     const seed = Date.now() % 1_000_000_007;
-    t.log(`seed ${seed} (randomSamples(${seed}, 4000) in tools/transliteration/generateScriptTables.ts replays it)`);
+    note(t, `seed ${seed} (randomSamples(${seed}, 4000) in tools/transliteration/generateScriptTables.ts replays it)`);
     const texts = randomSamples(seed, 4000);
     const expected = icuWorkKeys(texts);
     const disagreements = texts
       .map((text, i) => ({ text, icu: expected[i], ours: normaliseForWorkKey(text) }))
       .filter((result) => result.icu !== result.ours);
-    t.log(`${texts.length - disagreements.length}/${texts.length} agree`);
+    note(t, `${texts.length - disagreements.length}/${texts.length} agree`);
     t.deepEqual(disagreements.slice(0, 20), []);
   },
 );
