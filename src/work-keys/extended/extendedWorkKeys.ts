@@ -35,7 +35,7 @@ import {
   firstWorkOf, saysAdaptation, withoutDescriptiveOpening, withoutEditionStatement, withoutKeyedAuthorName, withoutLeadingArticle, withoutNonFilingCharacters,
 } from './titleForms.js';
 import { languageOfTitleWords } from './titleLanguages.js';
-import { cleanedName, surnameKeyOfCleaned, writtenNameKeys } from './workNames.js';
+import { cleanedName, keyedNames, surnameKeyOfCleaned, writtenNameKeys } from './workNames.js';
 import type { StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
 
 /** The non-empty keys, each once, in order (the names' keys a record's `AT` keys pair titles with). */
@@ -252,10 +252,12 @@ export function anonymousWorkTitles(statement: WorkStatement): string[] {
 /** The title's first word is a collective one ("Contes et légendes", "Anthology of …", "Recueil de …"). */
 function opensWithCollectiveWord(title: string): boolean {
   const first = /^[\s"'“‘«¿¡[]*([\p{L}\p{M}]+)/u.exec(title)?.[1];
-  return first !== undefined && (isAuthorsCollectiveTitle(normaliseForWorkKey(first)) || COLLECTIVE_WORDS.includes(normaliseForWorkKey(first)));
+  if (first === undefined) return false;
+  const key = normaliseForWorkKey(first);
+  return isAuthorsCollectiveTitle(key) || COLLECTIVE_WORDS.includes(key);
 }
 const COLLECTIVE_WORDS = [
-  'anthologie', 'anthology', 'antología', 'antologia', 'anthologie', 'recueil', 'collection', 'choix', 'histoires', 'stories',
+  'anthologie', 'anthology', 'antología', 'antologia', 'recueil', 'collection', 'choix', 'histoires', 'stories',
   'légendes', 'legends', 'leyendas', 'lendas', 'sagen', 'chansons', 'songs', 'textes', 'texts', 'selected', 'best', 'great',
   'treasury', 'book', 'livre', 'oxford', 'penguin', 'norton', 'classic', 'classics', 'classiques',
 ].map(normaliseForWorkKey);
@@ -317,9 +319,10 @@ export function extendedWorkKeys(stated: WorkStatement): string[] {
   const cleanedMainNames = statement.mainNames.map(cleanedName);
   const mainNames: MainNames = { cleaned: cleanedMainNames, keys: cleanedMainNames.map(normaliseForWorkKey) };
   // An adaptation is its adapter's work: keyed with the added entries, as if it had no main entry.
-  const adaptation = statement.mainNames.length > 0 && isAdaptation(statement);
-  const authors = distinctKeys(statement.mainNames.length > 0 && !adaptation ? mainNames.keys : statement.addedNames.map((name) => normaliseForWorkKey(cleanedName(name))));
-  const mainAuthors = statement.mainNames.length > 0 && !adaptation ? authors : [];
+  const names = keyedNames(statement, statement.mainNames.length > 0 && isAdaptation(statement));
+  const byMainNames = names === statement.mainNames && names.length > 0;
+  const authors = distinctKeys(byMainNames ? mainNames.keys : names.map((name) => normaliseForWorkKey(cleanedName(name))));
+  const mainAuthors = byMainNames ? authors : [];
 
   /** `AT` keys of titles already normalised, with each name. */
   const addTitleKeysOf = (titles: readonly string[], names: readonly string[]): string[] => {

@@ -67,7 +67,7 @@ export const MIN_LANGUAGE_WORDS = 2;
  * record does not say it (no 008, no 041): each word votes for every language it belongs to, and the
  * language with the most votes wins when it has at least MIN_LANGUAGE_WORDS of them and no other has as
  * many. "Le rouge et le noir" is French (le, et, le: three; Italian's le, le: two); "La farce de Maître
- * Pathelin" is told from none (French, Spanish and Catalan have two each); "Hamlet" from none.
+ * Pathelin" is told from none (French and Spanish have two each); "Hamlet" from none.
  */
 export function languageOfTitleWords(text: string): string | undefined {
   const votes = new Map<string, number>();

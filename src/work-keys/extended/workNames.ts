@@ -68,10 +68,11 @@ const RELATOR_TERM_ENDS = [...new Set(RELATOR_TERMS.map((term) => term.charCodeA
 
 /**
  * The names a record's keys pair with titles: its main entries, or when it has none its added entries.
- * An illustrator or translator in a 700 of a record with a 100 names no work of its own here.
+ * An illustrator or translator in a 700 of a record with a 100 names no work of its own here. An
+ * adaptation (`adaptation`: its 245 $c says "adapted by") is its adapters' work: its added entries.
  */
-export function keyedNames(statement: WorkStatement): readonly StatedName[] {
-  return statement.mainNames.length > 0 ? statement.mainNames : statement.addedNames;
+export function keyedNames(statement: WorkStatement, adaptation = false): readonly StatedName[] {
+  return statement.mainNames.length > 0 && !adaptation ? statement.mainNames : statement.addedNames;
 }
 
 /**
