@@ -7,7 +7,8 @@
  * record without a label, a label naming no record, and an id given twice (the last record kept).
  */
 import test from 'ava';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE, runCli } from '../src/cli/catalogVersions.js';
 import { capture, tempDir } from './support/commandRuns.js';
@@ -153,7 +154,18 @@ test('failures name the file, the line or the index; rejected records give exit 
   t.regex(run.err, /cannot read .*no-such-records\.mrc/);
   run = await evaluate(['--gold', CSV_LABELS, labels]);
   t.is(run.code, EXIT_FAILED);
-  t.regex(run.err, /labels\.csv is none of the formats read here/);
+  t.is(run.err, `catalog-versions: ${labels} is none of the formats read here (JSON Lines record documents, MARC 21 (ISO 2709), MARCXML)\n`);
+  // As load checks its files: a compressed or an empty file says what it is (no --format or --allow-empty here).
+  const gzipped = join(dir, 'export.mrc');
+  writeFileSync(gzipped, gzipSync(readFileSync(JSONL)));
+  run = await evaluate(['--gold', CSV_LABELS, gzipped]);
+  t.is(run.code, EXIT_FAILED);
+  t.regex(run.err, /export\.mrc is gzip-compressed: decompress it first/);
+  const empty = join(dir, 'empty.mrc');
+  writeFileSync(empty, '');
+  run = await evaluate(['--gold', CSV_LABELS, empty]);
+  t.is(run.code, EXIT_FAILED);
+  t.is(run.err, `catalog-versions: ${empty} is empty (0 bytes): nothing to load\n`);
   run = await evaluate(['--gold', CSV_LABELS, '--db', join(dir, 'typo.sqlite')]);
   t.is(run.code, EXIT_FAILED);
   t.regex(run.err, /typo\.sqlite does not exist/);

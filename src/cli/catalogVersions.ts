@@ -21,8 +21,8 @@
  *
  * Left to others: reading, mapping, checking and writing records (src/ingest/ and the adapters).
  */
-import { constants, existsSync, realpathSync } from 'node:fs';
-import { access, readFile, rm, stat } from 'node:fs/promises';
+import { existsSync, realpathSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { join, sep } from 'node:path';
@@ -30,7 +30,7 @@ import { GENERATOR, PACKAGE_ROOT } from '../packageFiles.js';
 import { DEFAULT_SOLR_WRITE_TIMEOUT_MS } from '../adapters/solr/solrWriter.js';
 import { LOAD_BATCH_SIZES } from '../adapters/sqlite/embeddedIndex.js';
 import { describePosition, describeRejection, type SourceItem } from '../ingest/sourceRecord.js';
-import { recordFileContent, recordFormatNamed, RECORD_FILE_FORMATS, type RecordFileContent, type RecordFileFormat } from '../ingest/recordFormats.js';
+import { recordFormatNamed, RECORD_FILE_FORMATS, type RecordFileFormat } from '../ingest/recordFormats.js';
 import { NO_INGEST_COUNTS, runIngest, type IngestCounts, type IngestDuplicate, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
 import { isStockMapping, parseLocalMapping, STOCK_MAPPING, withMappingFlags, type LocalMappingSettings, type MappingFlags } from '../ingest/localMapping.js';
 import { InvalidOptionError } from '../errors.js';
@@ -41,6 +41,7 @@ import { isRecordDeletion } from '../ingest/recordDeletion.js';
 import { DEFAULT_BATCH_SIZE, LoadStoppedError, loadRecordFiles, openLoadTarget, type LoadTarget, type RecordFile, type TargetSpec } from './loadRecords.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE, keyProfileOption, UsageError, wholeNumber } from './commandLine.js';
 import { runWorksCommand } from './worksCommand.js';
+import { checkedRecordFiles, type SizedRecordFile } from './recordFileArguments.js';
 import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 import { DEFAULT_EMBEDDED_KEY_PROFILE } from '../adapters/sqlite/keyProfileRecord.js';
 
@@ -354,7 +355,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const settings = await mappingSettings(command.mapping, io);
   if (settings === undefined) return EXIT_FAILED;
   if (command.kind === 'harvest') return harvest(command, settings, io);
-  const files = await recordFiles(command, io);
+  const files = await checkedRecordFiles(command.files, { format: command.format, allowEmpty: command.allowEmpty, fileOptions: true }, io.stderr);
   if (files === undefined) return EXIT_FAILED;
   if (files.length === 0 && command.kind === 'load') {
     // Every file empty, and --allow-empty: a success with nothing loaded, and no index opened or made.
@@ -362,56 +363,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT_OK;
   }
   return command.kind === 'load' ? load(command, files, settings, io) : convert(files, settings, command.keyProfile ?? CLI_KEY_PROFILE, command.workers, io);
-}
-
-/**
- * Checks every file and recognises its format, saying which; undefined (after a message) when one fails.
- * A compressed file fails, whatever its name or --format; so does an empty one, unless --allow-empty
- * skips it (with a line saying so).
- */
-async function recordFiles(command: RecordFilesOptions, io: CliIo): Promise<SizedRecordFile[] | undefined> {
-  const { files: paths, format: forced, allowEmpty } = command;
-  const files: SizedRecordFile[] = [];
-  for (const path of paths) {
-    // The files first: a typo in a name must not leave behind a new, empty index file.
-    let bytes: number;
-    let content: RecordFileContent;
-    try {
-      const info = await stat(path);
-      if (!info.isFile()) throw new Error('not a file');
-      bytes = info.size;
-      await access(path, constants.R_OK);
-      content = await recordFileContent(path);
-    } catch (error) {
-      io.stderr.write(`catalog-versions: cannot read ${path}: ${(error as Error).message}\n`);
-      return undefined;
-    }
-    if (content.kind === 'compressed') {
-      io.stderr.write(`catalog-versions: ${content.message}\n`);
-      return undefined;
-    }
-    if (content.kind === 'empty') {
-      if (!allowEmpty) {
-        io.stderr.write(`catalog-versions: ${content.message}; give --allow-empty to succeed with nothing loaded from it\n`);
-        return undefined;
-      }
-      io.stderr.write(`${content.message} (--allow-empty: skipped)\n`);
-      continue;
-    }
-    const format = forced ?? content.format;
-    if (format === undefined) {
-      io.stderr.write(`catalog-versions: ${path} is none of the formats read here (${RECORD_FILE_FORMATS.map((f) => f.label).join(', ')}); give --format to force one\n`);
-      return undefined;
-    }
-    if (paths.length > 1 || format.name !== 'jsonl') io.stderr.write(`${path}: ${format.label}${forced !== undefined ? ' (--format)' : ''}\n`);
-    files.push({ path, format, bytes });
-  }
-  return files;
-}
-
-/** A file to load, with its size for the progress bar's percentage. */
-interface SizedRecordFile extends RecordFile {
-  readonly bytes: number;
 }
 
 function rejectionLine(rejection: IngestRejection): string {

@@ -18,11 +18,10 @@
  * Left to others: the scores (src/work-keys/curation/groupingScores.ts), reading the labels
  * (src/work-keys/curation/workLabels.ts), reading and keying records (src/ingest/, loadRecords.ts).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { openEmbeddedIndex } from '../adapters/sqlite/embeddedIndex.js';
 import { VersionsError } from '../errors.js';
 import { describePosition, describeRejection } from '../ingest/sourceRecord.js';
-import { detectRecordFormat, RECORD_FILE_FORMATS } from '../ingest/recordFormats.js';
 import { shortTitleOf } from '../record/catalogRecord.js';
 import type { IngestWriter, PreparedRecordDocument } from '../ports.js';
 import { evaluateGrouping, scoreText, type GroupingEvaluation, type ScoredRecord } from '../work-keys/curation/groupingScores.js';
@@ -30,6 +29,7 @@ import { parseWorkLabels, type WorkLabels } from '../work-keys/curation/workLabe
 import { WORK_KEY_PROFILE_NAMES, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, UsageError, wholeNumber } from './commandLine.js';
 import { loadRecordFiles, type RecordFile } from './loadRecords.js';
+import { checkedRecordFiles } from './recordFileArguments.js';
 
 export const EVALUATE_USAGE = `Usage: catalog-versions works evaluate --gold LABELS FILE… [--key-profile vufind|extended|both]
        catalog-versions works evaluate --gold LABELS --db INDEX
@@ -108,7 +108,7 @@ export async function runEvaluate(command: EvaluateCommand, io: CliIo): Promise<
       return EXIT_FAILED;
     }
   }
-  const files = await recordFiles(command.source.files, io);
+  const files = await checkedRecordFiles(command.source.files, { fileOptions: false }, io.stderr);
   if (files === undefined) return EXIT_FAILED;
   let rejected = 0;
   const what = files.length === 1 ? files[0]!.path : `${files.length} files`;
@@ -134,26 +134,6 @@ export async function runEvaluate(command: EvaluateCommand, io: CliIo): Promise<
 function failure(error: unknown, otherwise: string): string {
   if (error instanceof VersionsError) return `${error.message} (${error.code})`;
   return `${otherwise}: ${(error as Error).message}`;
-}
-
-/** Checks every file and recognises its format, as load does; undefined (after a message) when one fails. */
-async function recordFiles(paths: readonly string[], io: CliIo): Promise<RecordFile[] | undefined> {
-  const files: RecordFile[] = [];
-  for (const path of paths) {
-    try {
-      if (!(await stat(path)).isFile()) throw new Error('not a file');
-      const format = await detectRecordFormat(path);
-      if (format === undefined) {
-        io.stderr.write(`catalog-versions: ${path} is none of the formats read here (${RECORD_FILE_FORMATS.map((f) => f.label).join(', ')})\n`);
-        return undefined;
-      }
-      files.push({ path, format });
-    } catch (error) {
-      io.stderr.write(`catalog-versions: cannot read ${path}: ${(error as Error).message}\n`);
-      return undefined;
-    }
-  }
-  return files;
 }
 
 /**
