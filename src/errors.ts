@@ -1,32 +1,108 @@
 /**
- * The package's named errors. Each has a stable `code`; the HTTP adapter maps codes to statuses and the
- * localised error page in one place (src/http/errorResponses.ts). Messages are for logs and developers only:
- * nothing here is ever shown to a client. docs/errors.md lists every code (a test holds the two together).
+ * The package's named errors, and the one table of their codes. Each code has one definition there, as
+ * Fastify keeps its errors: the HTTP status it gets if it reaches a request, the error page's problem and
+ * label keys when a patron can act on it, and the maker of its message; the classes below take their
+ * message from it. The HTTP adapter's statuses and problems (src/http/errorResponses.ts) and the error
+ * page's labels (src/page/errorModel.ts) are read from the table. Messages are for logs and developers
+ * only: nothing here is ever shown to a client. docs/errors.md lists every code with its status, and the
+ * i18n files hold every label key the table names (test/errors.test.ts holds both to the table).
  *
- * Left to others: `IngestStoppedError` (src/ingest/pipeline.ts) is of this family too, with the code
- * INGEST_STOPPED; it lives beside the load summary it carries.
+ * This module imports nothing: every layer may throw these errors. That is why the summary a stopped
+ * load carries (IngestSummary) is declared here, beside IngestStoppedError, and not in the pipeline.
  */
 
-export type VersionsErrorCode =
-  | 'RECORD_NOT_FOUND'
-  | 'MISSING_RECORD_ID'
-  | 'INDEX_UNAVAILABLE'
-  | 'INDEX_FILE_MISSING'
-  | 'INVALID_OPTION'
-  | 'INVALID_RECORD_DOCUMENT'
-  | 'INVALID_ARGUMENT'
-  | 'INVALID_CALL'
-  | 'MALFORMED_MARC'
-  | 'UNRECOGNISED_RECORD_FILE'
-  | 'INGEST_STOPPED'
-  | 'OAI_ERROR'
-  | 'OAI_REQUEST_FAILED'
-  | 'MALFORMED_OAI_RESPONSE'
-  | 'KEY_PROFILE_MISMATCH'
-  | 'CURATION_UNKNOWN_RECORD'
-  | 'CURATION_UNKNOWN_DECISION'
-  | 'CURATION_FILE_INVALID'
-  | 'WORK_LABELS_INVALID';
+/** What each row of the table holds. */
+interface ErrorDefinitionShape {
+  /** The HTTP status if an error of this code reaches a request (only the first three are meant to). */
+  readonly status: number;
+  /**
+   * For a failure the patron can act on: the page's problem, and the label keys (i18n/*.json) of its
+   * subheading (what happened) and advice (what to do). Absent: the page's three lines alone.
+   */
+  readonly page?: { readonly problem: string; readonly subject: `error.${string}`; readonly advice: `error.${string}` };
+  /** The message, from the arguments the class is given. */
+  readonly message: (...args: never[]) => string;
+}
+
+/** A message the thrower words itself (it knows the engine, the file or the call at fault). */
+const asGiven = (message: string) => message;
+
+/** Where a file and a 1-based line (when one is at fault) are: `file` or `file:line`. */
+const fileAndLine = (file: string, line: number | undefined) => `${file}${line !== undefined ? `:${line}` : ''}`;
+
+/** Every code, in the order docs/errors.md lists them. */
+export const ERROR_DEFINITIONS = {
+  RECORD_NOT_FOUND: {
+    status: 404,
+    page: { problem: 'recordMissing', subject: 'error.recordMissing', advice: 'error.recordMissingAdvice' },
+    message: (recordId: string) => `Record ${JSON.stringify(recordId)} does not exist`,
+  },
+  MISSING_RECORD_ID: {
+    status: 400,
+    page: { problem: 'badRequest', subject: 'error.badRequest', advice: 'error.badRequestAdvice' },
+    message: () => 'The request has no record id (query parameter "id")',
+  },
+  INDEX_UNAVAILABLE: {
+    status: 503,
+    page: { problem: 'unavailable', subject: 'error.unavailable', advice: 'error.unavailableAdvice' },
+    message: asGiven,
+  },
+  INDEX_FILE_MISSING: {
+    status: 500,
+    message: (path: string, absolutePath: string, readOnly: boolean) =>
+      `The index file ${path}${absolutePath === path ? '' : ` (${absolutePath})`} does not exist: check the path, or load records into it first `
+        + `(catalog-versions load FILE --db ${path})${readOnly ? '' : '; to start an empty index there, open it with create: true'}`,
+  },
+  INVALID_OPTION: { status: 500, message: (option: string, problem: string) => `Invalid option "${option}": ${problem}` },
+  INVALID_RECORD_DOCUMENT: { status: 500, message: (reason: string) => `Invalid record document: ${reason}` },
+  INVALID_ARGUMENT: {
+    status: 500,
+    message: (functionName: string, argument: string, expected: string, got: unknown) => `${functionName}: ${argument} must be ${expected}, got ${describeValue(got)}`,
+  },
+  INVALID_CALL: { status: 500, message: asGiven },
+  MALFORMED_MARC: { status: 500, message: asGiven },
+  UNRECOGNISED_RECORD_FILE: { status: 500, message: (path: string, format: string, found: string) => `${path} holds no ${format} records (found ${found})` },
+  INGEST_STOPPED: { status: 500, message: (cause: unknown) => (cause instanceof Error ? cause.message : String(cause)) },
+  OAI_ERROR: {
+    status: 500,
+    message: (oaiCode: string, repositoryMessage: string, url: string) =>
+      `${adviceForOaiError(oaiCode)} (OAI-PMH error ${oaiCode}${repositoryMessage === '' ? '' : `: ${repositoryMessage}`}; request ${url})`,
+  },
+  OAI_REQUEST_FAILED: { status: 500, message: asGiven },
+  MALFORMED_OAI_RESPONSE: { status: 500, message: asGiven },
+  KEY_PROFILE_MISMATCH: {
+    status: 500,
+    message: (index: string, indexProfile: string, requestedProfile: string) =>
+      `${index} is keyed with the ${indexProfile} work-key profile, not ${requestedProfile}: load with --key-profile ${indexProfile} (keyProfile: '${indexProfile}'), `
+        + `or rebuild: load every file into a new index file with --key-profile ${requestedProfile} and serve that one`,
+  },
+  CURATION_UNKNOWN_RECORD: {
+    status: 500,
+    // Constructed from anything (a host may build one to test its handling): what is not a list of ids is described.
+    message: (recordIds: readonly string[]) =>
+      `The index holds no record ${Array.isArray(recordIds) ? recordIds.map((id) => JSON.stringify(id)).join(', ') : describeValue(recordIds)}: merge and split name records it holds`,
+  },
+  CURATION_UNKNOWN_DECISION: { status: 500, message: (decisionId: string) => `No grouping decision ${JSON.stringify(decisionId)} (\`works list\` shows them)` },
+  CURATION_FILE_INVALID: {
+    status: 500,
+    message: (file: string, entry: number | undefined, problem: string, line?: number) =>
+      `${fileAndLine(file, line)}${entry !== undefined ? `: decision ${entry + 1}` : ''}: ${problem}`,
+  },
+  WORK_LABELS_INVALID: { status: 500, message: (file: string, line: number | undefined, problem: string) => `${fileAndLine(file, line)}: ${problem}` },
+} as const satisfies Record<string, ErrorDefinitionShape>;
+
+export type VersionsErrorCode = keyof typeof ERROR_DEFINITIONS;
+
+/** One row of the table, as its code's readers see it. */
+export type ErrorDefinition = (typeof ERROR_DEFINITIONS)[VersionsErrorCode];
+
+/** What the error page explains for a code: its problem and label keys (the rows that have a `page`). */
+export type ErrorPage = ErrorDefinition extends infer Row ? (Row extends { readonly page: infer Page } ? Page : never) : never;
+
+/** The row of a code; undefined for a code the table does not hold (a host may make a VersionsError of its own). */
+export function errorDefinitionOf(code: string): ErrorDefinition | undefined {
+  return Object.hasOwn(ERROR_DEFINITIONS, code) ? ERROR_DEFINITIONS[code as VersionsErrorCode] : undefined;
+}
 
 export class VersionsError extends Error {
   readonly code: VersionsErrorCode;
@@ -41,7 +117,7 @@ export class VersionsError extends Error {
 export class RecordNotFoundError extends VersionsError {
   readonly recordId: string;
   constructor(recordId: string) {
-    super('RECORD_NOT_FOUND', `Record ${JSON.stringify(recordId)} does not exist`);
+    super('RECORD_NOT_FOUND', ERROR_DEFINITIONS.RECORD_NOT_FOUND.message(recordId));
     this.recordId = recordId;
   }
 }
@@ -49,14 +125,14 @@ export class RecordNotFoundError extends VersionsError {
 /** The request named no record (`id` missing or empty). */
 export class MissingRecordIdError extends VersionsError {
   constructor() {
-    super('MISSING_RECORD_ID', 'The request has no record id (query parameter "id")');
+    super('MISSING_RECORD_ID', ERROR_DEFINITIONS.MISSING_RECORD_ID.message());
   }
 }
 
 /** The index could not be asked or did not answer usably (unreachable, timed out, failing, garbage). */
 export class IndexUnavailableError extends VersionsError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super('INDEX_UNAVAILABLE', message, options);
+    super('INDEX_UNAVAILABLE', ERROR_DEFINITIONS.INDEX_UNAVAILABLE.message(message), options);
   }
 }
 
@@ -68,8 +144,7 @@ export class IndexUnavailableError extends VersionsError {
 export class IndexFileMissingError extends VersionsError {
   readonly path: string;
   constructor(path: string, absolutePath: string, readOnly: boolean) {
-    super('INDEX_FILE_MISSING', `The index file ${path}${absolutePath === path ? '' : ` (${absolutePath})`} does not exist: check the path, or load records into it first `
-      + `(catalog-versions load FILE --db ${path})${readOnly ? '' : '; to start an empty index there, open it with create: true'}`);
+    super('INDEX_FILE_MISSING', ERROR_DEFINITIONS.INDEX_FILE_MISSING.message(path, absolutePath, readOnly));
     this.path = path;
   }
 }
@@ -78,7 +153,7 @@ export class IndexFileMissingError extends VersionsError {
 export class InvalidOptionError extends VersionsError {
   readonly option: string;
   constructor(option: string, problem: string) {
-    super('INVALID_OPTION', `Invalid option "${option}": ${problem}`);
+    super('INVALID_OPTION', ERROR_DEFINITIONS.INVALID_OPTION.message(option, problem));
     this.option = option;
   }
 }
@@ -87,7 +162,7 @@ export class InvalidOptionError extends VersionsError {
 export class InvalidRecordDocumentError extends VersionsError {
   readonly reason: string;
   constructor(reason: string) {
-    super('INVALID_RECORD_DOCUMENT', `Invalid record document: ${reason}`);
+    super('INVALID_RECORD_DOCUMENT', ERROR_DEFINITIONS.INVALID_RECORD_DOCUMENT.message(reason));
     this.reason = reason;
   }
 }
@@ -99,7 +174,7 @@ export class InvalidRecordDocumentError extends VersionsError {
 export class InvalidArgumentError extends VersionsError {
   readonly argument: string;
   constructor(functionName: string, argument: string, expected: string, got: unknown) {
-    super('INVALID_ARGUMENT', `${functionName}: ${argument} must be ${expected}, got ${describeValue(got)}`);
+    super('INVALID_ARGUMENT', ERROR_DEFINITIONS.INVALID_ARGUMENT.message(functionName, argument, expected, got));
     this.argument = argument;
   }
 }
@@ -107,14 +182,14 @@ export class InvalidArgumentError extends VersionsError {
 /** A call made at a time it cannot be answered (a harvest iterated twice, a summary before the end). */
 export class InvalidCallError extends VersionsError {
   constructor(message: string) {
-    super('INVALID_CALL', message);
+    super('INVALID_CALL', ERROR_DEFINITIONS.INVALID_CALL.message(message));
   }
 }
 
 /** MARCXML or ISO 2709 text that cannot be read as MARC records (parseMarcXml). */
 export class MalformedMarcError extends VersionsError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super('MALFORMED_MARC', message, options);
+    super('MALFORMED_MARC', ERROR_DEFINITIONS.MALFORMED_MARC.message(message), options);
   }
 }
 
@@ -126,9 +201,51 @@ export class UnrecognisedRecordFileError extends VersionsError {
   readonly path: string;
   readonly found: string;
   constructor(path: string, format: string, found: string) {
-    super('UNRECOGNISED_RECORD_FILE', `${path} holds no ${format} records (found ${found})`);
+    super('UNRECOGNISED_RECORD_FILE', ERROR_DEFINITIONS.UNRECOGNISED_RECORD_FILE.message(path, format, found));
     this.path = path;
     this.found = found;
+  }
+}
+
+// A load stopped (src/ingest/pipeline.ts), with what it did so far.
+
+/** What a load did so far; `loaded` = added + changed + unchanged + notCompared + duplicates (documents written). */
+export interface IngestCounts {
+  /** Source items taken from the reader so far (records, problems, deletions). */
+  readonly read: number;
+  /** Documents written (the engine accepted them). */
+  readonly loaded: number;
+  /** Of those: ids the index did not hold. */
+  readonly added: number;
+  /** Ids the index held, with other content. */
+  readonly changed: number;
+  /** Ids the index held, with the same content (their stored last_indexed is kept). */
+  readonly unchanged: number;
+  /**
+   * Documents that carry their own last_indexed: written as they are, without asking the index what it
+   * holds for them (so neither new, changed nor unchanged).
+   */
+  readonly notCompared: number;
+  /** Records whose id an earlier record of this run had (written over it: the last one wins). */
+  readonly duplicates: number;
+  readonly rejected: number;
+  /** Deletions of records the index held (or this run had written). */
+  readonly deleted: number;
+  /** Deletions of ids the index did not hold (nothing to remove). */
+  readonly deletionsNotHeld: number;
+}
+
+/** What a load did, and how long it took (seconds). */
+export interface IngestSummary extends IngestCounts {
+  readonly seconds: number;
+}
+
+/** A load that stopped on a fault of the source or the index; `summary` says how far it got. */
+export class IngestStoppedError extends VersionsError {
+  readonly summary: IngestSummary;
+  constructor(cause: unknown, summary: IngestSummary) {
+    super('INGEST_STOPPED', ERROR_DEFINITIONS.INGEST_STOPPED.message(cause), { cause });
+    this.summary = summary;
   }
 }
 
@@ -142,7 +259,7 @@ export class OaiError extends VersionsError {
   readonly repositoryMessage: string;
   readonly url: string;
   constructor(oaiCode: string, repositoryMessage: string, url: string) {
-    super('OAI_ERROR', `${adviceForOaiError(oaiCode)} (OAI-PMH error ${oaiCode}${repositoryMessage === '' ? '' : `: ${repositoryMessage}`}; request ${url})`);
+    super('OAI_ERROR', ERROR_DEFINITIONS.OAI_ERROR.message(oaiCode, repositoryMessage, url));
     this.oaiCode = oaiCode;
     this.repositoryMessage = repositoryMessage;
     this.url = url;
@@ -156,7 +273,7 @@ export class OaiRequestError extends VersionsError {
   readonly status: number | undefined;
   readonly attempts: number;
   constructor(message: string, details?: { url: string; status?: number; attempts: number; cause?: unknown }) {
-    super('OAI_REQUEST_FAILED', message, details?.cause === undefined ? undefined : { cause: details.cause });
+    super('OAI_REQUEST_FAILED', ERROR_DEFINITIONS.OAI_REQUEST_FAILED.message(message), details?.cause === undefined ? undefined : { cause: details.cause });
     this.url = details?.url ?? '';
     this.status = details?.status;
     this.attempts = details?.attempts ?? 0;
@@ -166,7 +283,7 @@ export class OaiRequestError extends VersionsError {
 /** A response that is not well-formed XML, or not an OAI-PMH response. */
 export class MalformedOaiResponseError extends VersionsError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super('MALFORMED_OAI_RESPONSE', message, options);
+    super('MALFORMED_OAI_RESPONSE', ERROR_DEFINITIONS.MALFORMED_OAI_RESPONSE.message(message), options);
   }
 }
 
@@ -211,11 +328,7 @@ export class KeyProfileMismatchError extends VersionsError {
   readonly indexProfile: string;
   readonly requestedProfile: string;
   constructor(index: string, indexProfile: string, requestedProfile: string) {
-    super(
-      'KEY_PROFILE_MISMATCH',
-      `${index} is keyed with the ${indexProfile} work-key profile, not ${requestedProfile}: load with --key-profile ${indexProfile} (keyProfile: '${indexProfile}'), `
-        + `or rebuild: load every file into a new index file with --key-profile ${requestedProfile} and serve that one`,
-    );
+    super('KEY_PROFILE_MISMATCH', ERROR_DEFINITIONS.KEY_PROFILE_MISMATCH.message(index, indexProfile, requestedProfile));
     this.index = index;
     this.indexProfile = indexProfile;
     this.requestedProfile = requestedProfile;
@@ -228,9 +341,8 @@ export type CurationErrorCode = Extract<VersionsErrorCode, `CURATION_${string}`>
 export class UnknownCuratedRecordError extends VersionsError {
   readonly recordIds: readonly string[];
   constructor(recordIds: readonly string[]) {
-    // Constructed from anything (a host may build one to test its handling): what is not a list of ids is described.
-    const named = Array.isArray(recordIds) ? recordIds.map((id) => JSON.stringify(id)).join(', ') : describeValue(recordIds);
-    super('CURATION_UNKNOWN_RECORD', `The index holds no record ${named}: merge and split name records it holds`);
+    super('CURATION_UNKNOWN_RECORD', ERROR_DEFINITIONS.CURATION_UNKNOWN_RECORD.message(recordIds));
+    // Constructed from anything (a host may build one to test its handling): what is not a list keeps no ids.
     this.recordIds = Array.isArray(recordIds) ? recordIds : [];
   }
 }
@@ -239,7 +351,7 @@ export class UnknownCuratedRecordError extends VersionsError {
 export class UnknownCurationDecisionError extends VersionsError {
   readonly decisionId: string;
   constructor(decisionId: string) {
-    super('CURATION_UNKNOWN_DECISION', `No grouping decision ${JSON.stringify(decisionId)} (\`works list\` shows them)`);
+    super('CURATION_UNKNOWN_DECISION', ERROR_DEFINITIONS.CURATION_UNKNOWN_DECISION.message(decisionId));
     this.decisionId = decisionId;
   }
 }
@@ -253,7 +365,7 @@ export class InvalidCurationFileError extends VersionsError {
   readonly entry: number | undefined;
   readonly line: number | undefined;
   constructor(file: string, entry: number | undefined, problem: string, line?: number) {
-    super('CURATION_FILE_INVALID', `${file}${line !== undefined ? `:${line}` : ''}${entry !== undefined ? `: decision ${entry + 1}` : ''}: ${problem}`);
+    super('CURATION_FILE_INVALID', ERROR_DEFINITIONS.CURATION_FILE_INVALID.message(file, entry, problem, line));
     this.file = file;
     this.entry = entry;
     this.line = line;
@@ -268,7 +380,7 @@ export class InvalidWorkLabelsError extends VersionsError {
   readonly file: string;
   readonly line: number | undefined;
   constructor(file: string, line: number | undefined, problem: string) {
-    super('WORK_LABELS_INVALID', `${file}${line !== undefined ? `:${line}` : ''}: ${problem}`);
+    super('WORK_LABELS_INVALID', ERROR_DEFINITIONS.WORK_LABELS_INVALID.message(file, line, problem));
     this.file = file;
     this.line = line;
   }

@@ -1,7 +1,20 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import * as cheerio from 'cheerio';
-import { IndexUnavailableError } from '../src/errors.js';
+import { join } from 'node:path';
+import {
+  ERROR_DEFINITIONS, IndexFileMissingError, IndexUnavailableError, IngestStoppedError, InvalidArgumentError, InvalidCallError,
+  InvalidCurationFileError, InvalidOptionError, InvalidRecordDocumentError, InvalidWorkLabelsError, KeyProfileMismatchError, MalformedMarcError,
+  MalformedOaiResponseError, MissingRecordIdError, OaiError, OaiRequestError, RecordNotFoundError, UnknownCuratedRecordError,
+  UnknownCurationDecisionError, UnrecognisedRecordFileError, VersionsError, type VersionsErrorCode,
+} from '../src/errors.js';
+import { httpStatusOf } from '../src/http/errorResponses.js';
+import { SHIPPED_LANGUAGES } from '../src/i18n/languages.js';
+import { IngestStoppedError as IngestStoppedErrorFromRoot } from '../src/index.js';
+import { IngestStoppedError as IngestStoppedErrorFromIngest } from '../src/ingest/index.js';
+import { IngestStoppedError as IngestStoppedErrorFromPipeline } from '../src/ingest/pipeline.js';
+import { LoadStoppedError } from '../src/cli/loadRecords.js';
+import { LABELS_DIRECTORY } from '../src/packageFiles.js';
 import type { CatalogIndex } from '../src/ports.js';
 import { fixture, hostFor, testHost } from './support/testHost.js';
 
@@ -176,21 +189,128 @@ test('an absolute catalogHomeUrl keeps its own query in the language links', asy
   ]);
 });
 
-test('docs/errors.md lists exactly the codes of src/errors.ts, each once', (t) => {
-  const source = readFileSync(new URL('../src/errors.ts', import.meta.url), 'utf8');
-  // The union's codes, and those of the unions it names (`| CurationErrorCode`, kept beside their errors).
-  const unionOf = (name: string): string => new RegExp(`export type ${name} =([^;]+);`).exec(source)?.[1] ?? '';
-  const union = unionOf('VersionsErrorCode');
-  const named = [...union.matchAll(/\|\s*([A-Z][A-Za-z]+ErrorCode)\b/g)].map((match) => unionOf(match[1]!));
-  const inSource = [union, ...named].flatMap((text) => [...text.matchAll(/'([A-Z_]+)'/g)].map((match) => match[1]!));
+/** A section of docs/errors.md, from its heading to the next heading of the same level or above. */
+function docsSection(heading: string): string {
   const docs = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
-  const section = docs.slice(docs.indexOf('## Named errors'), docs.indexOf('\n## ', docs.indexOf('## Named errors') + 1));
+  const start = docs.indexOf(`${heading}\n`);
+  const level = /^#+/.exec(heading)![0];
+  const end = docs.slice(start + heading.length).search(new RegExp(`\n#{1,${level.length}} `));
+  return end === -1 ? docs.slice(start) : docs.slice(start, start + heading.length + end);
+}
+
+/** The cells of a Markdown table's rows whose first cell matches `first`. */
+function tableRows(section: string, first: RegExp): string[][] {
+  return section.split('\n')
+    .filter((line) => line.startsWith('|'))
+    .map((line) => line.slice(1, -1).split('|').map((cell) => cell.trim()))
+    .filter((cells) => first.test(cells[0]!));
+}
+
+/** A label's text in one language's label file (i18n/<code>.json, nested by the key's dotted parts). */
+function labelText(language: string, key: string): unknown {
+  const file = JSON.parse(readFileSync(join(LABELS_DIRECTORY, `${language}.json`), 'utf8')) as Record<string, unknown>;
+  return key.split('.').reduce<unknown>((node, part) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined), file);
+}
+
+test('docs/errors.md lists exactly the codes of src/errors.ts, each once', (t) => {
+  const inSource = Object.keys(ERROR_DEFINITIONS);
   // The table's second column, one code a row.
-  const inDocs = section.split('\n')
-    .filter((line) => line.startsWith('| `'))
-    .map((line) => /^\|[^|]*\|\s*`([A-Z_]+)`\s*\|/.exec(line)?.[1])
+  const inDocs = tableRows(docsSection('## Named errors'), /^`/)
+    .map((cells) => /^`([A-Z_]+)`$/.exec(cells[1]!)?.[1])
     .filter((code): code is string => code !== undefined);
-  t.true(inSource.length >= 13, `codes read from src/errors.ts: ${inSource.join(', ')}`);
+  t.true(inSource.length >= 13, `codes of the table in src/errors.ts: ${inSource.join(', ')}`);
   t.deepEqual([...inDocs].sort(), [...inSource].sort());
   t.is(new Set(inDocs).size, inDocs.length, 'each code documented once');
+});
+
+test('docs/errors.md gives each code the status of its definition, in both its tables', (t) => {
+  const named = tableRows(docsSection('## Named errors'), /^`/).map((cells) => [cells[1]!.replaceAll('`', ''), Number(cells.at(-1))] as const);
+  t.deepEqual(Object.fromEntries(named), Object.fromEntries(Object.entries(ERROR_DEFINITIONS).map(([code, { status }]) => [code, status])));
+  // What a client gets: the rows naming one code (the last row, "anything else", names none).
+  const client = tableRows(docsSection('## What a client gets'), /./)
+    .filter((cells) => /^`[A-Z_]+`$/.test(cells[2]!))
+    .map((cells) => [cells[2]!.replaceAll('`', ''), Number(cells[1])] as const);
+  // They are the codes the error page explains (those with a page), in the table's order.
+  t.deepEqual(client, Object.entries(ERROR_DEFINITIONS).flatMap(([code, definition]) => ('page' in definition ? [[code, definition.status]] : [])));
+  t.is(client.length, 3);
+});
+
+test('the error page\'s subheading and advice in docs/errors.md are the English labels each definition names', (t) => {
+  const documented = tableRows(docsSection('### The error page'), /^\d{3}$/);
+  const pages = Object.values(ERROR_DEFINITIONS).flatMap((definition) => ('page' in definition ? [definition] : []));
+  t.deepEqual(documented.map((cells) => Number(cells[0])), pages.map(({ status }) => status));
+  for (const { status, page } of pages) {
+    t.deepEqual(documented.find((cells) => Number(cells[0]) === status)?.slice(1), [labelText('en', page.subject), labelText('en', page.advice)], String(status));
+  }
+});
+
+test('every label key the error definitions name has a text in every shipped language', (t) => {
+  const keys = Object.values(ERROR_DEFINITIONS).flatMap((definition) => ('page' in definition ? [definition.page.subject, definition.page.advice] : []));
+  t.is(keys.length, 6);
+  for (const language of SHIPPED_LANGUAGES) {
+    for (const key of keys) {
+      const text = labelText(language, key);
+      t.true(typeof text === 'string' && text.trim() !== '', `${language}: ${key}`);
+    }
+  }
+  t.is(labelText('en', 'error.noSuchLabel'), undefined, 'a key the files do not hold is found missing');
+});
+
+const STOPPED_SUMMARY = { read: 3, loaded: 2, added: 2, changed: 0, unchanged: 0, notCompared: 0, duplicates: 0, rejected: 0, deleted: 0, deletionsNotHeld: 0, seconds: 0.4 };
+
+// Each class as a thrower makes it: its code, its status should it reach a request, and its message.
+const NAMED_ERRORS: ReadonlyArray<readonly [VersionsError, VersionsErrorCode, number, string]> = [
+  [new RecordNotFoundError('usp:tese-2019-0412'), 'RECORD_NOT_FOUND', 404, 'Record "usp:tese-2019-0412" does not exist'],
+  [new MissingRecordIdError(), 'MISSING_RECORD_ID', 400, 'The request has no record id (query parameter "id")'],
+  [new IndexUnavailableError('Solr at http://solr:8983 timed out after 5000 ms'), 'INDEX_UNAVAILABLE', 503, 'Solr at http://solr:8983 timed out after 5000 ms'],
+  [new IndexFileMissingError('data/catalog.db', '/srv/app/data/catalog.db', true), 'INDEX_FILE_MISSING', 500,
+    'The index file data/catalog.db (/srv/app/data/catalog.db) does not exist: check the path, or load records into it first (catalog-versions load FILE --db data/catalog.db)'],
+  [new IndexFileMissingError('/srv/catalog.db', '/srv/catalog.db', false), 'INDEX_FILE_MISSING', 500,
+    'The index file /srv/catalog.db does not exist: check the path, or load records into it first (catalog-versions load FILE --db /srv/catalog.db); to start an empty index there, open it with create: true'],
+  [new InvalidOptionError('baseUrl', 'must be an absolute http(s) URL, got "catalog"'), 'INVALID_OPTION', 500, 'Invalid option "baseUrl": must be an absolute http(s) URL, got "catalog"'],
+  [new InvalidRecordDocumentError('"title" must be a string'), 'INVALID_RECORD_DOCUMENT', 500, 'Invalid record document: "title" must be a string'],
+  [new InvalidArgumentError('readIso2709', 'path', 'the path of a file (a non-empty string; bytes in memory are not read here)', Buffer.alloc(26)), 'INVALID_ARGUMENT', 500,
+    'readIso2709: path must be the path of a file (a non-empty string; bytes in memory are not read here), got a Buffer of 26 bytes'],
+  [new InvalidCallError('The harvest was iterated already'), 'INVALID_CALL', 500, 'The harvest was iterated already'],
+  [new MalformedMarcError('Unexpected close tag at line 4'), 'MALFORMED_MARC', 500, 'Unexpected close tag at line 4'],
+  [new UnrecognisedRecordFileError('feed.xml', 'MARCXML', 'the root element <rss> and no MARC record'), 'UNRECOGNISED_RECORD_FILE', 500,
+    'feed.xml holds no MARCXML records (found the root element <rss> and no MARC record)'],
+  [new IngestStoppedError(new Error('SQLITE_FULL: database or disk is full'), STOPPED_SUMMARY), 'INGEST_STOPPED', 500, 'SQLITE_FULL: database or disk is full'],
+  [new OaiError('badResumptionToken', '', 'https://repo.example.org/oai?verb=ListRecords&resumptionToken=x'), 'OAI_ERROR', 500,
+    'The repository no longer knows the resumption token (tokens expire, and some repositories forget them on restart): run the harvest again with the same from date (OAI-PMH error badResumptionToken; request https://repo.example.org/oai?verb=ListRecords&resumptionToken=x)'],
+  [new OaiError('idDoesNotExist', 'no such item', 'https://repo.example.org/oai'), 'OAI_ERROR', 500,
+    'The repository answered with OAI-PMH error "idDoesNotExist" (OAI-PMH error idDoesNotExist: no such item; request https://repo.example.org/oai)'],
+  [new OaiRequestError('HTTP 502 from https://repo.example.org/oai after 3 attempts', { url: 'https://repo.example.org/oai', status: 502, attempts: 3 }), 'OAI_REQUEST_FAILED', 500,
+    'HTTP 502 from https://repo.example.org/oai after 3 attempts'],
+  [new MalformedOaiResponseError('The response is not OAI-PMH (root element <html>)'), 'MALFORMED_OAI_RESPONSE', 500, 'The response is not OAI-PMH (root element <html>)'],
+  [new KeyProfileMismatchError('catalog.db', 'vufind', 'extended'), 'KEY_PROFILE_MISMATCH', 500,
+    "catalog.db is keyed with the vufind work-key profile, not extended: load with --key-profile vufind (keyProfile: 'vufind'), or rebuild: load every file into a new index file with --key-profile extended and serve that one"],
+  [new UnknownCuratedRecordError(['usp:1', 'usp:2']), 'CURATION_UNKNOWN_RECORD', 500, 'The index holds no record "usp:1", "usp:2": merge and split name records it holds'],
+  [new UnknownCuratedRecordError('usp:1' as never), 'CURATION_UNKNOWN_RECORD', 500, 'The index holds no record "usp:1": merge and split name records it holds'],
+  [new UnknownCurationDecisionError('d-7'), 'CURATION_UNKNOWN_DECISION', 500, 'No grouping decision "d-7" (`works list` shows them)'],
+  [new InvalidCurationFileError('decisions.json', 1, 'a merge names one record', 12), 'CURATION_FILE_INVALID', 500, 'decisions.json:12: decision 2: a merge names one record'],
+  [new InvalidCurationFileError('decisions.json', undefined, 'not JSON'), 'CURATION_FILE_INVALID', 500, 'decisions.json: not JSON'],
+  [new InvalidWorkLabelsError('gold.tsv', 4, 'two work labels for usp:1'), 'WORK_LABELS_INVALID', 500, 'gold.tsv:4: two work labels for usp:1'],
+  [new InvalidWorkLabelsError('gold.tsv', undefined, 'no labels'), 'WORK_LABELS_INVALID', 500, 'gold.tsv: no labels'],
+];
+
+test('each named error keeps its code, name, status and message', (t) => {
+  for (const [error, code, status, message] of NAMED_ERRORS) {
+    t.true(error instanceof VersionsError, code);
+    t.is(error.code, code);
+    t.is(error.name, error.constructor.name);
+    t.is(httpStatusOf(error), status, code);
+    t.is(error.message, message);
+  }
+  t.deepEqual(new Set(NAMED_ERRORS.map(([, code]) => code)), new Set(Object.keys(ERROR_DEFINITIONS)), 'every code is made by a class above');
+  t.is(httpStatusOf(new VersionsError('A_HOST_CODE' as never, 'the host\'s own')), 500, 'a code the table does not hold');
+  t.is(httpStatusOf(new VersionsError('toString' as never, 'not a row')), 500, 'a name every object has is no row');
+  t.is(httpStatusOf(new TypeError('x')), 500);
+});
+
+test('IngestStoppedError is one class, wherever a host or the command imports it from', (t) => {
+  const error = new IngestStoppedError('the source closed', STOPPED_SUMMARY);
+  t.is(error.cause, 'the source closed');
+  t.is(error.summary, STOPPED_SUMMARY);
+  for (const imported of [IngestStoppedErrorFromRoot, IngestStoppedErrorFromIngest, IngestStoppedErrorFromPipeline, LoadStoppedError]) t.is(imported, IngestStoppedError);
 });

@@ -1,31 +1,24 @@
 /**
- * The one place where errors meet HTTP: which status each named error gets, what goes to the log, and
- * the localised error page that every failure shows (also for `view=rss`). No message, stack, path or
- * record-missing text ever reaches the client.
+ * The one place where errors meet HTTP: each named error gets the status and page problem its code's row
+ * of src/errors.ts gives, the cause goes to the log, and every failure shows the localised error page
+ * (also for `view=rss`). No message, stack, path or record-missing text ever reaches the client.
  */
 import type { Context } from 'koa';
-import { VersionsError, type VersionsErrorCode } from '../errors.js';
-import { buildErrorPageModel, type ErrorProblem } from '../page/errorModel.js';
+import { errorDefinitionOf, VersionsError, type ErrorDefinition } from '../errors.js';
+import { buildErrorPageModel } from '../page/errorModel.js';
 import type { Translate } from '../i18n/labels.js';
 import type { ErrorPageModel, ThemeModel } from '../page/pageViewModels.js';
 import type { PluginLogger } from './pluginOptions.js';
 import { setPageSecurityHeaders } from './securityHeaders.js';
 import type { ThemeEngine } from './themeEngine.js';
 
-const STATUS_BY_CODE: Partial<Record<VersionsErrorCode, number>> = {
-  RECORD_NOT_FOUND: 404,
-  MISSING_RECORD_ID: 400,
-  INDEX_UNAVAILABLE: 503,
-};
-
-const PROBLEM_BY_CODE: Partial<Record<VersionsErrorCode, ErrorProblem>> = {
-  RECORD_NOT_FOUND: 'recordMissing',
-  MISSING_RECORD_ID: 'badRequest',
-  INDEX_UNAVAILABLE: 'unavailable',
-};
+/** The table's row for a named error; undefined for any other failure, or a code of the host's own. */
+function definitionOf(error: unknown): ErrorDefinition | undefined {
+  return error instanceof VersionsError ? errorDefinitionOf(error.code) : undefined;
+}
 
 export function httpStatusOf(error: unknown): number {
-  return error instanceof VersionsError ? STATUS_BY_CODE[error.code] ?? 500 : 500;
+  return definitionOf(error)?.status ?? 500;
 }
 
 export interface ErrorPageSettings {
@@ -66,7 +59,8 @@ export async function respondWithErrorPage(ctx: Context, error: unknown, setting
   // A missing record, a missing id and an index not answering are explained, with what to do (the
   // patron can follow another link, search, or wait); other causes stay behind the contract's three lines
   // and go to the log.
-  const problem = PROBLEM_BY_CODE[code as VersionsErrorCode];
+  const definition = definitionOf(error);
+  const problem = definition !== undefined && 'page' in definition ? definition.page.problem : undefined;
   const model = buildErrorPageModel({ ...settings, ...(problem !== undefined ? { problem } : {}) });
   let html: string;
   try {

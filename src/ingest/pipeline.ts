@@ -20,7 +20,7 @@
  * oai/dublinCoreMapping.ts), storage (the adapters' writers).
  */
 import { contentFingerprintOf } from '../record/recordContent.js';
-import { InvalidOptionError, InvalidRecordDocumentError, VersionsError } from '../errors.js';
+import { IngestStoppedError, InvalidOptionError, InvalidRecordDocumentError, type IngestCounts, type IngestSummary } from '../errors.js';
 import { prepareRecordDocument, type PreparedDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
 import { isRecordDeletion } from './recordDeletion.js';
 import type { RecordPosition, SourceItem } from './sourceRecord.js';
@@ -28,6 +28,8 @@ import { missingWriterMethods, type IngestWriter, type StoredContent } from '../
 import { checkKeyProfile, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 
 export type { IngestWriter, StoredContent, WriteRefusal } from '../ports.js';
+// Declared with the error that carries them (src/errors.ts imports nothing); their importers name them here.
+export { IngestStoppedError, type IngestCounts, type IngestSummary } from '../errors.js';
 
 /** A record that was not written, and why. */
 export interface IngestRejection {
@@ -41,39 +43,9 @@ export interface IngestDuplicate {
   readonly id: string;
 }
 
-/** What a load did so far; `loaded` = added + changed + unchanged + notCompared + duplicates (documents written). */
-export interface IngestCounts {
-  /** Source items taken from the reader so far (records, problems, deletions). */
-  readonly read: number;
-  /** Documents written (the engine accepted them). */
-  readonly loaded: number;
-  /** Of those: ids the index did not hold. */
-  readonly added: number;
-  /** Ids the index held, with other content. */
-  readonly changed: number;
-  /** Ids the index held, with the same content (their stored last_indexed is kept). */
-  readonly unchanged: number;
-  /**
-   * Documents that carry their own last_indexed: written as they are, without asking the index what it
-   * holds for them (so neither new, changed nor unchanged).
-   */
-  readonly notCompared: number;
-  /** Records whose id an earlier record of this run had (written over it: the last one wins). */
-  readonly duplicates: number;
-  readonly rejected: number;
-  /** Deletions of records the index held (or this run had written). */
-  readonly deleted: number;
-  /** Deletions of ids the index did not hold (nothing to remove). */
-  readonly deletionsNotHeld: number;
-}
-
 export interface IngestProgress extends IngestCounts {
   /** Position of the last item read. */
   readonly position: RecordPosition | undefined;
-}
-
-export interface IngestSummary extends IngestCounts {
-  readonly seconds: number;
 }
 
 /** The counts of a load that did nothing (for a load stopped before it started). */
@@ -153,15 +125,6 @@ export interface RecordBatchMapping<T> {
 /** Source items per batch handed to a batch mapping, and batches in flight before the oldest is waited for. */
 const MAPPING_BATCH_ITEMS = 1000;
 const MAPPING_BATCHES_AHEAD = 3;
-
-/** A load that stopped on a fault of the source or the index; `summary` says how far it got. */
-export class IngestStoppedError extends VersionsError {
-  readonly summary: IngestSummary;
-  constructor(cause: unknown, summary: IngestSummary) {
-    super('INGEST_STOPPED', cause instanceof Error ? cause.message : String(cause), { cause });
-    this.summary = summary;
-  }
-}
 
 interface Pending {
   readonly document: PreparedRecordDocument;

@@ -3,9 +3,11 @@
  * site's chrome (its name, the way home, the language switch), and, first, what happened and what to do
  * when that is the patron's to know: a missing record, an address naming none, an index not answering
  * (only there "try again later" is the advice). Nothing of the error itself (message, id, cause) goes in.
- * Which status and problem go with which error is src/http/errorResponses.ts's business.
+ * Which problem goes with which error, and each problem's labels, are src/errors.ts's table's; which
+ * error a request met is src/http/errorResponses.ts's business.
  */
-import type { LabelKey, Translate } from '../i18n/labels.js';
+import { ERROR_DEFINITIONS, type ErrorPage } from '../errors.js';
+import type { Translate } from '../i18n/labels.js';
 import { catalogHomeHref } from '../versions/versionsUrls.js';
 import type { ErrorPageModel } from './pageViewModels.js';
 
@@ -23,18 +25,17 @@ export interface ErrorPageInput {
 }
 
 /** The failures the page explains: 404, 400 and 503 (docs/errors.md, "The error page"). */
-export type ErrorProblem = 'recordMissing' | 'badRequest' | 'unavailable';
+export type ErrorProblem = ErrorPage['problem'];
 
-const PROBLEM_LABELS = {
-  recordMissing: ['error.recordMissing', 'error.recordMissingAdvice'],
-  badRequest: ['error.badRequest', 'error.badRequestAdvice'],
-  unavailable: ['error.unavailable', 'error.unavailableAdvice'],
-} as const satisfies Record<ErrorProblem, readonly [LabelKey, LabelKey]>;
+/** Each problem's subheading and advice labels, from the rows of the table that have a page. */
+const PROBLEM_LABELS: ReadonlyMap<ErrorProblem, ErrorPage> = new Map(
+  Object.values(ERROR_DEFINITIONS).flatMap((definition) => ('page' in definition ? [[definition.page.problem, definition.page] as const] : [])),
+);
 
 export function buildErrorPageModel(input: ErrorPageInput): ErrorPageModel {
   const heading = input.translate('error.heading');
-  const labels = input.problem !== undefined ? PROBLEM_LABELS[input.problem] : undefined;
-  const subject = labels !== undefined ? input.translate(labels[0]) : undefined;
+  const labels = input.problem !== undefined ? PROBLEM_LABELS.get(input.problem) : undefined;
+  const subject = labels !== undefined ? input.translate(labels.subject) : undefined;
   return {
     language: input.language,
     documentTitle: `${subject !== undefined ? `${heading} - ${subject}` : heading} :: ${input.siteTitle}`,
@@ -48,6 +49,6 @@ export function buildErrorPageModel(input: ErrorPageInput): ErrorPageModel {
     heading,
     message: input.translate('error.message'),
     contactLine: input.translate('error.contact', { contact: input.contact }),
-    ...(labels !== undefined ? { subject: input.translate(labels[0]), advice: input.translate(labels[1]) } : {}),
+    ...(labels !== undefined ? { subject: input.translate(labels.subject), advice: input.translate(labels.advice) } : {}),
   };
 }
