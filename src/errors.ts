@@ -9,6 +9,7 @@
  *
  * This module imports nothing: every layer may throw these errors. That is why the summary a stopped
  * load carries (IngestSummary) is declared here, beside IngestStoppedError, and not in the pipeline.
+ * It stays longer than 300 lines on purpose: the table and the classes that read it are read together.
  */
 
 /** What each row of the table holds. */
