@@ -17,7 +17,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { EXTENDED_LATIN } from '../../src/ingest/marc/marc8Tables.js';
 import type { MarcDataField, MarcField, MarcRecord } from '../../src/ingest/marc/marcRecord.js';
-import { encodeIso2709, encodeIso2709Raw, rawControlField, rawDataField, type RawField } from '../marc/writeIso2709.js';
+import { encodeIso2709, encodeIso2709Raw, rawControlField, rawDataField, type RawField } from '../../test/support/writeIso2709.js';
 import { generateRecords, type CatalogPlan } from './catalogGenerator.js';
 
 /** Bump when the records change, so a MARC file kept from an earlier run is not reused. */
