@@ -1,7 +1,8 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { normaliseForWorkKey } from '../../src/work-keys/workKeys.js';
-import { icuWorkKeys, randomSamples, uconvAvailable } from '../../tools/transliteration/generateScriptTables.js';
+import { randomSamples } from '../support/scriptSamples.js';
+import { icuWorkKeys, uconvAvailable } from '../support/uconv.js';
 import { note } from '../support/testNotes.js';
 
 // Work keys for Han, kana, Hangul, Arabic and Hebrew text against ICU's (VuFind's) own. The fixture
@@ -44,7 +45,7 @@ const haveUconv = uconvAvailable();
     : 'normaliseForWorkKey agrees with the local ICU on a fresh random sample — SKIPPED: uconv (ICU, Debian package icu-devtools) is not on the PATH',
   (t) => {
     const seed = Date.now() % 1_000_000_007;
-    note(t, `seed ${seed} (randomSamples(${seed}, 4000) in tools/transliteration/generateScriptTables.ts replays it)`);
+    note(t, `seed ${seed} (randomSamples(${seed}, 4000) in test/support/scriptSamples.ts replays it)`);
     const texts = randomSamples(seed, 4000);
     const expected = icuWorkKeys(texts);
     const disagreements = texts
