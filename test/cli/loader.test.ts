@@ -10,7 +10,7 @@
  * update format), applies adds in order and stops at a refused document as Solr does, makes documents
  * visible only on commit, returns stored fields the way a schema would (multi-valued fields as lists,
  * dates without zero milliseconds) and answers the loader's id lookups. Other handlers play a Solr that is
- * down, silent or broken. No real Solr is involved (test/solrIndex.shared.test.ts runs against one).
+ * down, silent or broken. No real Solr is involved (test/adapters/solr/solrIndex.shared.test.ts runs against one).
  */
 import test from 'ava';
 import { execFile } from 'node:child_process';

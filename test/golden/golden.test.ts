@@ -1,6 +1,6 @@
 /**
  * Golden files: one feed and one page, byte for byte. A change to them must be deliberate:
- * regenerate with `UPDATE_GOLDEN=1 npx ava test/golden.test.ts` and review the diff.
+ * regenerate with `UPDATE_GOLDEN=1 npx ava test/golden/golden.test.ts` and review the diff.
  */
 import test from 'ava';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

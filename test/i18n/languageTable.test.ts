@@ -3,7 +3,7 @@
  * states them is held to it here: plugin.json (its languages, the defaults of its language options and
  * its description), the README and docs/options.md (the defaults), docs/languages.md (the language table,
  * and the label tables' columns and texts, which must be the label files'), and the demo's own words.
- * The label files themselves: test/unit/labelParity.test.ts.
+ * The label files themselves: test/i18n/labelParity.test.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -3,7 +3,7 @@
  * from a git URL (npm clones it, installs its dev dependencies and runs `prepare`, which builds dist/) and
  * from a tarball that `npm pack` made in a fresh clone (pack runs `prepare` too, so dist/ is in it without a
  * manual build). Each goes into a new project, which mounts the plugin in a Koa app, answers a versions
- * request over loopback and runs the command. test/package.test.ts checks the tarball's contents.
+ * request over loopback and runs the command. test/package/package.test.ts checks the tarball's contents.
  *
  * Slow (two npm installs): about two minutes with npm's cache warm. Skipped, saying so, when the registry
  * does not answer. better-sqlite3 is given the binary this checkout already built (prebuild-install's

@@ -2,7 +2,7 @@
  * The traps of the public API that issue 18 names, each as a host met it: one meaning per exported name,
  * `timeZone` checked at creation (any IANA zone name, nothing else), plain values refused with coded
  * errors that name what they are about, and one error for one bad query on every index adapter.
- * test/publicApiProbe.test.ts calls every export with such values; this file checks what the answers say.
+ * test/package/publicApiProbe.test.ts calls every export with such values; this file checks what the answers say.
  */
 import test from 'ava';
 import { workKeysOf as workKeysOfRoot, InvalidArgumentError, InvalidOptionError, createVersionsPlugin } from '../../src/index.js';

@@ -1,7 +1,7 @@
 /**
- * Versions lists, for measuring key profiles (tools/grouping/ only; not part of the package). A record's
- * versions are the records sharing any key with it, itself included (not the transitive closure, as the
- * indexes list them).
+ * Versions lists, for measuring key profiles (tools/grouping/, test/work-keys/extended/groupingQuality.test.ts).
+ * A record's versions are the records sharing any key with it, itself included (not the transitive
+ * closure, as the indexes list them).
  *
  * Left to others: making keys (src/work-keys/), reading records (the readers, labelledRecords.ts), the
  * grouping scores against labels (src/work-keys/curation/groupingScores.ts, as `works evaluate` gives them).

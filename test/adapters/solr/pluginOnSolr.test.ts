@@ -228,7 +228,7 @@ test('on Solr with versionCheckMs 0, every answer is built afresh and the versio
 });
 
 // ---------------------------------------------------------------------------------------------------
-// The plugin on a real Solr (test/indexBehaviour/realSolr.ts: standalone and two-shard SolrCloud cores of
+// The plugin on a real Solr (test/support/realSolr.ts: standalone and two-shard SolrCloud cores of
 // this file's own). On a VuFind MARC core filled by the loader ("e2e_vufind"), every fixture record's feed
 // and page equal the embedded index's on the same files; on an aggregator's core ("e2e_aggregator",
 // documents as its crosswalk writes them: no keys, no last_indexed) each record lists itself. On both,

@@ -1385,7 +1385,7 @@ test('good options are accepted: https, IPv6 literal, defaults', async (t) => {
 
 // ---------------------------------------------------------------------------------------------------
 // The stand-in against the real thing: the same documents in a real Solr (standalone core and two-shard
-// SolrCloud collection "contract", from the plugin's configset; test/indexBehaviour/realSolr.ts) and in
+// SolrCloud collection "contract", from the plugin's configset; test/support/realSolr.ts) and in
 // the fake must give the adapter the same answers, so the contract tests above test what Solr does.
 
 if (!skippedWithoutSolr(test, 'the stand-in Solr compared with a real one')) {

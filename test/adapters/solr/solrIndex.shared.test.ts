@@ -1,9 +1,9 @@
 /**
- * The shared index behaviour suite (test/indexBehaviour/indexBehaviourSuite.ts) against a real Solr, the
+ * The shared index behaviour suite (test/adapters/indexBehaviourSuite.ts) against a real Solr, the
  * loader writing to Solr compared with the embedded index on the same file, contentVersion (the
  * background read behind kept answers) following real commits, and hasRecords on an emptied core.
  *
- * Runs on every Solr that test/indexBehaviour/realSolr.ts finds (tools/solr/start.sh starts a standalone
+ * Runs on every Solr that test/support/realSolr.ts finds (tools/solr/start.sh starts a standalone
  * one and a SolrCloud one and sets SOLR_TEST_URL and SOLR_CLOUD_TEST_URL), each on cores of its own
  * ("shared_<schema>"; two-shard collections on SolrCloud, so countVersions must add up versions stored on
  * different shards): the plugin's own configset (standalone), a VuFind MARC core and an aggregator's DC

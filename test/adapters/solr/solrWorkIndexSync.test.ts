@@ -4,7 +4,7 @@
  * MARC core (fullrecord as MARCXML) versions equal the embedded index's for the same records and profile;
  * a change, an addition and a deletion in Solr are followed after the next sync; and the sync sends the
  * core no update request (its /update handler's request count is the same before and after).
- * Runs on each Solr test/indexBehaviour/realSolr.ts finds; skipped, saying so, without one.
+ * Runs on each Solr test/support/realSolr.ts finds; skipped, saying so, without one.
  */
 import test from 'ava';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

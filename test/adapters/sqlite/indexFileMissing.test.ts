@@ -2,7 +2,7 @@
  * Opening the embedded index on a path where no file is: refused with IndexFileMissingError naming the
  * path (a server started on a wrong path must not serve an empty index it made there), unless the caller
  * says `create: true`, as the loader does. The refused open leaves nothing behind (no file, no -wal or
- * -shm). The health check's answer for an index without records is in test/deployment.test.ts.
+ * -shm). The health check's answer for an index without records is in test/http/deployment.test.ts.
  */
 import test from 'ava';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
