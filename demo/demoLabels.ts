@@ -1,6 +1,6 @@
 /**
  * The demo host's own words, in the plugin's languages (held to its table, src/i18n/languages.ts, by
- * test/unit/languageTable.test.ts): one table, checked by the compiler (every language has every key of
+ * test/i18n/languageTable.test.ts): one table, checked by the compiler (every language has every key of
  * the English one). What the versions pages also say ("Show all versions (N)",
  * the format labels) comes from the plugin itself (its labelsFor), so the two never drift apart.
  *

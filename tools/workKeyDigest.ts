@@ -11,7 +11,7 @@
  *   (recordDocumentFromMarc with each keyProfile), and keysOfDocument on the mapped document without them;
  * - JSON Lines files of record documents, and folders of them: keysOfDocument on each document, and on
  *   each again with `language` set to each of LANGUAGES (the title rules read it);
- * - a labelled grouping fixture (`{"id", "work", "marc" | "dc"}` lines, tools/grouping/labelledRecords.ts):
+ * - a labelled grouping fixture (`{"id", "work", "marc" | "dc"}` lines, test/support/labelledRecords.ts):
  *   its MARC records with their own language and each of LANGUAGES;
  * - a transliteration samples file (`{"samples": [{ "text" }]}`): each text as title and author.
  *
@@ -19,7 +19,7 @@
  * The repository's tests never need it; the paths are the caller's.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -59,11 +59,13 @@ class KeyDigest {
 
 async function modulesAt(root: string): Promise<Modules> {
   const load = (path: string) => import(pathToFileURL(join(root, path)).href);
+  // A build from before the test helpers left tools/ has the labelled fixture's reader there.
+  const labelledReader = ['test/support/labelledRecords', 'tools/grouping/labelledRecords'].find((path) => existsSync(join(root, `${path}.js`)) || existsSync(join(root, `${path}.ts`)));
   return {
     profiles: (await load('src/work-keys/workKeyProfiles.js')).WORK_KEY_PROFILES,
     generator: await load('tools/bench/catalogGenerator.js'),
     ingest: await load('src/ingest/index.js'),
-    labelled: await load('tools/grouping/labelledRecords.js'),
+    labelled: await load(`${labelledReader ?? 'test/support/labelledRecords'}.js`),
     marcStatement: await load('src/ingest/marc/marcWorkStatement.js'),
     extended: await load('src/work-keys/extended/extendedWorkKeys.js'),
   };

@@ -212,7 +212,7 @@
 
   <!--
     One item as the page's entry (views/includes/version-entry.pug): the same fields in the same order,
-    but the source and the full-text links, which the feed does not carry. test/versionEntryViews.test.ts
+    but the source and the full-text links, which the feed does not carry. test/page/versionEntryViews.test.ts
     compares the two.
   -->
   <xsl:template match="item">

@@ -5,7 +5,7 @@
  * `language.name`, in its file.
  *
  * Read by the options (src/http/pluginOptions.ts). plugin.json, docs/languages.md, the README, the label
- * files and the demo's languages are held to it by test/unit/languageTable.test.ts. Choosing a request's
+ * files and the demo's languages are held to it by test/i18n/languageTable.test.ts. Choosing a request's
  * language is resolveLanguage.ts's business, loading the label files labelCatalogs.ts's.
  */
 

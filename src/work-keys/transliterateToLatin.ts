@@ -16,7 +16,7 @@
  * - Han, Hiragana, Katakana, Hangul, Arabic and Hebrew runs go through tables generated from ICU itself
  *   (scriptTables/scriptConverters.ts): toned pinyin for Han (漢字 → hàn zì), ICU's kana, Korean, Arabic
  *   and Hebrew romanisations with their context rules. Work keys from them agree with ICU 72 on every
- *   sample tried (test/unit/icuScriptKeys.test.ts); the text itself differs only by the hyphens ICU
+ *   sample tried (test/work-keys/icuScriptKeys.test.ts); the text itself differs only by the hyphens ICU
  *   puts between some Korean syllables.
  * - Scripts ICU has no transliterator for (Tibetan, Khmer, Sinhala, Lao, Mongolian, Cherokee, Coptic …,
  *   as listed by the generator) stay as they are, as in ICU.

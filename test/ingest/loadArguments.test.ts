@@ -2,7 +2,7 @@
  * Plain mistakes in calling the loading API answer with InvalidOptionError naming what is wrong, never a
  * TypeError from inside: runIngest without a clock or a writer, load() and loadDocuments() given something
  * that is not a sequence of documents, an index opened where no file can be (a missing file:
- * test/indexFileMissing.test.ts).
+ * test/adapters/sqlite/indexFileMissing.test.ts).
  */
 import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -8,7 +8,7 @@
  *
  * Files come out as ISO 2709 with UTF-8 and MARC-8 records mixed (a record is MARC-8 by a seeded draw, as
  * in a union catalog fed by old and new systems), or as MARCXML. MARC-8 text is written here because
- * tools/marc/writeIso2709.ts takes raw bytes for it: Latin letters with diacritics as ANSEL combining marks
+ * test/support/writeIso2709.ts takes raw bytes for it: Latin letters with diacritics as ANSEL combining marks
  * before their base letter, and anything ANSEL lacks as a numeric character reference (&#xXXXX;), the
  * Library of Congress convention the reader decodes.
  *
@@ -17,7 +17,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { EXTENDED_LATIN } from '../../src/ingest/marc/marc8Tables.js';
 import type { MarcDataField, MarcField, MarcRecord } from '../../src/ingest/marc/marcRecord.js';
-import { encodeIso2709, encodeIso2709Raw, rawControlField, rawDataField, type RawField } from '../marc/writeIso2709.js';
+import { encodeIso2709, encodeIso2709Raw, rawControlField, rawDataField, type RawField } from '../../test/support/writeIso2709.js';
 import { generateRecords, type CatalogPlan } from './catalogGenerator.js';
 
 /** Bump when the records change, so a MARC file kept from an earlier run is not reused. */

@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import { syncWorkIndex } from '../../src/adapters/solr/workIndex/workIndexSync.js';
 import { PACKAGE_ROOT } from '../../src/packageFiles.js';
-import { solrCore, updateSolr } from '../../test/indexBehaviour/realSolr.js';
+import { solrCore, updateSolr } from '../../test/support/realSolr.js';
 import { generateRecords, planCatalog } from './catalogGenerator.js';
 import { figuresOf, fmt, newCaseResult, type CaseResult, type HttpFigures } from './loadDriver.js';
 import { reportToParent, serveForParent, type ListeningReport } from './processStats.js';

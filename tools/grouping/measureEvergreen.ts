@@ -24,7 +24,7 @@ import { marcWorkKeys } from '../../src/ingest/marc/marcWorkKeys.js';
 import { workStatementFromMarc } from '../../src/ingest/marc/marcWorkStatement.js';
 import { readMarcXml } from '../../src/ingest/marc/marcXmlReader.js';
 import { extendedWorkKeys } from '../../src/work-keys/extended/extendedWorkKeys.js';
-import { versionsLists, type KeyedRecord } from './versionLists.js';
+import { versionsLists, type KeyedRecord } from '../../test/support/versionLists.js';
 
 async function readRecords(path: string): Promise<MarcRecord[]> {
   const records: MarcRecord[] = [];

@@ -10,7 +10,7 @@
  */
 import { evaluationText } from '../../src/cli/worksEvaluate.js';
 import { evaluateGrouping } from '../../src/work-keys/curation/groupingScores.js';
-import { readLabelledRecords } from './labelledRecords.js';
+import { readLabelledRecords } from '../../test/support/labelledRecords.js';
 
 const path = process.argv[2] ?? 'test/fixtures/grouping/labelled-works.jsonl';
 const { workOf, vufind, extended } = readLabelledRecords(path);

@@ -6,11 +6,11 @@
 #   export SOLR_TEST_URL=…        the standalone core "biblio" (made from the plugin's own configset)
 #   export SOLR_CLOUD_TEST_URL=…  the two-shard SolrCloud collection "biblio"
 #   export SOLR_TEST_PID=…        the launcher's process: `kill $SOLR_TEST_PID` stops both and deletes their data
-# Tests make further cores and collections beside "biblio" (test/indexBehaviour/realSolr.ts).
+# Tests make further cores and collections beside "biblio" (test/support/realSolr.ts).
 # Everything else goes to stderr. Exits non-zero, having started nothing, when Java 17+ or Maven is
 # missing or Solr does not come up within SOLR_START_TIMEOUT seconds (default 180).
 #
-#   eval "$(tools/solr/start.sh)" && npx ava test/solrIndex.shared.test.ts; kill "$SOLR_TEST_PID"
+#   eval "$(tools/solr/start.sh)" && npx ava test/adapters/solr/solrIndex.shared.test.ts; kill "$SOLR_TEST_PID"
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"

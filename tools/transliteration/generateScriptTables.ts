@@ -21,14 +21,11 @@
  * - The scripts none of whose letters Any-Latin changes, which must then pass through untouched.
  * - Checks normaliseForWorkKey against uconv on every single character, all kana pairs, kana triples,
  *   random Han pairs and random strings, prints the agreement, and writes the fixture: a few thousand
- *   samples with the key ICU gives them, which test/unit/icuScriptKeys.test.ts replays without uconv.
+ *   samples with the key ICU gives them, which test/work-keys/icuScriptKeys.test.ts replays without uconv.
  *
- * Two things about uconv matter here. It transliterates line by line, but it also ends a "line" at
- * every character c with (c & 0x2028) == 0x2028, which includes many kana and Han characters (カ, ー …),
- * so contexts across them are lost: every text is therefore sent as \uXXXX escapes, which ICU's Hex-Any
- * turns back into characters inside the transform. And the line's newline would be part of the text, so
- * it is removed inside the transform too, and a sentinel line separates the results instead. Each text
- * thus gets exactly the transform VuFind applies to a title (ICU4J's Transliterator.transliterate).
+ * Running uconv (why every text is sent as escapes between sentinel lines): test/support/uconv.ts; the
+ * word lists and random samples: test/support/scriptSamples.ts. Both are shared with the test that
+ * checks the keys against ICU.
  *
  * Left to others: using the tables (src/work-keys/scriptTables/scriptConverters.ts).
  */
@@ -36,71 +33,12 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-
-/** VuFind's work-key transform (WorkKeys.java's default rules); "Latin" there is Any-Latin. */
-export const VUFIND_WORK_KEY_RULES = ':: NFD; :: lower; :: Latin; :: [^[:letter:] [:number:]] Remove; :: NFKC;';
-export const ANY_LATIN_RULES = ':: Any-Latin;';
-
-const SENTINEL = 'Zqxj75319';
+import { alphabets, codePoints, HIRAGANA_LETTERS, KATAKANA_LETTERS, mixedTitle, pick, random, randomSamples, SMALL_KANA, WORDS } from '../../test/support/scriptSamples.js';
+import { ANY_LATIN_RULES, assignedInIcu, icuWorkKeys, runIcu, uconvAvailable, VUFIND_WORK_KEY_RULES } from '../../test/support/uconv.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tablesDir = join(repoRoot, 'src', 'work-keys', 'scriptTables');
 const fixturePath = join(repoRoot, 'test', 'fixtures', 'icu-any-latin-samples.json');
-
-// ---------------------------------------------------------------------------------------------------
-// Running ICU
-
-export function uconvAvailable(): boolean {
-  const probe = spawnSync('uconv', ['--version'], { encoding: 'utf8' });
-  return probe.status === 0;
-}
-
-function escapeForHexAny(text: string): string {
-  let escaped = '';
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    escaped += cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
-  }
-  return escaped;
-}
-
-function uconv(input: string, rules: string): string {
-  const result = spawnSync('uconv', ['-x', `:: Hex-Any; :: [\\n] Remove; ${rules}`], {
-    input,
-    maxBuffer: 1 << 30,
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`uconv failed: ${result.stderr}`);
-  return result.stdout;
-}
-
-const sentinelOutputs = new Map<string, string>();
-
-/** ICU's result for each text, `rules` applied to the text exactly as given (no newline). */
-export function runIcu(texts: readonly string[], rules: string): string[] {
-  let marker = sentinelOutputs.get(rules);
-  if (marker === undefined) {
-    marker = uconv(`${escapeForHexAny(SENTINEL)}\n`, rules);
-    sentinelOutputs.set(rules, marker);
-  }
-  const results: string[] = [];
-  const batch = 20_000;
-  for (let start = 0; start < texts.length; start += batch) {
-    const part = texts.slice(start, start + batch);
-    const input = part.map((text) => `${escapeForHexAny(text)}\n${escapeForHexAny(SENTINEL)}\n`).join('');
-    const pieces = uconv(input, rules).split(marker);
-    if (pieces.length !== part.length + 1 || pieces.at(-1) !== '') {
-      throw new Error(`uconv output does not split into ${part.length} results (the sentinel occurs in a result?)`);
-    }
-    results.push(...pieces.slice(0, -1));
-  }
-  return results;
-}
-
-/** The work key ICU (VuFind) gives each text: its transform, then lower case and 255 code points. */
-export function icuWorkKeys(texts: readonly string[]): string[] {
-  return runIcu(texts, VUFIND_WORK_KEY_RULES).map((key) => Array.from(key.toLowerCase()).slice(0, 255).join(''));
-}
 
 /** Any-Latin on each text as normaliseForWorkKey hands it over: NFD, lower case. */
 function anyLatin(texts: readonly string[]): string[] {
@@ -109,30 +47,6 @@ function anyLatin(texts: readonly string[]): string[] {
 
 // ---------------------------------------------------------------------------------------------------
 // Code points
-
-function codePoints(...ranges: readonly (readonly [number, number])[]): string[] {
-  const chars: string[] = [];
-  for (const [first, last] of ranges) {
-    for (let cp = first; cp <= last; cp += 1) {
-      const ch = String.fromCodePoint(cp);
-      if (/\p{Cn}|\p{Cs}|\p{Co}/u.test(ch)) continue;
-      chars.push(ch);
-    }
-  }
-  return chars;
-}
-
-const assignedCache = new Map<string, boolean>();
-
-/**
- * The characters ICU's own Unicode version has assigned. Node's may be newer: characters added since
- * (CJK extension I …) are letters to Node but unassigned to ICU 72, which drops them from work keys.
- */
-export function assignedInIcu(chars: readonly string[]): string[] {
-  const unknown = [...new Set(chars.filter((ch) => !assignedCache.has(ch)))];
-  if (unknown.length > 0) runIcu(unknown, ':: [:Cn:] Remove;').forEach((out, i) => assignedCache.set(unknown[i]!, out !== ''));
-  return chars.filter((ch) => assignedCache.get(ch));
-}
 
 const isScriptChar = (ch: string) => !/[\p{Script=Common}\p{Script=Inherited}]/u.test(ch);
 const nfd = (s: string) => s.normalize('NFD');
@@ -273,10 +187,7 @@ function hanTables(): Record<string, string[]> {
 // ---------------------------------------------------------------------------------------------------
 // Kana
 
-const KATAKANA_LETTERS = codePoints([0x30a1, 0x30fa]).filter((ch) => nfd(ch) === ch);
-const HIRAGANA_LETTERS = codePoints([0x3041, 0x3096]).filter((ch) => nfd(ch) === ch);
 const VOICING_MARKS = ['\u3099', '\u309A'];
-const SMALL_KANA = ['ァ', 'ィ', 'ゥ', 'ェ', 'ォ', 'ャ', 'ュ', 'ョ', 'ヮ'];
 /** Common characters in Katakana-Latin's filter that a katakana run may hold. */
 const KATAKANA_COMMON = [...codePoints([0x20, 0x7e]).filter((ch) => !/\p{L}/u.test(ch)), '、', '。', '゛', '゜', '゠', 'ー'];
 
@@ -478,104 +389,6 @@ function untouchedScripts(): string[] {
 
 // ---------------------------------------------------------------------------------------------------
 // Samples for the check and the fixture
-
-/** A small deterministic PRNG (mulberry32), so that the fixture comes out the same each run. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
-
-/** Titles, names and words as catalogs hold them, several with the contexts the tables are about. */
-export const WORDS: Readonly<Record<string, readonly string[]>> = {
-  han: [
-    '战争与和平', '紅樓夢', '红楼梦', '三國演義', '西遊記', '水滸傳', '魯迅', '鲁迅全集', '毛泽东选集', '論語', '老子道德經',
-    '村上春樹', '夏目漱石', '東京', '北京大学出版社', '中华书局', '商务印书馆', '西藏文学', '藏文', '藏 文', '重庆', '重庆出版社',
-    '沈阳', '秘鲁', '重要', '银行', '长城', '長安', '音乐', '快乐', '朝鲜', '朝阳', '三体', '刘慈欣', '金庸', '射鵰英雄傳',
-    '〇', '々', '一㈠', '中㊥', '⼀二三', '漢字', '汉字', '한자漢字', '李白', '杜甫', '詩經', '史記', '资治通鉴',
-  ],
-  hiragana: [
-    'こころ', 'たけくらべ', 'いすゞ', 'みすゞ', 'こゝろ', 'ちゃんと', 'きっぷ', 'がっこう', 'しんぶん', 'ほんや', 'ぱーく', 'ぴゃ',
-    'ふぁ', 'きゃりーぱみゅぱみゅ', 'ぐりとぐら', 'はらぺこあおむし', 'ねこ', 'ひらがな', 'おかあさん', 'ゆっくり', 'ざっし', 'ばっぐ',
-    'こんにちは', 'きんようび', 'てぃ', 'ゔぁ', 'ゞ', 'ゝか',
-  ],
-  katakana: [
-    'コーヒー', 'ノルウェイ', 'ヴァイオリン', 'ディズニー', 'ファミリー', 'チョコレート', 'コンピューター', 'ハリー・ポッター',
-    'ベートーヴェン', 'ドストエフスキー', 'トルストイ', 'シェイクスピア', 'マッチ', 'ベッド', 'バッハ', 'ピッツァ', 'カタカナ',
-    'ｶﾀｶﾅ', 'ﾊﾟｰﾃｨｰ', 'ｺｰﾋｰ', 'ヽヾ', 'ガヾ', 'テュ', 'デュ', 'ウィ', 'ツァ', 'クヮ', 'ヴ', 'ヷヸヹヺ', 'ンア', 'ンヤ', 'ッ',
-  ],
-  hangul: [
-    '전쟁과 평화', '한강', '채식주의자', '서울', '대한민국', '한국어', '소년이 온다', '김영하', '박경리 토지', 'ㄱㄴㄷ', 'ㅏㅓㅗ',
-    '㈀㉠', 'ﾡﾢ', '읽다', '닭', '값', '앉다', '삶', '꽃', '햇빛', '신라', '독립문',
-  ],
-  arabic: [
-    'ألف ليلة وليلة', 'نجيب محفوظ', 'القرآن الكريم', 'كِتَابٌ', 'مُحَمَّد', 'عَلِيّ', 'فارسی', 'اردو', 'شاهنامه', 'فردوسی',
-    'مثنوی معنوی', 'ابن خلدون', 'مقدمة', '١٩٩٩', '۱۳۹۹', 'كتـــاب', 'ﻻ', 'ﷺ', 'سُورَةُ', 'أَحْمَد', 'إِسْلَام', 'آمَنَ', 'مُؤْمِن',
-    'بِئْر', 'قُرْآن', 'دُنْيَا', 'ژاله', 'گل', 'پدر', 'چای', 'ڤيتامين', 'ۋ', 'ی',
-  ],
-  hebrew: [
-    'שָׁלוֹם', 'ספר הזוהר', 'עמוס עוז', 'בְּרֵאשִׁית', 'תּוֹרָה', 'ירושלים', 'חיים נחמן ביאליק', 'שׁ', 'שׂ', 'ﬠ', 'ﭏ', 'ℵ',
-    'צ׳', 'ג׳', 'אֱלֹהִים', 'יִשְׂרָאֵל', 'מֶלֶךְ', 'ךםןףץ', 'וו', 'ײ', 'חֲנוּכָּה',
-  ],
-};
-
-/** Joins words from several scripts and some Latin, punctuation and digits into mixed-script titles. */
-function mixedTitle(rand: () => number): string {
-  const parts: string[] = [];
-  const count = 1 + Math.floor(rand() * 3);
-  for (let i = 0; i < count; i += 1) {
-    const kind = pick(rand, ['han', 'hiragana', 'katakana', 'hangul', 'arabic', 'hebrew', 'latin', 'latin']);
-    parts.push(kind === 'latin' ? pick(rand, ['Murakami', 'Haruki', 'Tolstoj', 'Война и мир', 'Ὀδύσσεια', '2nd ed.', '(1999)', 'vol. 3']) : pick(rand, WORDS[kind]!));
-  }
-  return parts.join(pick(rand, [' ', ' / ', ': ', '', '・', '、', ' — ', '; ']));
-}
-
-/** Random strings over one script's characters with a few Common ones: contexts no word list has. */
-function randomString(rand: () => number, alphabet: readonly string[]): string {
-  const length = 1 + Math.floor(rand() * 8);
-  let text = '';
-  for (let i = 0; i < length; i += 1) text += rand() < 0.12 ? pick(rand, [' ', 'ー', '・', '-', '1', '、', '\u0301']) : pick(rand, alphabet);
-  return text;
-}
-
-let alphabetsCache: Readonly<Record<string, readonly string[]>> | undefined;
-
-/** Characters random strings are made of, per script (only those ICU has assigned). */
-function alphabets(): Readonly<Record<string, readonly string[]>> {
-  alphabetsCache ??= Object.fromEntries(
-    Object.entries({
-      katakana: [...KATAKANA_LETTERS, 'ッ', 'ッ', 'ン', 'ー', 'ー', 'ヽ', 'ヾ', '\u3099', '\u309A', ...SMALL_KANA, 'ｶ', 'ﾞ', 'ｯ', 'ｰ'],
-      hiragana: [...HIRAGANA_LETTERS, 'っ', 'っ', 'ん', 'ー', 'ゝ', 'ゞ', '\u3099', '\u309A', 'ゃ', 'ゅ', 'ょ', 'ぁ', 'ぃ', 'カ'],
-      hangul: codePoints([0xac00, 0xd7a3], [0x3131, 0x318e]),
-      arabic: codePoints([0x0621, 0x0655], [0x0660, 0x0669], [0x0670, 0x06d3], [0x06f0, 0x06f9]),
-      hebrew: codePoints([0x05b0, 0x05c2], [0x05d0, 0x05ea], [0x05f0, 0x05f4]),
-      han: codePoints([0x4e00, 0x9fff], [0x3400, 0x3500], [0x20000, 0x20100], [0x2b700, 0x2b800]),
-    }).map(([script, chars]) => [script, assignedInIcu(chars)]),
-  );
-  return alphabetsCache;
-}
-
-/** `count` random texts from `seed`: strings over one or two scripts' characters, and mixed titles. */
-export function randomSamples(seed: number, count: number): string[] {
-  const rand = random(seed);
-  const samples: string[] = [];
-  const byScript = alphabets();
-  const scripts = Object.keys(byScript);
-  for (let i = 0; i < count; i += 1) {
-    const roll = rand();
-    if (roll < 0.5) samples.push(randomString(rand, byScript[pick(rand, scripts)]!));
-    else if (roll < 0.75) samples.push(mixedTitle(rand));
-    else samples.push(randomString(rand, [...byScript[pick(rand, scripts)]!, ...byScript[pick(rand, scripts)]!]));
-  }
-  return samples;
-}
 
 /** The fixture's samples: the word lists, a sample of every script's characters, kana contexts, mixes. */
 function fixtureSamples(): { script: string; text: string }[] {

@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../../../src/packageFiles.js';
 import type { CatalogIndex } from '../../../src/ports.js';
-import { solrCore } from '../../../test/indexBehaviour/realSolr.js';
+import { solrCore } from '../../../test/support/realSolr.js';
 import { DEFAULT_SEED, planCatalog, requestIds, sampleCatalog } from '../catalogGenerator.js';
 import { figuresOf, fmt, newCaseResult, runLoad, type CaseResult } from '../loadDriver.js';
 import { cpuSeconds, percentile, sortedCopy, type ListeningReport } from '../processStats.js';

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syncWorkIndex } from '../../../src/adapters/solr/workIndex/workIndexSync.js';
 import type { WorkKeyProfileName } from '../../../src/work-keys/workKeyProfiles.js';
-import { solrCore, solrTargets, updateSolr } from '../../../test/indexBehaviour/realSolr.js';
+import { solrCore, solrTargets, updateSolr } from '../../../test/support/realSolr.js';
 import { generateRecords, planCatalog } from '../catalogGenerator.js';
 
 const argv = process.argv.slice(2);

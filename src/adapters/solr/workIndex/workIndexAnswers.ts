@@ -72,7 +72,7 @@ export interface FetchedWork {
 /**
  * Works this small come whole with their requested record: every first page of both views is in them, as
  * long as this is at least the larger of their page sizes (src/versions/paging.ts, which an adapter does
- * not import; test/solrWorkIndexFacets.test.ts holds the two together).
+ * not import; test/adapters/solr/solrWorkIndexFacets.test.ts holds the two together).
  */
 export const SMALL_WORK = 50;
 
