@@ -12,7 +12,7 @@ import { languageNameIn } from '../record/recordLanguages.js';
 import type {
   DetailModel, FacetModel, FacetValueModel, FilteredModel, LanguageChoiceModel, PaginationModel, PastEndModel, SortModel, SourceModel, VersionEntryModel, VersionsPageModel,
 } from './pageViewModels.js';
-import { reasonForSharedKeys, type VersionReason } from '../work-keys/extended/workKeyKinds.js';
+import { reasonForSharedKeys, type VersionReason } from '../work-keys/workKeyKinds.js';
 import type { LabelKey } from '../i18n/labels.js';
 import type { VersionsFilter, VersionsPage } from '../ports.js';
 import { DEFAULT_PAGE_SORT, PAGE_SORTS, type PageSort } from '../versions/versionsSorts.js';

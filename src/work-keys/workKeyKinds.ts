@@ -1,17 +1,18 @@
 /**
- * The kinds of work key, one table: the prefix a key starts with, which profile makes it, and the reason
- * a page gives when two records share it. `UT` and `AT` mean what VuFind means by them; the others are
- * the `extended` profile's. reasonForSharedKeys derives a version's reason from the two records' keys
- * alone, so the index needs to store nothing else.
+ * The kinds of work key, one table: the prefix a key starts with and the reason a page gives when two
+ * records share it. `UT` and `AT` mean what VuFind means by them; `UA`, `TR`, `DOI` and `HDL` are the
+ * `extended` profile's (each profile names the kinds it makes: src/work-keys/workKeyProfiles.ts); `GL` is
+ * a librarian's merge (src/work-keys/curation/curationDecisions.ts), under either profile. Every key is
+ * written by workKeyOf and read by keyKindOf and keyWordsOf, so a prefix is spelled here and nowhere else.
+ * reasonForSharedKeys derives a version's reason from the two records' keys alone, so the index needs to
+ * store nothing else.
  *
  * `UA` and `TR` keys are notes on an `AT` key with the same words: the record made that `AT` key from a
  * uniform title (`UA`) or from the original of a translation (`TR`). They join nothing the `AT` key does
  * not already join; they tell the reason.
  *
- * Left to others: making keys (extendedWorkKeys.ts, workKeys.ts), showing reasons (the page).
+ * Left to others: making keys (extended/extendedWorkKeys.ts, workKeys.ts), showing reasons (the page).
  */
-import { MERGE_KEY_PREFIX } from '../curation/curationDecisions.js';
-
 /** Why a version is listed, most telling first. */
 export type VersionReason =
   | 'same-identifier'
@@ -24,7 +25,6 @@ export type VersionReason =
 export interface WorkKeyKind {
   /** The prefix, before the first space. */
   readonly prefix: string;
-  readonly profiles: readonly ('vufind' | 'extended')[];
   /** The reason when two records share a key of this kind. */
   readonly reason: VersionReason;
   /** The kind whose key with the same words this one is a note on. */
@@ -32,26 +32,40 @@ export interface WorkKeyKind {
   readonly description: string;
 }
 
-export const WORK_KEY_KINDS: readonly WorkKeyKind[] = [
-  { prefix: 'UT', profiles: ['vufind', 'extended'], reason: 'same-uniform-title', description: 'a uniform title alone: `UT <title>`' },
-  { prefix: 'AT', profiles: ['vufind', 'extended'], reason: 'same-author-title', description: 'an author with a title: `AT <author> <title>`' },
-  { prefix: 'UA', profiles: ['extended'], reason: 'same-uniform-title', notes: 'AT', description: 'the AT key with the same words came from a uniform title' },
-  { prefix: 'TR', profiles: ['extended'], reason: 'translation', notes: 'AT', description: "the AT key with the same words came from a translation's original (765, 240 $l)" },
-  { prefix: 'DOI', profiles: ['extended'], reason: 'same-identifier', description: 'a DOI: `DOI <doi>`' },
-  { prefix: 'HDL', profiles: ['extended'], reason: 'same-identifier', description: 'a handle: `HDL <handle>`' },
-  { prefix: MERGE_KEY_PREFIX.trim(), profiles: [], reason: 'grouped-by-library', description: "a librarian's merge: `GL <decision id>` (src/work-keys/curation/curationDecisions.ts), under either profile" },
-];
+const KINDS = [
+  { prefix: 'UT', reason: 'same-uniform-title', description: 'a uniform title alone: `UT <title>`' },
+  { prefix: 'AT', reason: 'same-author-title', description: 'an author with a title: `AT <author> <title>`' },
+  { prefix: 'UA', reason: 'same-uniform-title', notes: 'AT', description: 'the AT key with the same words came from a uniform title' },
+  { prefix: 'TR', reason: 'translation', notes: 'AT', description: "the AT key with the same words came from a translation's original (765, 240 $l)" },
+  { prefix: 'DOI', reason: 'same-identifier', description: 'a DOI: `DOI <doi>`' },
+  { prefix: 'HDL', reason: 'same-identifier', description: 'a handle: `HDL <handle>`' },
+  { prefix: 'GL', reason: 'grouped-by-library', description: "a librarian's merge: `GL <decision id>` (src/work-keys/curation/curationDecisions.ts), under either profile" },
+] as const satisfies readonly WorkKeyKind[];
 
-const KIND_BY_PREFIX = new Map(WORK_KEY_KINDS.map((kind) => [kind.prefix, kind]));
+/** A kind's prefix, as the table spells it. */
+export type WorkKeyPrefix = (typeof KINDS)[number]['prefix'];
+
+export const WORK_KEY_KINDS: readonly WorkKeyKind[] = KINDS;
+
+const KIND_BY_PREFIX: ReadonlyMap<string, WorkKeyKind> = new Map(WORK_KEY_KINDS.map((kind) => [kind.prefix, kind]));
 const REASON_ORDER: readonly VersionReason[] = [
   'same-identifier', 'grouped-by-library', 'same-author-title', 'same-uniform-title', 'translation', 'same-key',
 ];
 
-/** A key's kind and its words (`AT tolkienjrr hobbit` → AT, `tolkienjrr hobbit`); undefined kind for keys of no known kind. */
-export function kindOfKey(key: string): { kind: WorkKeyKind | undefined; words: string } {
+/** The key of a kind with these words: `workKeyOf('AT', 'tolkienjrr hobbit')` is `AT tolkienjrr hobbit`. */
+export function workKeyOf(prefix: WorkKeyPrefix, words: string): string {
+  return `${prefix} ${words}`;
+}
+
+/** A key's kind (`AT tolkienjrr hobbit` → AT), or undefined for a key of no known kind (a host's own). */
+export function keyKindOf(key: string): WorkKeyKind | undefined {
   const space = key.indexOf(' ');
-  const kind = space > 0 ? KIND_BY_PREFIX.get(key.slice(0, space)) : undefined;
-  return { kind, words: kind === undefined ? key : key.slice(space + 1) };
+  return space > 0 ? KIND_BY_PREFIX.get(key.slice(0, space)) : undefined;
+}
+
+/** A key's words after its kind's prefix (`AT tolkienjrr hobbit` → `tolkienjrr hobbit`); a key of no known kind whole. */
+export function keyWordsOf(key: string): string {
+  return keyKindOf(key) === undefined ? key : key.slice(key.indexOf(' ') + 1);
 }
 
 /**
@@ -65,13 +79,13 @@ export function reasonForSharedKeys(requestedKeys: readonly string[], versionKey
   const versionSet = new Set(versionKeys);
   const notes = new Set<string>();
   for (const key of [...requestedKeys, ...versionKeys]) {
-    const { kind, words } = kindOfKey(key);
-    if (kind?.notes !== undefined) notes.add(`${kind.notes} ${words}\u0000${kind.reason}`);
+    const kind = keyKindOf(key);
+    if (kind?.notes !== undefined) notes.add(`${kind.notes} ${keyWordsOf(key)}\u0000${kind.reason}`);
   }
   let best: VersionReason | undefined;
   for (const key of requestedKeys) {
     if (!versionSet.has(key)) continue;
-    const { kind } = kindOfKey(key);
+    const kind = keyKindOf(key);
     // Notes are read through the key they note, not as reasons of their own.
     if (kind?.notes !== undefined) continue;
     let reason: VersionReason = kind?.reason ?? 'same-key';
