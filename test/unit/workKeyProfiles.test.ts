@@ -2,10 +2,11 @@
  * The work-key profiles' table (src/work-keys/workKeyProfiles.ts) is held to the facts it names: its rows
  * are the listed names, in their order; each profile makes only keys of the kinds it lists
  * (src/work-keys/workKeyKinds.ts); and it reads no document field outside its `keyedFields`, so a keying
- * worker handed only those fields makes the same keys.
+ * worker handed only those fields makes the same keys. docs/work-keys.md's table of kinds says the same.
  */
 import test from 'ava';
-import { keyKindOf } from '../../src/work-keys/workKeyKinds.js';
+import { readFileSync } from 'node:fs';
+import { keyKindOf, WORK_KEY_KINDS } from '../../src/work-keys/workKeyKinds.js';
 import { DEFAULT_WORK_KEY_PROFILE, WORK_KEY_PROFILE_NAMES, WORK_KEY_PROFILES } from '../../src/work-keys/workKeyProfiles.js';
 
 /** Documents that between them fill every field either profile reads, with a DOI and a handle among the links. */
@@ -59,3 +60,23 @@ for (const name of WORK_KEY_PROFILE_NAMES) {
     }
   });
 }
+
+test('docs/work-keys.md lists every kind with an example of it, the profiles that make it and its reason', (t) => {
+  const docs = readFileSync(new URL('../../docs/work-keys.md', import.meta.url), 'utf8');
+  const section = docs.slice(docs.indexOf('### Key kinds'), docs.indexOf('\n#', docs.indexOf('### Key kinds') + 1));
+  const rows = section.split('\n').filter((line) => line.startsWith('| `'));
+  t.is(rows.length, WORK_KEY_KINDS.length, rows.join('\n'));
+  for (const kind of WORK_KEY_KINDS) {
+    const row = rows.find((line) => line.startsWith(`| \`${kind.prefix} `));
+    if (row === undefined) {
+      t.fail(`no row for ${kind.prefix}`);
+      continue;
+    }
+    const [, example, madeBy, reason] = row.split(' | ').map((cell) => cell.trim());
+    t.is(keyKindOf((example ?? '').replaceAll('`', '')), kind, row);
+    const makers = WORK_KEY_PROFILE_NAMES.filter((name) => WORK_KEY_PROFILES[name].kinds.includes(kind.prefix as never));
+    const said = makers.length === WORK_KEY_PROFILE_NAMES.length ? 'both' : makers.length === 1 ? makers[0] : "a librarian's merge";
+    t.true(madeBy?.startsWith(said as string), `${kind.prefix}: ${madeBy} (the profiles: ${makers.join(', ') || 'none'})`);
+    t.true(reason?.includes(`\`${kind.reason}\``), `${kind.prefix}: ${reason}`);
+  }
+});
