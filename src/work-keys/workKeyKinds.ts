@@ -13,6 +13,7 @@
  *
  * Left to others: making keys (extended/extendedWorkKeys.ts, workKeys.ts), showing reasons (the page).
  */
+
 /** Why a version is listed, most telling first. */
 export type VersionReason =
   | 'same-identifier'
