@@ -9,7 +9,7 @@
 import { InvalidArgumentError } from './errors.js';
 import type { VersionsQuery } from './ports.js';
 import type { CatalogRecord } from './record/catalogRecord.js';
-import { isRecordFieldOrder, RECORD_FIELD_ORDERS } from './record/recordOrder.js';
+import { ENGINE_ORDERS, isVersionsOrder, RECORD_FIELD_ORDERS } from './record/recordOrder.js';
 import { FACET_FIELDS, isFacetField } from './record/recordFacets.js';
 
 export function checkVersionsQuery(query: unknown, functionName = 'findVersions'): asserts query is VersionsQuery {
@@ -20,8 +20,9 @@ export function checkVersionsQuery(query: unknown, functionName = 'findVersions'
   if (!Array.isArray(workKeys) || !workKeys.every((key) => typeof key === 'string')) {
     throw new InvalidArgumentError(functionName, 'query.workKeys', 'a list of work keys (strings)', workKeys);
   }
-  if (order !== 'last-indexed' && order !== 'relevance' && !(typeof order === 'string' && isRecordFieldOrder(order))) {
-    throw new InvalidArgumentError(functionName, 'query.order', `"last-indexed", "relevance" or one of ${RECORD_FIELD_ORDERS.map((name) => `"${name}"`).join(', ')}`, order);
+  if (!isVersionsOrder(order)) {
+    const quoted = (names: readonly string[]) => names.map((name) => `"${name}"`).join(', ');
+    throw new InvalidArgumentError(functionName, 'query.order', `${quoted(ENGINE_ORDERS)} or one of ${quoted(RECORD_FIELD_ORDERS)}`, order);
   }
   if (!Number.isSafeInteger(offset) || (offset as number) < 0) {
     throw new InvalidArgumentError(functionName, 'query.offset', 'a whole number >= 0', offset);

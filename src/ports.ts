@@ -14,7 +14,7 @@
  * Beside the write port, the one check of its shape (missingWriterMethods) that what takes a writer uses.
  */
 import type { CatalogRecord } from './record/catalogRecord.js';
-import type { RecordFieldOrder } from './record/recordOrder.js';
+import type { EngineOrder, RecordFieldOrder } from './record/recordOrder.js';
 import type { FacetCounts, VersionsFilter } from './record/recordFacets.js';
 
 export type { FacetCounts, VersionsFilter };
@@ -23,11 +23,10 @@ import type { WorkKeyProfileName } from './work-keys/workKeyProfiles.js';
 
 export type { PreparedRecordDocument };
 
-/** `last-indexed`: last_indexed descending, then id ascending (the feed). `relevance`: score descending,
- * then id ascending (the page's default); a key filter scores every match alike, so this is id order.
- * `year-desc`, `year-asc`, `title`, `author`: the page's other sorts, by one comparator on the records'
- * fields for every adapter (src/record/recordOrder.ts). */
-export type VersionsOrder = 'last-indexed' | 'relevance' | RecordFieldOrder;
+/** The engines' own orders (`last-indexed`: the feed's; `relevance`: the page's default, id order for a key
+ * filter) and the page's other sorts (`year-desc`, `year-asc`, `title`, `author`), by one comparator on the
+ * records' fields for every adapter: both lists are in src/record/recordOrder.ts. */
+export type VersionsOrder = EngineOrder | RecordFieldOrder;
 
 export interface VersionsQuery {
   /** Records sharing at least one of these keys (exact match) are versions. Never empty. */

@@ -29,7 +29,7 @@ import { writerWithDecisions } from '../work-keys/curation/writerWithDecisions.j
 
 import { decisionsFromCurationFile } from '../work-keys/curation/curationFile.js';
 import type { RecordPosition, SourceItem } from '../ingest/sourceRecord.js';
-import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
+import { DEFAULT_WORK_KEY_PROFILE, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 
 export { defaultMappingWorkers };
 
@@ -131,15 +131,12 @@ export type TargetSpec = ({ readonly keyProfile?: WorkKeyProfileName }) & (
   | { readonly db: string }
   | ({ readonly solr: string; readonly stateFile?: string; readonly groupingFile?: string } & Omit<SolrWriterOptions, 'url'>));
 
-/** The profile a Solr core is keyed with when none is asked for: VuFind's importer writes the same field. */
-export const SOLR_DEFAULT_KEY_PROFILE: WorkKeyProfileName = 'vufind';
-
 /** Opens the target a command line names: an embedded index file (created when missing) or a Solr core. */
 export function openLoadTarget(spec: TargetSpec): LoadTarget {
   if ('db' in spec) {
     return embeddedTarget(openEmbeddedIndex({ path: spec.db, create: true, ...(spec.keyProfile !== undefined ? { keyProfile: spec.keyProfile } : {}) }), `embedded index ${spec.db}`);
   }
-  const { solr, stateFile, groupingFile, keyProfile = SOLR_DEFAULT_KEY_PROFILE, ...writerOptions } = spec;
+  const { solr, stateFile, groupingFile, keyProfile = DEFAULT_WORK_KEY_PROFILE, ...writerOptions } = spec;
   const description = `Solr core ${displayUrl(solr)}`;
   // A core keeps no grouping decisions: a load is given them from a file `works export` wrote (docs/curation.md).
   const decisions = groupingFile === undefined ? [] : decisionsFromCurationFile(readFileSync(groupingFile, 'utf8'), groupingFile);

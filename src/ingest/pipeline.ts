@@ -25,7 +25,7 @@ import { prepareRecordDocument, type PreparedDocument, type PreparedRecordDocume
 import { isRecordDeletion } from './recordDeletion.js';
 import type { RecordPosition, SourceItem } from './sourceRecord.js';
 import { missingWriterMethods, type IngestWriter, type StoredContent } from '../ports.js';
-import { checkKeyProfile, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
+import { checkKeyProfile, DEFAULT_WORK_KEY_PROFILE, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 
 export type { IngestWriter, StoredContent, WriteRefusal } from '../ports.js';
 // Declared with the error that carries them (src/errors.ts imports nothing); their importers name them here.
@@ -141,7 +141,7 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
   checkIngestOptions(options);
   const { writer, toDocument, now } = options;
   // Documents are keyed as the index is: the profile is the writer's (the embedded index records its own).
-  const keyProfile = writer.keyProfile === undefined ? 'vufind' : checkKeyProfile(writer.keyProfile, 'writer.keyProfile');
+  const keyProfile = writer.keyProfile === undefined ? DEFAULT_WORK_KEY_PROFILE : checkKeyProfile(writer.keyProfile, 'writer.keyProfile');
   const batchSize = options.batchSize ?? writer.preferredBatchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new InvalidOptionError('batchSize', `give a whole number >= 1, not ${String(batchSize)}`);
   const started = performance.now();

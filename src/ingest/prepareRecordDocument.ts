@@ -6,7 +6,7 @@
  * Both the embedded index and the loader command use it, so every backend stores the same documents.
  */
 import { checkRecordDocument, normaliseInstant, type RecordDocument } from '../record/catalogRecord.js';
-import { WORK_KEY_PROFILES, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
+import { DEFAULT_WORK_KEY_PROFILE, WORK_KEY_PROFILES, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 
 /** A document as writers get it: checked, with its work keys as a list and `last_indexed` normalised. */
 export type PreparedRecordDocument = RecordDocument & { work_keys_str_mv: string[]; last_indexed: string };
@@ -17,7 +17,7 @@ export interface PreparedDocument {
   readonly lastIndexedFromClock: boolean;
 }
 
-export function prepareRecordDocument(input: unknown, now: Date, keyProfile: WorkKeyProfileName = 'vufind'): PreparedDocument {
+export function prepareRecordDocument(input: unknown, now: Date, keyProfile: WorkKeyProfileName = DEFAULT_WORK_KEY_PROFILE): PreparedDocument {
   checkRecordDocument(input);
   return preparedWithKeys(input, carriedWorkKeys(input) ?? WORK_KEY_PROFILES[keyProfile].keysOfDocument(input), now);
 }

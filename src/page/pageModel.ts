@@ -12,12 +12,12 @@ import { languageNameIn } from '../record/recordLanguages.js';
 import type {
   DetailModel, FacetModel, FacetValueModel, FilteredModel, LanguageChoiceModel, PaginationModel, PastEndModel, SortModel, SourceModel, VersionEntryModel, VersionsPageModel,
 } from './pageViewModels.js';
-import { reasonForSharedKeys, type VersionReason } from '../work-keys/extended/workKeyKinds.js';
+import { reasonForSharedKeys, type VersionReason } from '../work-keys/workKeyKinds.js';
 import type { LabelKey } from '../i18n/labels.js';
 import type { VersionsFilter, VersionsPage } from '../ports.js';
 import { DEFAULT_PAGE_SORT, PAGE_SORTS, type PageSort } from '../versions/versionsSorts.js';
 import { filterParameter } from '../versions/versionsFilters.js';
-import { FACET_FIELDS, FACET_VALUES_LIMIT, type FacetField } from '../record/recordFacets.js';
+import { FACET_FIELDS, FACET_VALUES_LIMIT, isYearsFacet, type FacetField } from '../record/recordFacets.js';
 
 /**
  * The label of each reason a page gives; a reason from keys of no known kind (a host's own keys) says
@@ -353,7 +353,7 @@ function facetsOf(input: VersionsPageInput): VersionsPageModel['facets'] {
       return { label: facetValueLabel(field, value, input), count, isApplied, href: pageHref(1, next) };
     });
     // The years come uncut, newest first (src/record/recordFacets.ts): those beyond the 30 newest are folded, not dropped.
-    if (field !== 'publishDate' || shown.length <= FACET_VALUES_LIMIT) {
+    if (!isYearsFacet(field) || shown.length <= FACET_VALUES_LIMIT) {
       fields.push({ label: input.translate(`facet.${field}`), values: shown });
       continue;
     }

@@ -17,6 +17,20 @@ export const FACET_FIELDS = ['format', 'language', 'institution', 'building', 'p
 export type FacetField = (typeof FACET_FIELDS)[number];
 
 /**
+ * What each facet field's values are: `terms` as the records give them, the most frequent
+ * FACET_VALUES_LIMIT listed; `years` publication dates read as years (`[1899?]` → `1899`), every one
+ * listed, newest first, never cut (a reader looks for a year by its place).
+ */
+export const FACET_VALUE_KINDS: Readonly<Record<FacetField, 'terms' | 'years'>> = {
+  format: 'terms', language: 'terms', institution: 'terms', building: 'terms', publishDate: 'years',
+};
+
+/** Whether a facet field's values are years, listed uncut and newest first (FACET_VALUE_KINDS). */
+export function isYearsFacet(field: FacetField): boolean {
+  return FACET_VALUE_KINDS[field] === 'years';
+}
+
+/**
  * Values a facet field lists at most (the observed VuFind service asks its index for 30); the years are
  * all listed, and a page shows this many of them before the rest.
  */
@@ -50,7 +64,7 @@ export function facetValuesOf(record: CatalogRecord, field: FacetField): string[
 
 /** A facet field's values as facetValuesOf counts them, from the field's list (for an adapter that keeps them apart from records). */
 export function facetValuesOfList(field: FacetField, list: readonly string[]): string[] {
-  const values = field === 'publishDate' ? list.map(yearOfDate) : list;
+  const values = isYearsFacet(field) ? list.map(yearOfDate) : list;
   return [...new Set(values.map((value) => value.trim()).filter((value) => value !== ''))];
 }
 
@@ -127,7 +141,7 @@ function countStored(tally: Map<string, number>, field: FacetField, stored: unkn
   // One value, the common case: no list or set made for it.
   const one = typeof stored === 'string' ? stored : (stored as string[]).length === 1 ? (stored as string[])[0]! : undefined;
   if (one !== undefined) {
-    const value = (field === 'publishDate' ? yearOfDate(one) : one).trim();
+    const value = (isYearsFacet(field) ? yearOfDate(one) : one).trim();
     if (value !== '') tally.set(value, (tally.get(value) ?? 0) + 1);
     return;
   }
@@ -264,7 +278,7 @@ export function facetCountsOfTally(tallies: FacetTally): FacetCounts {
     const tally = tallies.get(field);
     if (tally === undefined || tally.size === 0) continue;
     const values = [...tally].map(([value, count]) => ({ value, count }));
-    counts[field] = field === 'publishDate' ? values.sort(yearsNewestFirst) : values.sort(mostFrequentFirst).slice(0, FACET_VALUES_LIMIT);
+    counts[field] = isYearsFacet(field) ? values.sort(yearsNewestFirst) : values.sort(mostFrequentFirst).slice(0, FACET_VALUES_LIMIT);
   }
   return counts;
 }

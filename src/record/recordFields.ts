@@ -91,5 +91,8 @@ const keyedAs = (role: KeyedField['keyed']): readonly KeyedField[] => RECORD_FIE
 /** The fields work keys read, by what they make of them, each in table order. */
 export const KEYED_FIELDS = { title: keyedAs('title'), uniformTitle: keyedAs('uniformTitle'), name: keyedAs('name') } as const;
 
+/** The names of the fields work keys read, in table order (the `vufind` profile reads these and no other). */
+export const KEYED_FIELD_NAMES: readonly RecordFieldName[] = RECORD_FIELDS.filter((field) => field.keyed !== undefined).map((field) => field.name);
+
 /** The fields the embedded index keeps in its `document` column (the others have columns of their own). */
 export const DOCUMENT_COLUMN_FIELD_NAMES: readonly RecordFieldName[] = RECORD_FIELDS.filter((field) => field.stored === 'document').map((field) => field.name);

@@ -5,17 +5,37 @@
  * directions (as Solr's sortMissingLast does on VuFind's sort fields); equal values keep id order, by code
  * points (SQLite's order of TEXT and Solr's of a string field).
  *
- * Left to others: the orders the engines sort themselves (`relevance`, `last-indexed`: the adapters), and
- * which URL value names which order (src/versions/versionsSorts.ts).
+ * The names of every order are here, in two lists: the engines' own (ENGINE_ORDERS) and the ones on record
+ * fields (RECORD_FIELD_ORDERS); src/ports.ts `VersionsOrder` is the two together.
+ *
+ * Left to others: sorting in the engines' own orders (the adapters), and which URL value names which order
+ * (src/versions/versionsSorts.ts).
  */
 import { mainAuthorOf, shortTitleOf, yearOf, type CatalogRecord } from './catalogRecord.js';
 
-/** The orders sorted on record fields (src/ports.ts `VersionsOrder` names them with the engines' own). */
+/**
+ * The orders every engine sorts by itself: `last-indexed` (last_indexed descending, then id: the feed's)
+ * and `relevance` (score descending, then id: the page's default; a key filter scores every match alike).
+ */
+export const ENGINE_ORDERS = ['last-indexed', 'relevance'] as const;
+export type EngineOrder = (typeof ENGINE_ORDERS)[number];
+
+/** The orders sorted on record fields, by recordFieldOrder below. */
 export const RECORD_FIELD_ORDERS = ['year-desc', 'year-asc', 'title', 'author'] as const;
 export type RecordFieldOrder = (typeof RECORD_FIELD_ORDERS)[number];
 
 export function isRecordFieldOrder(order: string): order is RecordFieldOrder {
   return (RECORD_FIELD_ORDERS as readonly string[]).includes(order);
+}
+
+/** Whether a value names an order of either list. */
+export function isVersionsOrder(order: unknown): order is EngineOrder | RecordFieldOrder {
+  return typeof order === 'string' && ((ENGINE_ORDERS as readonly string[]).includes(order) || isRecordFieldOrder(order));
+}
+
+/** The engine order a page in this order is cut by: `last-indexed` itself, any other the id order of `relevance`. */
+export function engineOrderOf(order: string): EngineOrder {
+  return order === 'last-indexed' ? 'last-indexed' : 'relevance';
 }
 
 /** Ids by code points: SQLite's BINARY order of UTF-8 text, which JavaScript's UTF-16 compare differs from only past U+FFFF. */

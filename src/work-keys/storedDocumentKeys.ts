@@ -26,7 +26,7 @@ import { workStatementFromMarc } from '../ingest/marc/marcWorkStatement.js';
 import { parseMarcXml } from '../ingest/marc/marcXmlReader.js';
 import { workStatementFromDublinCore } from './extended/dublinCoreWorkStatement.js';
 import { extendedWorkKeys } from './extended/extendedWorkKeys.js';
-import type { WorkKeyProfileName } from './workKeyProfiles.js';
+import { WORK_KEY_PROFILE_NAMES, type WorkKeyProfileName } from './workKeyProfiles.js';
 import { workKeysOf } from './workKeys.js';
 
 /** Which stored fields hold what, by name or `prefix*` (VuFind's DC imports, an aggregator's `dc.*` fields). */
@@ -50,7 +50,7 @@ export const STORED_KEY_FIELDS: StoredKeyFields = Object.freeze({
   workKeys: Object.freeze([]),
 });
 
-export const KEY_PROFILE_NAMES: readonly WorkKeyProfileName[] = ['vufind', 'extended'];
+export const KEY_PROFILE_NAMES: readonly WorkKeyProfileName[] = WORK_KEY_PROFILE_NAMES;
 
 /** The fields keysOf reads from Solr (`fl`), for a field list: wildcards as Solr's `fl` takes them. */
 export function storedFieldsRead(fields: StoredKeyFields = STORED_KEY_FIELDS): string[] {

@@ -13,6 +13,7 @@ import { InvalidArgumentError } from '../errors.js';
 import type { CatalogRecord, RecordDocument } from '../record/catalogRecord.js';
 import { KEYED_FIELDS, type KeyedField } from '../record/recordFields.js';
 import { transliterateToLatin } from './transliterateToLatin.js';
+import { workKeyOf } from './workKeyKinds.js';
 
 /** Keys are stored in Solr string fields, where VuFind caps them at this many characters. */
 export const MAX_KEY_PART_LENGTH = 255;
@@ -180,7 +181,7 @@ function keysFrom(titles: readonly string[], uniformTitles: readonly string[], a
   const keys = new DistinctStrings();
   for (const uniformTitle of uniformTitles) {
     const normalised = normaliseForWorkKey(uniformTitle);
-    if (normalised !== '') keys.add(`UT ${normalised}`);
+    if (normalised !== '') keys.add(workKeyOf('UT', normalised));
   }
   const normalisedTitles = new DistinctStrings();
   for (const title of titles) normalisedTitles.add(normaliseForWorkKey(title));
@@ -191,7 +192,7 @@ function keysFrom(titles: readonly string[], uniformTitles: readonly string[], a
   const normalisedAuthors = new DistinctStrings();
   for (const author of authors) normalisedAuthors.add(normaliseForWorkKey(author));
   for (const title of normalisedTitles.values) {
-    for (const author of normalisedAuthors.values) keys.add(`AT ${author} ${title}`);
+    for (const author of normalisedAuthors.values) keys.add(workKeyOf('AT', `${author} ${title}`));
   }
   return keys.values;
 }

@@ -1,7 +1,7 @@
 /**
  * Why each version is listed (issue 19, item 4): on the HTML page, every entry but the requested record's
  * says, in the page's language, which kind of key it shares with the requested record
- * (reasonForSharedKeys, src/work-keys/extended/workKeyKinds.ts); the feed carries no reason.
+ * (reasonForSharedKeys, src/work-keys/workKeyKinds.ts); the feed carries no reason.
  * The fixture's records carry their own keys, so the reasons do not depend on a profile's rules.
  */
 import test from 'ava';

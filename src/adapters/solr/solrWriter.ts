@@ -25,7 +25,7 @@ import { IndexUnavailableError, InvalidArgumentError, InvalidOptionError, Invali
 import { contentFingerprintOf } from '../../record/recordContent.js';
 import { SINGLE_VALUED_FIELDS } from '../../record/recordFields.js';
 import { checkRecordIds } from '../../portArguments.js';
-import { checkKeyProfile, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
+import { checkKeyProfile, DEFAULT_WORK_KEY_PROFILE, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
 import {
   checkSolrIndexOptions, encodeSolrParams, toRecordDocument,
   type SolrFieldMap, type SolrIndexLogger,
@@ -292,7 +292,7 @@ function isPlain(value: unknown): boolean {
  * without work keys are keyed under `keyProfile` (default `vufind`: VuFind's importer writes the same
  * field in the same core).
  */
-export function solrIngestWriter(writer: SolrWriter, description: string, keyProfile: WorkKeyProfileName = 'vufind'): IngestWriter {
+export function solrIngestWriter(writer: SolrWriter, description: string, keyProfile: WorkKeyProfileName = DEFAULT_WORK_KEY_PROFILE): IngestWriter {
   checkKeyProfile(keyProfile);
   const methods = ['add', 'storedContentOf', 'deleteByIds', 'commit', 'close'] as const;
   if (typeof writer !== 'object' || writer === null || methods.some((method) => typeof writer[method] !== 'function')) {

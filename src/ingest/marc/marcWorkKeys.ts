@@ -30,6 +30,7 @@
  * the non-filing indicators (marcFieldSpec.ts), the rest of the record document (vufindMarcMapping.ts),
  * reading MARC (the readers).
  */
+import { workKeyOf } from '../../work-keys/workKeyKinds.js';
 import { DistinctStrings, normaliseForWorkKey } from '../../work-keys/workKeys.js';
 import { fieldSpecValues } from './marcFieldSpec.js';
 import type { MarcRecord } from './marcRecord.js';
@@ -55,7 +56,7 @@ export function marcWorkKeys(record: MarcRecord, specs: WorkKeyFieldSpecs = VUFI
   const keys = new DistinctStrings();
   for (const uniformTitle of fieldSpecValues(record, specs.uniformTitles)) {
     const key = normaliseForWorkKey(uniformTitle);
-    if (key !== '') keys.add(`UT ${key}`);
+    if (key !== '') keys.add(workKeyOf('UT', key));
   }
   const titles = new DistinctStrings();
   for (const title of fieldSpecValues(record, specs.titles)) titles.add(title);
@@ -66,7 +67,7 @@ export function marcWorkKeys(record: MarcRecord, specs: WorkKeyFieldSpecs = VUFI
   for (const title of titles.values) {
     const titleKey = normaliseForWorkKey(title);
     if (titleKey === '') continue;
-    for (const authorKey of authorKeys) keys.add(`AT ${authorKey} ${titleKey}`);
+    for (const authorKey of authorKeys) keys.add(workKeyOf('AT', `${authorKey} ${titleKey}`));
   }
   return keys.values;
 }

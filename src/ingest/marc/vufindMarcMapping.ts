@@ -45,7 +45,7 @@ import { isDataField, type MarcDataField, type MarcField, type MarcRecord } from
 import { marcWorkKeys } from './marcWorkKeys.js';
 import { workStatementFromMarc } from './marcWorkStatement.js';
 import { extendedWorkKeys } from '../../work-keys/extended/extendedWorkKeys.js';
-import { checkKeyProfile, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
+import { checkKeyProfile, DEFAULT_WORK_KEY_PROFILE, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
 import { vufindAuthorFields, type NamesAndRoles } from './vufindAuthors.js';
 import { vufindFormats } from './vufindFormats.js';
 import { englishLanguageNameOf } from '../../record/recordLanguages.js';
@@ -92,7 +92,7 @@ export function checkMappingOptions(options: unknown, functionName: string): ass
 /** recordDocumentFromMarc for a record and options checked already (localMapping.ts checks them once, at its entry). */
 export function documentOfCheckedMarc(record: MarcRecord, options: VufindMappingOptions): RecordDocument {
   const currentYear = options.currentYear ?? clockYear();
-  const keyProfile = options.keyProfile === undefined ? 'vufind' : checkKeyProfile(options.keyProfile);
+  const keyProfile = options.keyProfile === undefined ? DEFAULT_WORK_KEY_PROFILE : checkKeyProfile(options.keyProfile);
   const document: RecordDocument = { id: idOf(record) };
   const title = solrMarcValues(record, MARC_PROPERTIES.title)[0];
   if (title !== undefined) setSingle(document, 'title', title);

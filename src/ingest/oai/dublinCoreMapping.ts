@@ -31,7 +31,7 @@ import type { RecordDocument } from '../../record/catalogRecord.js';
 import { workKeysOf } from '../../work-keys/workKeys.js';
 import { workStatementFromDublinCore } from '../../work-keys/extended/dublinCoreWorkStatement.js';
 import { extendedWorkKeys } from '../../work-keys/extended/extendedWorkKeys.js';
-import { checkKeyProfile, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
+import { checkKeyProfile, DEFAULT_WORK_KEY_PROFILE, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
 
 export const OAI_DC_NAMESPACE = 'http://www.openarchives.org/OAI/2.0/oai_dc/';
 export const DUBLIN_CORE_NAMESPACE = 'http://purl.org/dc/elements/1.1/';
@@ -65,7 +65,7 @@ export function recordDocumentFromDublinCore(
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError('recordDocumentFromDublinCore', 'options', 'an object ({ institution, idPrefix, keyProfile })', options);
   }
-  const keyProfile = options.keyProfile === undefined ? 'vufind' : checkKeyProfile(options.keyProfile);
+  const keyProfile = options.keyProfile === undefined ? DEFAULT_WORK_KEY_PROFILE : checkKeyProfile(options.keyProfile);
   const id = recordIdFromOaiIdentifier(identifier, options.idPrefix);
   if (id === '') {
     throw new InvalidRecordDocumentError(

@@ -17,6 +17,7 @@
  * (src/cli/worksCommand.ts).
  */
 import { InvalidArgumentError } from '../../errors.js';
+import { workKeyOf } from '../workKeyKinds.js';
 import { DistinctStrings } from '../workKeys.js';
 
 export type CurationAction = 'merge' | 'split';
@@ -43,12 +44,9 @@ export interface DecisionAuthor {
   readonly note: string;
 }
 
-/** The prefix of the keys merges give: "grouped by the library". */
-export const MERGE_KEY_PREFIX = 'GL ';
-
-/** The key a merge gives each record it names. */
+/** The key a merge gives each record it names, of the kind `GL`: "grouped by the library". */
 export function mergeKeyOf(decisionId: string): string {
-  return `${MERGE_KEY_PREFIX}${decisionId}`;
+  return workKeyOf('GL', decisionId);
 }
 
 /** What a record's keys become under a set of decisions; built once per load. */

@@ -6,7 +6,7 @@
  * Left to others: counting records and authors per key (the embedded index's
  * src/adapters/sqlite/groupQualityReads.ts), printing (src/cli/worksCommand.ts).
  */
-import { MERGE_KEY_PREFIX } from './curationDecisions.js';
+import { keyKindOf, keyWordsOf } from '../workKeyKinds.js';
 // The one table of collective and generic titles, which the extended profile also keys by.
 import { isAuthorsCollectiveTitle, isGenericKeyTitle } from '../extended/genericTitles.js';
 
@@ -32,10 +32,12 @@ export type GenericKeySign = 'generic title' | 'selections' | 'many authors';
 
 /** The title a key is made of: a `UT` key's text, an `AT` key's text after its author; none for others. */
 export function titleOfKey(key: string): string | undefined {
-  if (key.startsWith('UT ')) return key.slice(3);
-  if (key.startsWith('AT ')) {
-    const space = key.indexOf(' ', 3);
-    return space === -1 ? undefined : key.slice(space + 1);
+  const prefix = keyKindOf(key)?.prefix;
+  if (prefix === 'UT') return keyWordsOf(key);
+  if (prefix === 'AT') {
+    const words = keyWordsOf(key);
+    const space = words.indexOf(' ');
+    return space === -1 ? undefined : words.slice(space + 1);
   }
   return undefined;
 }
@@ -45,11 +47,12 @@ export function titleOfKey(key: string): string | undefined {
  * the library decided.
  */
 export function genericKeySigns(group: KeyGroup, limits: GenericKeyLimits = DEFAULT_GENERIC_KEY_LIMITS): GenericKeySign[] {
-  if (group.key.startsWith(MERGE_KEY_PREFIX)) return [];
+  const prefix = keyKindOf(group.key)?.prefix;
+  if (prefix === 'GL') return [];
   const signs: GenericKeySign[] = [];
   const title = titleOfKey(group.key);
   if (title !== undefined) {
-    const uniformTitle = group.key.startsWith('UT ');
+    const uniformTitle = prefix === 'UT';
     // "Contes" or "Poems" with its author is that author's work, as the extended profile keys it (a key
     // joining many authors under it is still shown, below).
     const authorsCollectiveTitle = !uniformTitle && isAuthorsCollectiveTitle(title);

@@ -7,12 +7,17 @@
  *
  * Left to others: the rules (extendedWorkKeys.ts), checking documents (src/record/catalogRecord.ts).
  */
+import { KEYED_FIELD_NAMES } from '../../record/recordFields.js';
 import { identifierOfText } from './manifestationIdentifiers.js';
 import { languageCodeOf } from './titleLanguages.js';
 import type { StatedIdentifier, StatedTitle, WorkStatement } from './workStatement.js';
 
-/** The document fields workStatementFromDocument reads, and no other (a keying worker is sent only these). */
-export const WORK_STATEMENT_FIELDS = ['title', 'title_short', 'title_uniform', 'author', 'author2', 'author_corporate', 'language', 'url', 'doi_str_mv'] as const;
+/**
+ * The document fields workStatementFromDocument reads, and no other (a keying worker is sent only these):
+ * the record table's keyed fields (src/record/recordFields.ts), which the `vufind` profile reads too, and
+ * the ones only this reader reads. test/unit/workKeyProfiles.test.ts holds each profile's list to its reader.
+ */
+export const WORK_STATEMENT_FIELDS: readonly string[] = [...KEYED_FIELD_NAMES, 'title_short', 'language', 'url', 'doi_str_mv'];
 
 export function workStatementFromDocument(document: unknown): WorkStatement {
   const doc = typeof document === 'object' && document !== null ? (document as Record<string, unknown>) : {};

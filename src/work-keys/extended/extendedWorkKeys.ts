@@ -20,11 +20,12 @@
  * - a record that names no language is given the one its title's short words tell (titleLanguages.ts).
  *
  * Each rule is a function here or in the files named; extendedWorkKeys puts them together. The key
- * kinds and the reasons they give are in workKeyKinds.ts; docs/work-keys.md has every rule with examples.
+ * kinds and the reasons they give are in ../workKeyKinds.ts; docs/work-keys.md has every rule with examples.
  *
  * Left to others: reading a source into a WorkStatement (the adapters), normalising text
  * (normaliseForWorkKey in workKeys.ts), storing keys and finding versions (the indexes).
  */
+import { keyWordsOf, workKeyOf, type WorkKeyPrefix } from '../workKeyKinds.js';
 import { DistinctStrings, keyOfLatinBlocksPart, normaliseForWorkKey } from '../workKeys.js';
 import {
   isAuthorsCollectiveTitle, isFormTitle, isGenericTitle, isGenericTitleKeyed, isSelectionStatement, saysSelections, subtitleSaysCollection,
@@ -314,7 +315,7 @@ export function extendedWorkKeys(stated: WorkStatement): string[] {
   const statement = withTitleLanguage(stated);
   const uniformKeys = new DistinctStrings();
   const titleKeys = new DistinctStrings();
-  const notedKeys: { key: string; note: 'UA' | 'TR' }[] = [];
+  const notedKeys: { key: string; note: Extract<WorkKeyPrefix, 'UA' | 'TR'> }[] = [];
   // Each name is cleaned once: for its key, its surname and the forms a title would write it in.
   const cleanedMainNames = statement.mainNames.map(cleanedName);
   const mainNames: MainNames = { cleaned: cleanedMainNames, keys: cleanedMainNames.map(normaliseForWorkKey) };
@@ -330,7 +331,7 @@ export function extendedWorkKeys(stated: WorkStatement): string[] {
     for (const title of titles) {
       if (title === '') continue;
       for (const name of names) {
-        const key = `AT ${name} ${title}`;
+        const key = workKeyOf('AT', `${name} ${title}`);
         titleKeys.add(key);
         made.push(key);
       }
@@ -347,7 +348,7 @@ export function extendedWorkKeys(stated: WorkStatement): string[] {
   if (mainAuthors.length > 0) addTitleKeysOf(shortTitles(statement, mainNames, titleForms).keys, mainAuthors);
   const titleKeyCount = titleKeys.values.length;
   if (statement.mainNames.length === 0 && statement.isBook === true && statement.addedNames.length > 0 && !statement.uniformTitles.some((title) => title.role === 'own')) {
-    for (const title of anonymousWorkTitles(statement)) uniformKeys.add(`UT ${title}`);
+    for (const title of anonymousWorkTitles(statement)) uniformKeys.add(workKeyOf('UT', title));
   }
 
   for (const uniformTitle of statement.uniformTitles) {
@@ -358,7 +359,7 @@ export function extendedWorkKeys(stated: WorkStatement): string[] {
       const note = uniformTitle.language !== undefined ? 'TR' : 'UA';
       for (const key of addTitleKeysOf(uniformTitleKeys(uniformTitle, textKey), mainAuthors)) notedKeys.push({ key, note });
     } else if (!isFormTitle(uniformTitle.text)) {
-      for (const title of uniformTitleKeys(uniformTitle, textKey)) if (title !== '') uniformKeys.add(`UT ${title}`);
+      for (const title of uniformTitleKeys(uniformTitle, textKey)) if (title !== '') uniformKeys.add(workKeyOf('UT', title));
     }
   }
   for (const original of statement.originals) {
@@ -371,14 +372,14 @@ export function extendedWorkKeys(stated: WorkStatement): string[] {
   // The kinds' keys begin differently (`UT `, `AT `, `UA `/`TR `, `DOI `/`HDL `), so no key of one kind
   // is a key of another: each list is kept distinct by itself, and the lists are put end to end.
   const laterKeys = new DistinctStrings();
-  // A note only where the titles do not give the key themselves (workKeyKinds.ts reads it so).
+  // A note only where the titles do not give the key themselves (../workKeyKinds.ts reads it so).
   for (const { key, note } of notedKeys) {
     const at = titleKeys.values.indexOf(key);
-    if (at < 0 || at >= titleKeyCount) laterKeys.add(`${note} ${key.slice(3)}`);
+    if (at < 0 || at >= titleKeyCount) laterKeys.add(workKeyOf(note, keyWordsOf(key)));
   }
   for (const identifier of statement.identifiers) {
     const canonical = canonicalIdentifier(identifier);
-    if (canonical !== undefined) laterKeys.add(`${identifier.scheme === 'doi' ? 'DOI' : 'HDL'} ${canonical}`);
+    if (canonical !== undefined) laterKeys.add(workKeyOf(identifier.scheme === 'doi' ? 'DOI' : 'HDL', canonical));
   }
   const keys = uniformKeys.values.length === 0 ? titleKeys.values : uniformKeys.values.concat(titleKeys.values);
   return laterKeys.values.length === 0 ? keys : keys.concat(laterKeys.values);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { WORK_KEY_KINDS, kindOfKey, reasonForSharedKeys, type VersionReason } from '../../../src/work-keys/extended/workKeyKinds.js';
+import { WORK_KEY_KINDS, keyKindOf, keyWordsOf, reasonForSharedKeys, workKeyOf, type VersionReason, type WorkKeyPrefix } from '../../../src/work-keys/workKeyKinds.js';
 
 test('every kind has its own prefix, and a note notes a kind that exists', (t) => {
   const prefixes = WORK_KEY_KINDS.map((kind) => kind.prefix);
@@ -7,9 +7,22 @@ test('every kind has its own prefix, and a note notes a kind that exists', (t) =
   for (const kind of WORK_KEY_KINDS) if (kind.notes !== undefined) t.true(prefixes.includes(kind.notes), kind.prefix);
 });
 
-test('kindOfKey splits a known prefix and leaves an unknown key whole', (t) => {
-  t.like(kindOfKey('AT tolkienjrr hobbit'), { words: 'tolkienjrr hobbit', kind: { prefix: 'AT' } });
-  t.deepEqual(kindOfKey('SHARED x'), { kind: undefined, words: 'SHARED x' });
+test('keyKindOf and keyWordsOf split a known prefix and leave an unknown key whole', (t) => {
+  t.like({ kind: keyKindOf('AT tolkienjrr hobbit'), words: keyWordsOf('AT tolkienjrr hobbit') }, { words: 'tolkienjrr hobbit', kind: { prefix: 'AT' } });
+  t.deepEqual({ kind: keyKindOf('SHARED x'), words: keyWordsOf('SHARED x') }, { kind: undefined, words: 'SHARED x' });
+});
+
+test('workKeyOf writes each kind so that keyKindOf and keyWordsOf read it back', (t) => {
+  for (const { prefix } of WORK_KEY_KINDS) {
+    const key = workKeyOf(prefix as WorkKeyPrefix, 'tolkienjrr hobbit');
+    t.is(key, `${prefix} tolkienjrr hobbit`);
+    t.is(keyKindOf(key)?.prefix, prefix);
+    t.is(keyWordsOf(key), 'tolkienjrr hobbit');
+  }
+  // A prefix is a whole first word: `ATLAS x` and `AT` alone are of no kind.
+  t.is(keyKindOf('ATLAS x'), undefined);
+  t.is(keyKindOf('AT'), undefined);
+  t.is(keyWordsOf('AT'), 'AT');
 });
 
 const reasons: [string, string[], string[], VersionReason | undefined][] = [

@@ -19,7 +19,7 @@ import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 import type { SolrResultList } from '../solrAnswers.js';
 import { checkKeyProfile, checkStoredKeyFields, keysOf, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
 import { facetCountsOfTally, pageOfWork, readsWholeWork } from '../../../record/recordFacets.js';
-import { isRecordFieldOrder } from '../../../record/recordOrder.js';
+import { engineOrderOf, isRecordFieldOrder } from '../../../record/recordOrder.js';
 import { describeFacetFieldNames, type FacetFieldNames } from './documentFacets.js';
 import { termsQuery } from '../termsQuery.js';
 import { orderTimeOf } from './documentOrder.js';
@@ -143,14 +143,14 @@ export class WorkIndexAnswers {
     if (fetchedWork !== undefined && !isRecordFieldOrder(query.order) && (query.filters ?? []).length === 0 && (query.facets !== true || withFacetValues())
       && isWorkOf(fetchedWork.work, query.workKeys)) {
       const { work } = fetchedWork;
-      const { total, ids } = pageOfDocumentWork(work, query.order === 'last-indexed' ? 'last-indexed' : 'relevance', Math.max(0, query.offset), Math.max(0, query.limit));
+      const { total, ids } = pageOfDocumentWork(work, engineOrderOf(query.order), Math.max(0, query.offset), Math.max(0, query.limit));
       const records = await this.recordsOf(ids, select, toRecord, `findVersions(work index, ${ids.length} id${ids.length === 1 ? '' : 's'}, the record's work)`, fetched);
       if (query.facets !== true) return { total, records };
       return { total, records, unfilteredTotal: total, facets: facetCountsOfTally(this.index.workTallyOf(work)) };
     }
     if (readsWholeWork(query) && !isRecordFieldOrder(query.order) && withFacetValues()) {
       const found = this.index.facetedVersions({
-        workKeys: query.workKeys, order: query.order === 'last-indexed' ? 'last-indexed' : 'relevance', offset: query.offset, limit: query.limit,
+        workKeys: query.workKeys, order: engineOrderOf(query.order), offset: query.offset, limit: query.limit,
         filters: query.filters ?? [], facets: query.facets === true,
       });
       // A work the file holds nothing of is answered as the whole-work read answers it.
@@ -162,7 +162,7 @@ export class WorkIndexAnswers {
     // The file sorts by its own two orders; a whole work is read in id order (SQLite's LIMIT -1: no limit).
     const { total, ids } = whole
       ? this.index.findVersions({ workKeys: query.workKeys, order: 'relevance', offset: 0, limit: -1 })
-      : this.index.findVersions({ workKeys: query.workKeys, order: query.order === 'last-indexed' ? 'last-indexed' : 'relevance', offset: query.offset, limit: query.limit });
+      : this.index.findVersions({ workKeys: query.workKeys, order: engineOrderOf(query.order), offset: query.offset, limit: query.limit });
     if (ids.length === 0) return { total, records: [] };
     const what = `findVersions(work index, ${ids.length} id${ids.length === 1 ? '' : 's'}${whole ? `, ${query.order}, whole work` : ''})`;
     const records = await this.recordsOf(ids, select, toRecord, what, fetched);

@@ -15,15 +15,13 @@ import * as crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { InvalidOptionError } from '../../../errors.js';
-import type { VersionsOrder } from '../../../ports.js';
 import { FACET_FIELDS, type FacetField, type FacetTally, type VersionsFilter } from '../../../record/recordFacets.js';
+// The work index sorts the engines' own orders; the orders on record fields are sorted from the records.
+import type { EngineOrder } from '../../../record/recordOrder.js';
 import type { DocumentFacetValue } from './documentFacets.js';
 import { orderTimeOf, solrVersionOf } from './documentOrder.js';
 import { checkKeyProfile } from '../../../work-keys/storedDocumentKeys.js';
 import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
-
-/** The orders the work index sorts itself; the orders on record fields are sorted from the records (src/record/recordOrder.ts). */
-type EngineOrder = Extract<VersionsOrder, 'last-indexed' | 'relevance'>;
 
 /**
  * A key profile: the work keys of one stored Solr document (no keys: the document lists itself), or
