@@ -4,11 +4,11 @@
  * PluginConfig and never re-checks.
  */
 import { existsSync, statSync } from 'node:fs';
-import { describeValue, InvalidOptionError } from '../errors.js';
+import { InvalidOptionError } from '../errors.js';
 import type { ServerTimeZone } from '../feed/rfc822Date.js';
-import { ianaTimeZone, processTimeZone } from '../feed/rfc822Date.js';
 import type { CatalogIndex } from '../ports.js';
 import { DEFAULT_LANGUAGE, SHIPPED_LANGUAGES } from '../i18n/languages.js';
+import { checkedTimeZone, isCatalogIndex, parseBaseUrl, parseCatalogHomeUrl, nonEmptyText } from './optionValueChecks.js';
 
 export interface PluginLogger {
   error(message: string, details?: Record<string, unknown>): void;
@@ -148,11 +148,11 @@ export const PLUGIN_OPTIONS = {
   },
   siteTitle: {
     type: 'string', default: { value: 'Library Catalog' }, meaning: 'end of every page title, not translated',
-    parse: (value) => text('siteTitle', value),
+    parse: (value) => nonEmptyText('siteTitle', value),
   },
   contact: {
     type: 'string', default: { value: 'Library Reference Department' }, meaning: 'whom the error page tells patrons to contact',
-    parse: (value) => text('contact', value),
+    parse: (value) => nonEmptyText('contact', value),
   },
   catalogHomeUrl: {
     type: 'string (absolute http(s) URL, or a path starting with /)', default: { value: '/' },
@@ -175,7 +175,7 @@ export const PLUGIN_OPTIONS = {
   defaultLanguage: {
     type: 'string', default: { value: DEFAULT_LANGUAGE }, meaning: 'the language when nothing else decides',
     parse: (value, { languages = [] }) => {
-      const defaultLanguage = text('defaultLanguage', value).toLowerCase();
+      const defaultLanguage = nonEmptyText('defaultLanguage', value).toLowerCase();
       if (!languages.includes(defaultLanguage)) {
         throw new InvalidOptionError('defaultLanguage', `${JSON.stringify(defaultLanguage)} is not one of languages (${languages.join(', ')})`);
       }
@@ -198,7 +198,7 @@ export const PLUGIN_OPTIONS = {
   defaultUi: {
     type: 'string', default: { value: 'standard' }, meaning: '`ui` value for a missing or unknown cookie (the first key of `themes` when `standard` is not one)',
     parse: (value, { themes = DEFAULT_THEMES }, given) => {
-      const defaultUi = !given && !Object.hasOwn(themes, 'standard') ? Object.keys(themes)[0] ?? 'standard' : text('defaultUi', value);
+      const defaultUi = !given && !Object.hasOwn(themes, 'standard') ? Object.keys(themes)[0] ?? 'standard' : nonEmptyText('defaultUi', value);
       if (!Object.hasOwn(themes, defaultUi)) throw new InvalidOptionError('defaultUi', `${JSON.stringify(defaultUi)} is not a key of themes`);
       return defaultUi;
     },
@@ -217,7 +217,7 @@ export const PLUGIN_OPTIONS = {
   },
   sessionLanguageKey: {
     type: 'string', default: { value: 'language' }, meaning: 'key of the language in the host\'s `ctx.session`',
-    parse: (value) => text('sessionLanguageKey', value),
+    parse: (value) => nonEmptyText('sessionLanguageKey', value),
   },
   logger: {
     type: '{ error(message, details), warn(message, details) }', default: { described: 'console' }, meaning: '`{ error, warn }`: where causes of errors go',
@@ -258,7 +258,7 @@ export const PLUGIN_OPTIONS = {
   indexFile: {
     type: 'string (a file path)', default: { described: 'none' },
     meaning: 'the embedded index\'s file: the health check also says when it is gone or was replaced',
-    parse: (value) => (value === undefined ? undefined : text('indexFile', value)),
+    parse: (value) => (value === undefined ? undefined : nonEmptyText('indexFile', value)),
   },
 } as const satisfies { readonly [Name in keyof Required<VersionsPluginOptions>]: PluginOptionDefinition };
 
@@ -266,54 +266,6 @@ type PluginOptionName = keyof typeof PLUGIN_OPTIONS;
 
 /** The names createVersionsPlugin accepts, from PLUGIN_OPTIONS. */
 export const PLUGIN_OPTION_NAMES: ReadonlySet<string> = new Set(Object.keys(PLUGIN_OPTIONS));
-
-function text(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new InvalidOptionError(name, `must be a non-empty string, got ${JSON.stringify(value)}`);
-  return value;
-}
-
-function parseBaseUrl(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new InvalidOptionError('baseUrl', `must be a string URL, got ${typeof value}`);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidOptionError('baseUrl', `must be an absolute http(s) URL, got ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidOptionError('baseUrl', `must use http or https, got ${url.protocol}`);
-  if (url.search !== '' || url.hash !== '') throw new InvalidOptionError('baseUrl', 'must not carry a query or a fragment');
-  return url.href.replace(/\/+$/, '');
-}
-
-/**
- * The home link: an absolute http(s) URL, or a path on this site. A path must start with one `/`
- * (`//host` would leave the site), and neither may hold spaces or control characters, which browsers
- * strip or mangle.
- */
-function parseCatalogHomeUrl(value: unknown): string {
-  const problem = 'must be an absolute http(s) URL or a path starting with "/"';
-  if (typeof value !== 'string' || value === '' || /[\s\u0000-\u001f\u007f\\]/.test(value)) {
-    throw new InvalidOptionError('catalogHomeUrl', `${problem}, got ${JSON.stringify(value)}`);
-  }
-  if (value.startsWith('/')) {
-    if (value.startsWith('//')) throw new InvalidOptionError('catalogHomeUrl', `${problem}; "//" leaves the site, got ${JSON.stringify(value)}`);
-    return value;
-  }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidOptionError('catalogHomeUrl', `${problem}, got ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidOptionError('catalogHomeUrl', `must use http or https, got ${url.protocol}`);
-  return url.href;
-}
-
-function isCatalogIndex(value: unknown): value is CatalogIndex {
-  const index = value as Partial<CatalogIndex> | null;
-  return typeof index === 'object' && index !== null && typeof index.getRecord === 'function' && typeof index.findVersions === 'function';
-}
 
 /** Each option as its check gives it. */
 type ParsedOptions = { -readonly [Name in PluginOptionName]: ReturnType<(typeof PLUGIN_OPTIONS)[Name]['parse']> };
@@ -333,21 +285,4 @@ export function parsePluginOptions(options: VersionsPluginOptions): PluginConfig
   }
   const { answerCacheMegabytes, ...config } = parsed as ParsedOptions;
   return { ...config, answerCacheBytes: Math.floor(answerCacheMegabytes * 1024 * 1024) };
-}
-
-/** The `timeZone` option: an IANA zone name Node knows, or an object with both ServerTimeZone methods. */
-function checkedTimeZone(value: unknown): ServerTimeZone {
-  if (value === undefined) return processTimeZone;
-  if (typeof value === 'string') {
-    try {
-      return ianaTimeZone(value);
-    } catch {
-      throw new InvalidOptionError('timeZone', `${JSON.stringify(value)} is not an IANA time zone name (e.g. America/Sao_Paulo, Europe/Lisbon, UTC)`);
-    }
-  }
-  const zone = value as Partial<ServerTimeZone> | null;
-  if (typeof zone === 'object' && zone !== null && typeof zone.timeOfDay === 'function' && typeof zone.offsetMinutesOnNewYear === 'function') {
-    return zone as ServerTimeZone;
-  }
-  throw new InvalidOptionError('timeZone', `must be an IANA time zone name (e.g. America/Sao_Paulo) or an object with timeOfDay() and offsetMinutesOnNewYear(), got ${describeValue(value)}`);
 }
