@@ -7,11 +7,9 @@ import { hasTitle, mainAuthorOf, yearOf, type CatalogRecord } from '../record/ca
 import { frozenRecordParts } from '../record/frozenRecordParts.js';
 import { perTranslator, type Translate } from '../i18n/labels.js';
 import { FEED_ROWS, lastPageOf, offsetOf } from '../versions/paging.js';
-import { recordUrl, trimBaseUrl, versionsFeedUrls, versionsLinkUrl } from '../versions/versionsUrls.js';
+import { FEED_STYLESHEET_PATH, recordUrl, trimBaseUrl, versionsFeedUrls, versionsLinkUrl } from '../versions/versionsUrls.js';
 import type { FeedItem, FeedLink, VersionsFeedModel } from './feedViewModel.js';
 import type { VersionsPage } from '../ports.js';
-
-export const RSS_STYLESHEET_PATH = '/themes/root/assets/xsl/rss.xsl';
 
 export interface VersionsFeedInput {
   readonly requestedId: string;
@@ -92,7 +90,7 @@ export function buildVersionsFeedModel(input: VersionsFeedInput): VersionsFeedMo
   links.push({ rel: 'self', href: feedUrl(page > 1 ? page : undefined) });
 
   return {
-    stylesheetHref: `${trimBaseUrl(baseUrl)}${RSS_STYLESHEET_PATH}`,
+    stylesheetHref: `${trimBaseUrl(baseUrl)}${FEED_STYLESHEET_PATH}`,
     title: words.titleBeforeId + id,
     description: showingLine(translate, offset, versions.records.length, versions.total),
     generator: input.generator,

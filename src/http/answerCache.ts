@@ -6,7 +6,7 @@
  * Each answer is kept with the index's content version it was built from (CatalogIndex.contentVersion);
  * when the index reports another version, every kept answer is dropped at once, so no answer outlives the
  * data it shows. Within a byte budget, the least recently used answers go first. What an answer is and
- * what its key holds is the plugin's business (createVersionsPlugin.ts); this module only keeps them.
+ * what its key holds is the plugin's business (versionsAnswers.ts); this module only keeps them.
  */
 
 export interface AnswerCache<T> {

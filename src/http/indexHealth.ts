@@ -13,7 +13,7 @@
  *               does not exist;
  *   unavailable anything else: an engine that is down, times out or fails.
  *
- * Left to others: reading (the index adapters), routing and the HTTP answer (createVersionsPlugin.ts).
+ * Left to others: reading (the index adapters), routing and the HTTP answer (pluginRoutes.ts).
  */
 import { stat } from 'node:fs/promises';
 import { InvalidArgumentError } from '../errors.js';

@@ -22,6 +22,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import pug from 'pug';
 import { InvalidOptionError } from '../errors.js';
 import type { ThemeModel } from '../page/pageViewModels.js';
+import { themeAssetPath } from '../versions/versionsUrls.js';
 
 export interface ThemeDefinition {
   readonly name: string;
@@ -171,7 +172,7 @@ export function createThemeEngine(options: ThemeEngineOptions): ThemeEngine {
   return {
     themeForUi: (ui) => options.themesByUi[ui] ?? Object.values(options.themesByUi)[0] ?? 'standard',
     themeModel(theme, baseUrl) {
-      const stylesheets = (styledThemes.get(theme) ?? []).map((name) => `${baseUrl}/themes/${name}/assets/theme.css`);
+      const stylesheets = (styledThemes.get(theme) ?? []).map((name) => `${baseUrl}${themeAssetPath(name, 'theme.css')}`);
       return { name: theme, stylesheets };
     },
     assetFile(theme, file) {

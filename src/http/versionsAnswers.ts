@@ -1,8 +1,8 @@
 /**
  * The versions route's answers: built through the core (listVersions, the feed and page models, the feed
  * writer) and the theme engine, kept in the answer cache while the index's content stays the same, and
- * turned into the bytes of one response. createVersionsPlugin.ts reads the request and writes the headers;
- * this module knows nothing of Koa.
+ * turned into the bytes of one response. versionsRoute.ts reads the request and answerResponse.ts writes
+ * the headers; this module knows nothing of Koa.
  *
  * A feed is kept compiled but for its pubDates (their time of day is the request's), encoded as UTF-8 in
  * one buffer with the byte offsets where its pubDates go: sending it is then a copy of bytes around the

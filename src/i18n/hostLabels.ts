@@ -4,7 +4,7 @@
  * records hold, so a value of the wrong kind gets the documented empty answer (docs/languages.md,
  * "For the host's own pages"), never an error from inside.
  *
- * Which language's words (`translate`) is the caller's choice (src/http/createVersionsPlugin.ts).
+ * Which language's words (`translate`) is the caller's choice (src/http/hostHelpers.ts).
  */
 import { formatLabel, type Translate } from './labels.js';
 

@@ -6,7 +6,7 @@
  * plugin's options, written into the stylesheet as XSLT: one stylesheet serves every language, choosing by
  * the `lng` of the channel link.
  *
- * Left to others: serving it (createVersionsPlugin.ts), the view's markup and logic (views/rss.xsl), its
+ * Left to others: serving it (src/http/pluginRoutes.ts), the view's markup and logic (views/rss.xsl), its
  * look (the standard theme's stylesheet).
  */
 import { xmlText } from '../feed/renderVersionsFeed.js';

@@ -7,7 +7,7 @@ import { frozenRecordParts } from '../record/frozenRecordParts.js';
 import { showingLine } from '../feed/feedModel.js';
 import { formatLabel, perTranslator, type Translate } from '../i18n/labels.js';
 import { lastPageOf, offsetOf, PAGE_ROWS, visiblePageNumbers } from '../versions/paging.js';
-import { recordUrl, versionsFeedUrl, versionsLanguageHrefs, versionsPageHref, versionsPageHrefs } from '../versions/versionsUrls.js';
+import { recordUrl, versionsFeedUrl, versionsLanguageHrefs, versionsPageHref, versionsPageHrefs, VERSIONS_PARAMETERS, VERSIONS_SEARCH } from '../versions/versionsUrls.js';
 import { languageNameIn } from '../record/recordLanguages.js';
 import type {
   DetailModel, FacetModel, FacetValueModel, FilteredModel, LanguageChoiceModel, PaginationModel, PastEndModel, SortModel, SourceModel, VersionEntryModel, VersionsPageModel,
@@ -312,6 +312,7 @@ function sortOf(input: VersionsPageInput): SortModel | undefined {
   return {
     label: input.translate('sort.label'),
     submitLabel: input.translate('sort.submit'),
+    name: VERSIONS_PARAMETERS.sort,
     options: sortOptionsOf(input.translate, input.sort ?? DEFAULT_PAGE_SORT),
     hidden: hiddenFieldsOf(input),
   };
@@ -319,9 +320,10 @@ function sortOf(input: VersionsPageInput): SortModel | undefined {
 
 /** What the sort form sends besides `sort`: the record, the search, an explicit lng and the filters. */
 function hiddenFieldsOf(input: VersionsPageInput): SortModel['hidden'] {
-  const hidden: Array<SortModel['hidden'][number]> = [{ name: 'id', value: input.requestedRecord.id }, { name: 'search', value: 'versions' }];
-  if (input.explicitLanguage !== undefined) hidden.push({ name: 'lng', value: input.explicitLanguage });
-  for (const value of filterParams(input)) hidden.push({ name: 'filter[]', value });
+  const { id, search, language, filter } = VERSIONS_PARAMETERS;
+  const hidden: Array<SortModel['hidden'][number]> = [{ name: id, value: input.requestedRecord.id }, { name: search, value: VERSIONS_SEARCH }];
+  if (input.explicitLanguage !== undefined) hidden.push({ name: language, value: input.explicitLanguage });
+  for (const value of filterParams(input)) hidden.push({ name: filter, value });
   return hidden;
 }
 

@@ -115,6 +115,8 @@ export interface SortModel {
   readonly label: string;
   /** "Apply", localised: the submit button (the form works without script). */
   readonly submitLabel: string;
+  /** The select's parameter name (`sort`, VERSIONS_PARAMETERS in src/versions/versionsUrls.ts). */
+  readonly name: string;
   readonly options: ReadonlyArray<{ readonly value: string; readonly label: string; readonly isCurrent: boolean }>;
   /** The other parameters the form sends again (id, search, lng when given). */
   readonly hidden: ReadonlyArray<{ readonly name: string; readonly value: string }>;

@@ -1,10 +1,50 @@
 /**
- * Every URL the feed and the page show, built from the base URL and the request's values. Query values are
+ * The plugin's addresses: the paths it answers and the names of the query parameters it reads and writes
+ * (one place: the router, the request reader, the models and the views take them from here), and every URL
+ * the feed and the page show, built from the base URL and the request's values. Query values are
  * form-encoded (space as `+`, `:` and `/` percent-encoded) in the parameter order docs/feed.md states.
  */
 import { FEED_ROWS } from './paging.js';
 
-/** Base URL without its trailing slash, so that `${base}/Search/Versions` never doubles one. */
+/** The versions page's and feed's path, under the base URL or wherever the host mounts the plugin. */
+export const VERSIONS_PATH = '/Search/Versions';
+/** The health check a deployment's monitor asks (src/http/indexHealth.ts). */
+export const HEALTH_PATH = `${VERSIONS_PATH}/health`;
+/** The feed's XSLT stylesheet, named by the feed's `<?xml-stylesheet?>` (VuFind's path for it). */
+export const FEED_STYLESHEET_PATH = '/themes/root/assets/xsl/rss.xsl';
+/** A theme's asset as the router matches it; its URLs are `/themes/<theme>/assets/<file>` (themeAssetPath). */
+export const THEME_ASSET_ROUTE = '/themes/:theme/assets/:file';
+
+/** The path of a theme's asset (`theme.css`) as THEME_ASSET_ROUTE answers it. */
+export function themeAssetPath(theme: string, file: string): string {
+  return `/themes/${theme}/assets/${file}`;
+}
+
+/**
+ * The query parameters of the versions path, VuFind's names: the record, `search=versions`, the view
+ * (`rss` for the feed), the language, the page, the sort, the filters (`filter[]`, or `filter` without
+ * brackets when there is no `filter[]`) and the feed's `limit`.
+ */
+export const VERSIONS_PARAMETERS = {
+  id: 'id',
+  search: 'search',
+  view: 'view',
+  language: 'lng',
+  page: 'page',
+  sort: 'sort',
+  limit: 'limit',
+  filter: 'filter[]',
+  filterWithoutBrackets: 'filter',
+} as const;
+
+/** The value of `search` in every versions address (VuFind's search class). */
+export const VERSIONS_SEARCH = 'versions';
+/** The value of `view` that asks for the feed. */
+export const FEED_VIEW = 'rss';
+
+const { id: ID, search: SEARCH, view: VIEW, language: LNG, page: PAGE, sort: SORT, limit: LIMIT, filter: FILTER } = VERSIONS_PARAMETERS;
+
+/** Base URL without its trailing slash, so that `${base}${VERSIONS_PATH}` never doubles one. */
 export function trimBaseUrl(baseUrl: string): string {
   // Checked first: every record link of a feed or page trims the same base URL, and it rarely ends in "/".
   return baseUrl.endsWith('/') ? baseUrl.replace(/\/+$/, '') : baseUrl;
@@ -73,8 +113,8 @@ export interface VersionsAddress {
 
 /** The HTML view's address as the feed's `<link>` names it: sort, limit, id, search=versions, lng. */
 export function versionsLinkUrl(baseUrl: string, { id, language }: VersionsAddress): string {
-  return `${trimBaseUrl(baseUrl)}/Search/Versions?${query([
-    ['sort', FEED_SORT], ['limit', FEED_LIMIT], ['id', id], ['search', 'versions'], ['lng', language],
+  return `${trimBaseUrl(baseUrl)}${VERSIONS_PATH}?${query([
+    [SORT, FEED_SORT], [LIMIT, FEED_LIMIT], [ID, id], [SEARCH, VERSIONS_SEARCH], [LNG, language],
   ])}`;
 }
 
@@ -83,16 +123,16 @@ export function versionsLinkUrl(baseUrl: string, { id, language }: VersionsAddre
  * `search=versions`, as VuFind's record pages link; the language follows the patron's cookie or session.
  */
 export function showVersionsUrl(baseUrl: string, id: string): string {
-  return `${trimBaseUrl(baseUrl)}/Search/Versions?${query([['id', id], ['search', 'versions']])}`;
+  return `${trimBaseUrl(baseUrl)}${VERSIONS_PATH}?${query([[ID, id], [SEARCH, VERSIONS_SEARCH]])}`;
 }
 
 /** The feed's address: sort, limit, view=rss, id, search=versions, lng, then `page` when given. */
 export function versionsFeedUrl(baseUrl: string, { id, language }: VersionsAddress, page?: number): string {
   const params: Array<readonly [string, string]> = [
-    ['sort', FEED_SORT], ['limit', FEED_LIMIT], ['view', 'rss'], ['id', id], ['search', 'versions'], ['lng', language],
+    [SORT, FEED_SORT], [LIMIT, FEED_LIMIT], [VIEW, FEED_VIEW], [ID, id], [SEARCH, VERSIONS_SEARCH], [LNG, language],
   ];
-  if (page !== undefined) params.push(['page', String(page)]);
-  return `${trimBaseUrl(baseUrl)}/Search/Versions?${query(params)}`;
+  if (page !== undefined) params.push([PAGE, String(page)]);
+  return `${trimBaseUrl(baseUrl)}${VERSIONS_PATH}?${query(params)}`;
 }
 
 /**
@@ -109,54 +149,54 @@ export function versionsFeedUrls(baseUrl: string, address: VersionsAddress): (pa
   const first = versionsFeedUrl(baseUrl, address);
   return (page) => {
     if (page === undefined) return first;
-    return isPlainPageNumber(page) ? `${first}&page=${page}` : versionsFeedUrl(baseUrl, address, page);
+    return isPlainPageNumber(page) ? `${first}&${PAGE}=${page}` : versionsFeedUrl(baseUrl, address, page);
   };
 }
 
 /** The page's own parameters after `id` and `search`: `sort` when it is not the default, then each `filter[]`. */
 function pageSortParams(sort: string | undefined, filters: readonly string[] = []): Array<readonly [string, string]> {
-  return [...(sort !== undefined && sort !== 'relevance' ? [['sort', sort] as const] : []), ...filters.map((filter) => ['filter[]', filter] as const)];
+  return [...(sort !== undefined && sort !== 'relevance' ? [[SORT, sort] as const] : []), ...filters.map((filter) => [FILTER, filter] as const)];
 }
 
 /** A link from the HTML page to another page of itself: `?id=…&search=versions[&sort=…]&page=N`, then `lng` when given. */
 export function versionsPageHref(id: string, page: number, language?: string, sort?: string, filters?: readonly string[]): string {
-  const params: Array<readonly [string, string]> = [['id', id], ['search', 'versions'], ...pageSortParams(sort, filters), ['page', String(page)]];
-  if (language !== undefined) params.push(['lng', language]);
+  const params: Array<readonly [string, string]> = [[ID, id], [SEARCH, VERSIONS_SEARCH], ...pageSortParams(sort, filters), [PAGE, String(page)]];
+  if (language !== undefined) params.push([LNG, language]);
   return `?${query(params)}`;
 }
 
 // `filter[]` as a query names it, written once for the facet links of every page.
-const FILTER_NAME = formEncoded('filter[]');
+const FILTER_NAME = formEncoded(FILTER);
 
 /**
  * versionsPageHref for the links of one page (its pages, its facets' values), which share the record,
  * language and sort and differ in the page and filters: what they share is written once.
  */
 export function versionsPageHrefs(id: string, language?: string, sort?: string): (page: number, filters?: readonly string[]) => string {
-  const head = query([['id', id], ['search', 'versions'], ...pageSortParams(sort)]);
-  const tail = language !== undefined ? `&${query([['lng', language]])}` : '';
+  const head = query([[ID, id], [SEARCH, VERSIONS_SEARCH], ...pageSortParams(sort)]);
+  const tail = language !== undefined ? `&${query([[LNG, language]])}` : '';
   return (page, filters = []) => {
     if (!isPlainPageNumber(page)) return versionsPageHref(id, page, language, sort, filters);
     let filterPart = '';
     for (const filter of filters) filterPart += `&${FILTER_NAME}=${formEncoded(filter)}`;
-    return `?${head}${filterPart}&page=${page}${tail}`;
+    return `?${head}${filterPart}&${PAGE}=${page}${tail}`;
   };
 }
 
 /** The HTML page in another language, on the same page: `?id=…&search=versions[&sort=…][&page=N]&lng=…`. */
 export function versionsLanguageHref(id: string, page: number, language: string, sort?: string, filters?: readonly string[]): string {
-  const params: Array<readonly [string, string]> = [['id', id], ['search', 'versions'], ...pageSortParams(sort, filters)];
-  if (page > 1) params.push(['page', String(page)]);
-  params.push(['lng', language]);
+  const params: Array<readonly [string, string]> = [[ID, id], [SEARCH, VERSIONS_SEARCH], ...pageSortParams(sort, filters)];
+  if (page > 1) params.push([PAGE, String(page)]);
+  params.push([LNG, language]);
   return `?${query(params)}`;
 }
 
 /** versionsLanguageHref for each language of one page: everything before `lng` is the same and written once. */
 export function versionsLanguageHrefs(id: string, page: number, sort?: string, filters?: readonly string[]): (language: string) => string {
-  const params: Array<readonly [string, string]> = [['id', id], ['search', 'versions'], ...pageSortParams(sort, filters)];
-  if (page > 1) params.push(['page', String(page)]);
+  const params: Array<readonly [string, string]> = [[ID, id], [SEARCH, VERSIONS_SEARCH], ...pageSortParams(sort, filters)];
+  if (page > 1) params.push([PAGE, String(page)]);
   const head = query(params);
-  return (language) => `?${head}&${query([['lng', language]])}`;
+  return (language) => `?${head}&${query([[LNG, language]])}`;
 }
 
 // RFC 3986 pchar minus the unreserved characters that encodeURIComponent already leaves alone:
@@ -206,6 +246,6 @@ export function catalogHomeHref(home: string, language?: string): string {
   if (language === undefined) return home;
   const isPath = home.startsWith('/');
   const url = new URL(home, 'http://path.invalid');
-  url.searchParams.set('lng', language);
+  url.searchParams.set(LNG, language);
   return isPath ? `${url.pathname}${url.search}${url.hash}` : url.href;
 }

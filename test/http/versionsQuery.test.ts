@@ -1,10 +1,10 @@
 /**
- * The versions route reads its parameters in one pass (src/http/versionsQuery.ts) instead of through
+ * The versions route reads its parameters in one pass (src/http/versionsRequestParameters.ts) instead of through
  * Koa's ctx.query: every value must be what ctx.query (URLSearchParams) gives, for any query string.
  */
 import test from 'ava';
 import fc from 'fast-check';
-import { versionsQueryOf } from '../../src/http/versionsQuery.js';
+import { parametersOfQuerystring } from '../../src/http/versionsRequestParameters.js';
 
 /** What the route read before: Koa's parse (koa/lib/search-params.js), then the first value, or the list of filters. */
 function asKoaReadsIt(querystring: string) {
@@ -25,12 +25,12 @@ test('query strings as feed readers and pages send them', (t) => {
     '',
     '&&=&id',
     'i%64=named+by+escape',
-  ]) t.deepEqual(versionsQueryOf(querystring), asKoaReadsIt(querystring), querystring);
+  ]) t.deepEqual(parametersOfQuerystring(querystring), asKoaReadsIt(querystring), querystring);
 });
 
 test('broken escapes and bad UTF-8 read as URLSearchParams reads them', (t) => {
   for (const querystring of ['id=%', 'id=%zz%4', 'id=%C0%80', 'id=%ED%A0%80x', 'id=\u00c3%A9', 'id=%FF+%41', 'view=rss%', 'id=%E2%82']) {
-    t.deepEqual(versionsQueryOf(querystring), asKoaReadsIt(querystring), querystring);
+    t.deepEqual(parametersOfQuerystring(querystring), asKoaReadsIt(querystring), querystring);
   }
 });
 
@@ -39,6 +39,6 @@ test('any query string of names, escapes and separators gives what ctx.query giv
     '%C3%A9', '%C3', '%E2%82%AC', '%F0%9F', 'é', 'x', ' ', '#', '%00', '?', '%26', '%3D');
   fc.assert(fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
     const querystring = pieces.join('');
-    t.deepEqual(versionsQueryOf(querystring), asKoaReadsIt(querystring), querystring);
+    t.deepEqual(parametersOfQuerystring(querystring), asKoaReadsIt(querystring), querystring);
   }), { numRuns: 3000 });
 });

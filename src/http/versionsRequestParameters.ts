@@ -2,13 +2,18 @@
  * The query parameters the versions route reads, with the values Koa's `ctx.query` gives them (the
  * WHATWG form-urlencoded rules of URLSearchParams: `+` is a space, %-escapes decoded as UTF-8, a
  * repeated name a list), read in one pass over the query string without building the whole object that
- * `ctx.query` builds for every parameter. What the values mean is left to src/versions/ and
- * createVersionsPlugin.ts; a host reading `ctx.query` itself still gets Koa's object, and once a host has
- * read it (and may have changed it), the route reads that object instead (versionsQueryFromParsed).
+ * `ctx.query` builds for every parameter. Their names are VERSIONS_PARAMETERS' (src/versions/versionsUrls.ts);
+ * what the values mean is left to src/versions/ and versionsRoute.ts; a host reading `ctx.query` itself
+ * still gets Koa's object, and once a host has read it (and may have changed it), the route reads that
+ * object instead (parametersOfParsedQuery).
  */
+import { VERSIONS_PARAMETERS } from '../versions/versionsUrls.js';
 
-export interface VersionsQuery {
-  /** The first value of each parameter, as `firstValue(ctx.query.name)` reads it. */
+const { id: ID, view: VIEW, language: LNG, page: PAGE, sort: SORT, filter: FILTER, filterWithoutBrackets: FILTER_WITHOUT_BRACKETS } = VERSIONS_PARAMETERS;
+
+/** The versions route's parameters as a request gives them (strings, unchecked): what they ask is decided in src/versions/. */
+export interface VersionsRequestParameters {
+  /** The first value of each parameter, as `firstValue(ctx.query.name)` reads it; `lng` is the language. */
   readonly id: string | undefined;
   readonly view: string | undefined;
   readonly lng: string | undefined;
@@ -32,7 +37,7 @@ function decoded(text: string): string {
 }
 
 /** The parameters of a query string (without its `?`), as `ctx.query` would give them. */
-export function versionsQueryOf(querystring: string): VersionsQuery {
+export function parametersOfQuerystring(querystring: string): VersionsRequestParameters {
   let id: string | undefined;
   let view: string | undefined;
   let lng: string | undefined;
@@ -51,13 +56,13 @@ export function versionsQueryOf(querystring: string): VersionsQuery {
       const name = decoded(querystring.slice(start, nameEnd));
       const value = () => (nameEnd === end ? '' : decoded(querystring.slice(nameEnd + 1, end)));
       switch (name) {
-        case 'id': if (id === undefined) id = value(); break;
-        case 'view': if (view === undefined) view = value(); break;
-        case 'lng': if (lng === undefined) lng = value(); break;
-        case 'page': if (page === undefined) page = value(); break;
-        case 'sort': if (sort === undefined) sort = value(); break;
-        case 'filter[]': (bracketList ??= []).push(value()); break;
-        case 'filter': (filterList ??= []).push(value()); break;
+        case ID: if (id === undefined) id = value(); break;
+        case VIEW: if (view === undefined) view = value(); break;
+        case LNG: if (lng === undefined) lng = value(); break;
+        case PAGE: if (page === undefined) page = value(); break;
+        case SORT: if (sort === undefined) sort = value(); break;
+        case FILTER: (bracketList ??= []).push(value()); break;
+        case FILTER_WITHOUT_BRACKETS: (filterList ??= []).push(value()); break;
         default: break;
       }
     }
@@ -74,10 +79,10 @@ export function firstValue(value: string | string[] | undefined): string | undef
 }
 
 /** The same parameters from Koa's parsed `ctx.query`. */
-export function versionsQueryFromParsed(query: ParsedQuery): VersionsQuery {
-  const filters = query['filter[]'] ?? query.filter;
+export function parametersOfParsedQuery(query: ParsedQuery): VersionsRequestParameters {
+  const filters = query[FILTER] ?? query[FILTER_WITHOUT_BRACKETS];
   return {
-    id: firstValue(query.id), view: firstValue(query.view), lng: firstValue(query.lng), page: firstValue(query.page), sort: firstValue(query.sort),
+    id: firstValue(query[ID]), view: firstValue(query[VIEW]), lng: firstValue(query[LNG]), page: firstValue(query[PAGE]), sort: firstValue(query[SORT]),
     filters: filters === undefined ? [] : Array.isArray(filters) ? filters : [filters],
   };
 }
