@@ -7,11 +7,11 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openEmbeddedIndex } from '../src/index.js';
-import { parsePluginOptions, PLUGIN_OPTIONS } from '../src/http/pluginOptions.js';
-import { defaultCell, manifestDefault } from './support/optionDocs.js';
+import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
+import { parsePluginOptions, PLUGIN_OPTIONS } from '../../src/http/pluginOptions.js';
+import { defaultCell, manifestDefault } from '../support/optionDocs.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const definitions = Object.entries(PLUGIN_OPTIONS);
 
 /** The rows of the first markdown table after `heading`, each as its cells. */
