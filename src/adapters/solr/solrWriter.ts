@@ -26,10 +26,9 @@ import { contentFingerprintOf } from '../../record/recordContent.js';
 import { SINGLE_VALUED_FIELDS } from '../../record/recordFields.js';
 import { checkRecordIds } from '../../portArguments.js';
 import { checkKeyProfile, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
-import {
-  checkSolrIndexOptions, encodeSolrParams, toRecordDocument,
-  type SolrFieldMap, type SolrIndexLogger,
-} from './solrIndex.js';
+import { checkSolrIndexOptions, type SolrFieldMap, type SolrIndexLogger } from './solrIndexOptions.js';
+import { encodeSolrParams } from './solrParams.js';
+import { toRecordDocument } from './solrDocuments.js';
 import { solrAnswerData, solrResultList } from './solrAnswers.js';
 import { termsQuery } from './termsQuery.js';
 import { exchangeWithSolr, openSolrClient, type SolrAnswer, type SolrCallback, type SolrEndpoint } from './solrExchange.js';

@@ -32,7 +32,7 @@ import { isObject } from '../solrFaults.js';
 import { solrIndexVersionProbe } from '../solrVersionWatch.js';
 import { checkKeyProfile, checkStoredKeyFields, keysOf, storedFieldsRead, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
 import { keyProfileOfWorkIndex, openWorkIndex, type WorkIndex } from './workIndexFile.js';
-import { DEFAULT_SOLR_FIELDS, type SolrFieldMap } from '../solrIndex.js';
+import { DEFAULT_SOLR_FIELDS, type SolrFieldMap } from '../solrIndexOptions.js';
 import { describeFacetFieldNames, facetFieldNamesOf, facetValuesOfDocument, type FacetFieldNames } from './documentFacets.js';
 
 export interface WorkIndexSyncOptions {
