@@ -23,7 +23,8 @@ import { isRecordFieldOrder } from '../../../record/recordOrder.js';
 import { describeFacetFieldNames, type FacetFieldNames } from './documentFacets.js';
 import { termsQuery } from '../termsQuery.js';
 import { orderTimeOf } from './documentOrder.js';
-import { isWorkOf, keyProfileOfWorkIndex, openWorkIndex, pageOfDocumentWork, type DocumentWork, type WorkIndex } from './workIndexFile.js';
+import { keyProfileOfWorkIndex, openWorkIndex, type WorkIndex } from './workIndexFile.js';
+import { isWorkOf, pageOfDocumentWork, type DocumentWork } from './documentWork.js';
 
 /** createSolrIndex's `workIndex` option. */
 export interface SolrWorkIndexOptions {
