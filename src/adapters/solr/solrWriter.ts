@@ -16,7 +16,7 @@
  *
  * Left to others: checking documents and computing work keys (prepareRecordDocument.ts), reading JSON Lines
  * and reporting line numbers (the loader, src/cli/loadRecords.ts), validating the shared options
- * (checkSolrIndexOptions, reused here), and reading records back (solrIndex.ts).
+ * (checkSolrIndexOptions in solrIndexOptions.ts, reused here), and reading records back (solrIndex.ts).
  */
 import http from 'node:http';
 import { recordFromDocument, type RecordDocument } from '../../record/catalogRecord.js';
