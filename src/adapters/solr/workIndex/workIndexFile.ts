@@ -9,7 +9,8 @@
  * (workIndexSync.ts), and until then the answers read the whole work from Solr, as before.
  *
  * This module opens the file and writes it; its reads are workIndexReads.ts, its generation (what tells a
- * change) fileGeneration.ts, key ids and a document's work documentWork.ts.
+ * change) fileGeneration.ts, key ids and a document's work documentWork.ts. A little over 300 lines:
+ * the WorkIndex interface here is the file's one contract, kept whole with its schema.
  *
  * This module and those only store and answer: walking the core, keeping the file in step and wiring it into the
  * Solr adapter are left to others (nothing here talks to Solr, and nothing here writes to the core).
