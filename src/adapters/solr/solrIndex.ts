@@ -31,8 +31,7 @@
  * Here: the adapter's requests and lifecycle. Beside it: its options (solrIndexOptions.ts), request
  * parameters (solrParams.ts), documents read back as records (solrDocuments.ts), and the places a work's
  * keys can live, one file each: the core's own documents (coreKeyVersions.ts) or a work index file
- * (workIndex/workIndexAnswers.ts). A little over 300 lines: this header carries how the version probe
- * covers a collection, which is the adapter's own promise.
+ * (workIndex/workIndexAnswers.ts).
  */
 import http from 'node:http';
 import { versionsOfKeylessRecord, type CatalogIndex, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
