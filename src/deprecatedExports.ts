@@ -12,7 +12,7 @@ import { normaliseForWorkKey as normaliseNow, workKeysOf as workKeysOfNow } from
 import type { RecordDocument } from './record/catalogRecord.js';
 
 export type { EmbeddedIndex, EmbeddedIndexOptions, LoadOptions, LoadSummary, RejectedDocument } from './adapters/sqlite/index.js';
-export type { SolrIndexOptions, SolrFieldMap } from './adapters/solr/solrIndex.js';
+export type { SolrIndexOptions, SolrFieldMap } from './adapters/solr/solrIndexOptions.js';
 export type { SolrWriterOptions, SolrWriter } from './adapters/solr/solrWriter.js';
 
 /** @deprecated Import it from `koa-catalog-versions/sqlite`. */

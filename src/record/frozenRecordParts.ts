@@ -2,7 +2,7 @@
  * What a view makes of a frozen record, made once per variant and kept as long as the record is. A frozen
  * record cannot change (the embedded index gives the records it keeps for later answers frozen:
  * src/adapters/sqlite/reusedRecords.ts), and the pages of one large work list mostly the same records, so
- * the part a view makes of one (a feed item, feedModel.ts; an entry's record part, pageModel.ts) is made
+ * the part a view makes of one (a feed item, feedModel.ts; an entry's record part, src/page/versionEntries.ts) is made
  * once, frozen, and given again while the view asks in the same variant (its language, base URL, …).
  * What a part is, and what its variant holds, is the view's; this module keeps one part per record, the
  * last variant's, in a weak map, and makes a record that may change a new part every time.

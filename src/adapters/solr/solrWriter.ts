@@ -16,7 +16,7 @@
  *
  * Left to others: checking documents and computing work keys (prepareRecordDocument.ts), reading JSON Lines
  * and reporting line numbers (the loader, src/cli/loadRecords.ts), validating the shared options
- * (checkSolrIndexOptions, reused here), and reading records back (solrIndex.ts).
+ * (checkSolrIndexOptions in solrIndexOptions.ts, reused here), and reading records back (solrIndex.ts).
  */
 import http from 'node:http';
 import { recordFromDocument, type RecordDocument } from '../../record/catalogRecord.js';
@@ -26,10 +26,9 @@ import { contentFingerprintOf } from '../../record/recordContent.js';
 import { SINGLE_VALUED_FIELDS } from '../../record/recordFields.js';
 import { checkRecordIds } from '../../portArguments.js';
 import { checkKeyProfile, DEFAULT_WORK_KEY_PROFILE, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
-import {
-  checkSolrIndexOptions, encodeSolrParams, toRecordDocument,
-  type SolrFieldMap, type SolrIndexLogger,
-} from './solrIndex.js';
+import { checkSolrIndexOptions, type SolrFieldMap, type SolrIndexLogger } from './solrIndexOptions.js';
+import { encodeSolrParams } from './solrParams.js';
+import { toRecordDocument } from './solrDocuments.js';
 import { solrAnswerData, solrResultList } from './solrAnswers.js';
 import { termsQuery } from './termsQuery.js';
 import { exchangeWithSolr, openSolrClient, type SolrAnswer, type SolrCallback, type SolrEndpoint } from './solrExchange.js';

@@ -13,7 +13,7 @@ import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../
 import type { PreparedRecordDocument } from '../../ports.js';
 import { pageOfWork } from '../../record/recordFacets.js';
 import { SCHEMA, SCHEMA_VERSION } from './indexTables.js';
-import { stagedLoad } from './tableWriters.js';
+import { stagedLoad } from './stagedLoad.js';
 import { readsWholeWork, type IndexReads } from './versionsReads.js';
 
 const KEYED = 'FROM work_keys WHERE key IN (SELECT value FROM json_each(?))';

@@ -1,5 +1,5 @@
 /**
- * Version records decoded by the embedded index's read path (versionsReads.ts), kept to be given out again
+ * Version records decoded by the embedded index's read path (versionRecords.ts), kept to be given out again
  * by later answers: the records of one large work are asked for record after record (a crawler walking a
  * work, a feed reader per record), and each answer lists mostly the same page of versions, whose rows would
  * otherwise be read, keyed and decoded again every time.

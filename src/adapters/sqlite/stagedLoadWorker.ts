@@ -12,7 +12,7 @@
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import { stagedLoad } from './tableWriters.js';
+import { stagedLoad } from './stagedLoad.js';
 import type { FromStagedLoadWorker, StagedLoadWorkerData, ToStagedLoadWorker, WorkerFault } from './stagedLoadOffThread.js';
 
 const port = parentPort!;

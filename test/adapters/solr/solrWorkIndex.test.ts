@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { orderTimeOf, solrVersionOf } from '../../../src/adapters/solr/workIndex/documentOrder.js';
-import { isWorkOf, openWorkIndex, pageOfDocumentWork, type KeysOf } from '../../../src/adapters/solr/workIndex/workIndexFile.js';
+import { openWorkIndex, type KeysOf } from '../../../src/adapters/solr/workIndex/workIndexFile.js';
+import { isWorkOf, pageOfDocumentWork } from '../../../src/adapters/solr/workIndex/documentWork.js';
 import { InvalidOptionError } from '../../../src/errors.js';
 
 /** A toy profile: one key per stored DC title, lower-cased (the real profiles come from work-keys/). */

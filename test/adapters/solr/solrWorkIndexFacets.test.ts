@@ -7,7 +7,8 @@
  */
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_SOLR_FIELDS, toRecordDocument } from '../../../src/adapters/solr/solrIndex.js';
+import { DEFAULT_SOLR_FIELDS } from '../../../src/adapters/solr/solrIndexOptions.js';
+import { toRecordDocument } from '../../../src/adapters/solr/solrDocuments.js';
 import { facetFieldNamesOf, facetValuesOfDocument } from '../../../src/adapters/solr/workIndex/documentFacets.js';
 import { openWorkIndex, type KeysOf } from '../../../src/adapters/solr/workIndex/workIndexFile.js';
 import { SMALL_WORK } from '../../../src/adapters/solr/workIndex/workIndexAnswers.js';

@@ -29,7 +29,7 @@ import { cpuSeconds, percentile, sortedCopy, type ListeningReport } from '../pro
 import { fill, type ServerCounts } from '../solrServerCase.js';
 import { option } from './benchCommandLine.js';
 import { HTML_REQUEST_HEADERS } from '../benchRequests.js';
-import { encodeSolrParams, solrPhrase } from '../../../src/adapters/solr/solrIndex.js';
+import { encodeSolrParams, solrPhrase } from '../../../src/adapters/solr/solrParams.js';
 import { termsQuery } from '../../../src/adapters/solr/termsQuery.js';
 import { openWorkIndex } from '../../../src/adapters/solr/workIndex/workIndexFile.js';
 

@@ -2,11 +2,11 @@
  * The facet values of a stored Solr document, as the versions page counts them (src/record/recordFacets.ts
  * facetValuesOf), for the work index beside a core: workIndexFile.ts keeps them per document at sync time,
  * so that a work's facets are counted from the file instead of from all its records read from Solr. They
- * are read as the record reads its fields (solrIndex.ts toRecordDocument, then catalogRecord.ts): the
+ * are read as the record reads its fields (solrDocuments.ts toRecordDocument, then catalogRecord.ts): the
  * configured Solr field of each facet field, one value or a list, numbers and booleans as their text.
  *
  * Left to others: which Solr names the fields have (createSolrIndex's and syncWorkIndex's `fields`),
- * storing and counting (workIndexFile.ts).
+ * storing (workIndexFile.ts) and counting (workIndexReads.ts).
  */
 import { FACET_FIELDS, facetValuesOfList, type FacetField } from '../../../record/recordFacets.js';
 

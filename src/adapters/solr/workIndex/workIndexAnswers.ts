@@ -1,7 +1,7 @@
 /**
  * The Solr adapter's answers from the work index beside the core (createSolrIndex's `workIndex` option,
- * docs/solr.md): versions pages and counts from the SQLite file (workIndexFile.ts), the page's records
- * from Solr in one request by id, and a record's keys (made again from its document by the profile, as
+ * docs/solr.md): versions pages and counts from the SQLite file (workIndexFile.ts, workIndexReads.ts), the
+ * page's records from Solr in one request by id, and a record's keys (made again from its document by the profile, as
  * the sync made them) and order time filled in, since the core holds none. Facets and filters are
  * answered from the facet values the file keeps per document (documentFacets.ts), counted by the rule
  * every adapter shares (src/record/recordFacets.ts facetCountsOfTally), so Solr is asked only for the
@@ -23,7 +23,8 @@ import { engineOrderOf, isRecordFieldOrder } from '../../../record/recordOrder.j
 import { describeFacetFieldNames, type FacetFieldNames } from './documentFacets.js';
 import { termsQuery } from '../termsQuery.js';
 import { orderTimeOf } from './documentOrder.js';
-import { isWorkOf, keyProfileOfWorkIndex, openWorkIndex, pageOfDocumentWork, type DocumentWork, type WorkIndex } from './workIndexFile.js';
+import { keyProfileOfWorkIndex, openWorkIndex, type WorkIndex } from './workIndexFile.js';
+import { isWorkOf, pageOfDocumentWork, type DocumentWork } from './documentWork.js';
 
 /** createSolrIndex's `workIndex` option. */
 export interface SolrWorkIndexOptions {
@@ -108,7 +109,7 @@ export class WorkIndexAnswers {
 
   /**
    * The file's generation: changes with every sync that changed it. The file reads it once an event-loop
-   * turn (workIndexFile.ts changeCount), as the embedded index reads its own version: a kept answer asks
+   * turn (workIndexFile.ts changeCount, fileGeneration.ts), as the embedded index reads its own version: a kept answer asks
    * for it on every request.
    */
   version(): string {

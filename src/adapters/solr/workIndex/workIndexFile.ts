@@ -8,18 +8,23 @@
  * A file made before holds none: its state `facet_fields` is unset until a sync fills them in
  * (workIndexSync.ts), and until then the answers read the whole work from Solr, as before.
  *
- * This module only stores and answers: walking the core, keeping the file in step and wiring it into the
+ * This module opens the file and writes it; its reads are workIndexReads.ts, its generation (what tells a
+ * change) fileGeneration.ts, key ids and a document's work documentWork.ts. A little over 300 lines:
+ * the WorkIndex interface here is the file's one contract, kept whole with its schema.
+ *
+ * This module and those only store and answer: walking the core, keeping the file in step and wiring it into the
  * Solr adapter are left to others (nothing here talks to Solr, and nothing here writes to the core).
  */
-import * as crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { InvalidOptionError } from '../../../errors.js';
-import { FACET_FIELDS, type FacetField, type FacetTally, type VersionsFilter } from '../../../record/recordFacets.js';
-// The work index sorts the engines' own orders; the orders on record fields are sorted from the records.
-import type { EngineOrder } from '../../../record/recordOrder.js';
+import type { FacetTally, VersionsFilter } from '../../../record/recordFacets.js';
 import type { DocumentFacetValue } from './documentFacets.js';
 import { orderTimeOf, solrVersionOf } from './documentOrder.js';
+import { keyIdOf, type DocumentWork, type EngineOrder } from './documentWork.js';
+import { fileGeneration } from './fileGeneration.js';
+import { KeptWorks } from './keptWorks.js';
+import { workIndexReads } from './workIndexReads.js';
 import { checkKeyProfile } from '../../../work-keys/storedDocumentKeys.js';
 import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 
@@ -47,20 +52,6 @@ export interface FacetedVersions {
   ids: string[];
   /** Every value of every facet field the filtered documents carry, with how many carry it (when asked). */
   tally?: FacetTally;
-}
-
-/**
- * A document's work as the file holds it (workOfDocument): the documents sharing any of its keys, itself
- * included, in id order (SQLite's), with their order times, and the document's own key ids, so that the
- * work's pages need no statement of their own (pageOfDocumentWork) when asked for those keys (isWorkOf).
- */
-export interface DocumentWork {
-  readonly ids: readonly string[];
-  readonly orderedAt: readonly number[];
-  /** The document's key ids (sorted), or `undefined` when the file does not hold the document. */
-  readonly keyIds: readonly bigint[] | undefined;
-  /** The documents' rows, for their facet tally (workTallyOf). */
-  readonly rows: readonly number[];
 }
 
 /** What one put() did, so that documents that cannot be keyed or ordered are reported, not skipped silently. */
@@ -156,26 +147,6 @@ const SCHEMA = `
   ) WITHOUT ROWID;
 `;
 
-/**
- * Works of at least this many documents have their orders and facet tally kept in memory while the file
- * stays the same (KeptWorks), up to KEPT_IDS ids in all.
- */
-const KEPT_WORK_LEAST_DOCUMENTS = 50;
-const KEPT_IDS = 400_000;
-
-/** A key's id: the first 63 bits of its SHA-1 (n distinct keys share one with a chance of about n² / 2^64: 1 in 18 million at a million keys). */
-function keyIdOf(key: string): bigint {
-  return BigInt(`0x${sha1Hex(key).slice(0, 16)}`) >> 1n;
-}
-
-// crypto.hash's one call with hex out costs less than a Hash object and a Buffer per key (docs/benchmarks.md).
-const sha1Hex = (text: string): string => crypto.hash('sha1', text, 'hex');
-
-/** A JSON array of key ids, exact (JSON.stringify cannot write a bigint). */
-function keyIdList(keys: Iterable<string>): string {
-  return `[${[...new Set(keys)].map((key) => keyIdOf(key).toString()).join(',')}]`;
-}
-
 const require = createRequire(import.meta.url);
 let databaseClass: typeof Database | undefined;
 const betterSqlite3 = () => (databaseClass ??= require('better-sqlite3') as typeof Database);
@@ -225,136 +196,18 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
   const eraseState = db.prepare('DELETE FROM state WHERE name = ?');
   const countAll = db.prepare('SELECT count(*) FROM documents').pluck();
   const idsAfter = db.prepare('SELECT id FROM documents WHERE id > ? ORDER BY id LIMIT ?').pluck();
-  // Versions: the distinct documents holding any of the keys (a JSON array of key ids), in the order of the view.
-  const matching = `SELECT DISTINCT d.id, d.ordered_at FROM document_keys k JOIN documents d ON d.row = k.row
-    WHERE k.key_id IN (SELECT value FROM json_each(?))`;
-  const countMatching = db.prepare(`SELECT count(*) FROM (${matching})`).pluck();
-  // The page with the total beside each id (the window counts every match before LIMIT): one pass for both,
-  // and the count alone only for a page past the end.
-  // (The documents whose row is IN the links' rows: no DISTINCT to sort away, so less work: docs/benchmarks.md.)
-  const inWork = 'SELECT d.id, count(*) OVER () FROM documents d WHERE d.row IN (SELECT k.row FROM document_keys k WHERE k.key_id IN (SELECT value FROM json_each(?)))';
-  const pageBy: Record<EngineOrder, Database.Statement> = {
-    'last-indexed': db.prepare(`${inWork} ORDER BY d.ordered_at DESC, d.id LIMIT ? OFFSET ?`).raw(),
-    relevance: db.prepare(`${inWork} ORDER BY d.id LIMIT ? OFFSET ?`).raw(),
-  };
-  const wholeBy: Record<EngineOrder, Database.Statement> = {
-    'last-indexed': db.prepare(`SELECT id FROM (${matching}) ORDER BY ordered_at DESC, id`).pluck(),
-    relevance: db.prepare(`SELECT id FROM (${matching}) ORDER BY id`).pluck(),
-  };
-  const pageOf = (keys: string, order: EngineOrder, offset: number, limit: number): { total: number; ids: string[] } => {
-    const kept = keptWorks.current(keys)?.orders[order];
-    const cut = (ids: string[]) => (limit < 0 ? ids.slice(offset) : ids.slice(offset, offset + limit));
-    if (kept !== undefined) return { total: kept.length, ids: cut(kept) };
-    const rows = limit === 0 ? [] : pageBy[order].all(keys, limit, offset) as Array<[string, number]>;
-    const total = rows.length > 0 ? rows[0]![1] : countMatching.get(keys) as number;
-    if (total >= KEPT_WORK_LEAST_DOCUMENTS) {
-      const ids = wholeBy[order].all(keys) as string[];
-      keptWorks.keep(keys, (work) => {
-        work.orders[order] = ids;
-        return ids.length;
-      });
-      return { total: ids.length, ids: cut(ids) };
-    }
-    return { total, ids: rows.map((row) => row[0]) };
-  };
-  // A document's versions: the documents sharing any of its key ids (itself included), none when it has no keys.
-  // (The first `most` + 1 found, then sorted: a large work is not read whole to learn that it is large.)
-  const sharing = db.prepare(`SELECT id, ordered_at, row FROM (SELECT DISTINCT d.id, d.ordered_at, d.row FROM document_keys own
-    JOIN document_keys k ON k.key_id = own.key_id JOIN documents d ON d.row = k.row WHERE own.row = ? LIMIT ?) ORDER BY id`).raw();
-  const ownKeys = db.prepare('SELECT key_id FROM document_keys WHERE row = ? ORDER BY key_id').pluck().safeIntegers();
-  const orderedAtOf = db.prepare('SELECT ordered_at FROM documents WHERE row = ?').pluck();
-  const countSharing = db.prepare(`SELECT count(DISTINCT other.row) FROM document_keys own
-    JOIN document_keys other ON other.key_id = own.key_id WHERE own.row = ?`).pluck();
-
   // Facet values: each (field, value) once in facet_values, linked to the documents carrying it. Value ids
   // are never reused (no value is ever deleted), so a process may keep what an id names.
   const valueIdOf = db.prepare('SELECT value_id FROM facet_values WHERE field = ? AND value = ?').pluck();
   const addValue = db.prepare('INSERT INTO facet_values (field, value) VALUES (?, ?) RETURNING value_id').pluck();
-  const valueOfId = db.prepare('SELECT field, value FROM facet_values WHERE value_id = ?').raw();
   const dropFacets = db.prepare('DELETE FROM document_facets WHERE row = ?');
   const addFacet = db.prepare('INSERT OR IGNORE INTO document_facets (row, value_id) VALUES (?, ?)');
   const storeFacets = (row: number, values: readonly DocumentFacetValue[], replace: boolean) => {
     if (replace) dropFacets.run(row);
     for (const [field, value] of values) addFacet.run(row, (valueIdOf.get(field, value) ?? addValue.get(field, value)) as number);
   };
-  // The generation as this open last read it: once an event-loop turn (an answer asks for it several times,
-  // and another process's sync shows on the next turn), read again at once after this open's own writes.
-  let generationSeen: string | undefined;
-  let generationRead = false;
-  let forgetScheduled = false;
-  const forgetGeneration = () => {
-    generationRead = false;
-    forgetScheduled = false;
-  };
-  const generation = (): string | undefined => {
-    if (!generationRead) {
-      generationSeen = readState.get('generation') as string | undefined;
-      generationRead = true;
-      if (!forgetScheduled) {
-        forgetScheduled = true;
-        setImmediate(forgetGeneration);
-      }
-    }
-    return generationSeen;
-  };
-  // State values read under the generation they were read in: every state write bumps it.
-  const stateSeen = new Map<string, string | undefined>();
-  let stateGeneration: string | undefined;
-  const stateThisTurn = (name: string): string | undefined => {
-    const now = generation();
-    if (now !== stateGeneration) {
-      stateSeen.clear();
-      stateGeneration = now;
-    }
-    if (!stateSeen.has(name)) stateSeen.set(name, readState.get(name) as string | undefined);
-    return stateSeen.get(name);
-  };
-  const keptWorks = new KeptWorks(generation);
-  const valueNames = new Map<number, readonly [FacetField, string]>();
-  const valueNamed = (valueId: number): readonly [FacetField, string] => {
-    let named = valueNames.get(valueId);
-    if (named === undefined) {
-      named = valueOfId.get(valueId) as [FacetField, string];
-      valueNames.set(valueId, named);
-    }
-    return named;
-  };
-  // The work's rows, then those carrying every filter's value (a JSON array of value ids, each required).
-  const workRows = 'SELECT DISTINCT k.row FROM document_keys k WHERE k.key_id IN (SELECT value FROM json_each(?))';
-  const leftRows = `SELECT w.row FROM (${workRows}) w WHERE (SELECT count(*) FROM document_facets f
-    WHERE f.row = w.row AND f.value_id IN (SELECT value FROM json_each(?))) = ?`;
-  const countLeft = db.prepare(`SELECT count(*) FROM (${leftRows})`).pluck();
-  const leftPageBy: Record<EngineOrder, Database.Statement> = {
-    'last-indexed': db.prepare(`SELECT d.id FROM (${leftRows}) l JOIN documents d ON d.row = l.row ORDER BY d.ordered_at DESC, d.id LIMIT ? OFFSET ?`).pluck(),
-    relevance: db.prepare(`SELECT d.id FROM (${leftRows}) l JOIN documents d ON d.row = l.row ORDER BY d.id LIMIT ? OFFSET ?`).pluck(),
-  };
-  const tallyWork = db.prepare(`SELECT f.value_id, count(*) FROM (${workRows}) w JOIN document_facets f ON f.row = w.row GROUP BY f.value_id`).raw();
-  const tallyRows = db.prepare('SELECT value_id, count(*) FROM document_facets WHERE row IN (SELECT value FROM json_each(?)) GROUP BY value_id').raw();
-  const tallyLeft = db.prepare(`SELECT f.value_id, count(*) FROM (${leftRows}) l JOIN document_facets f ON f.row = l.row GROUP BY f.value_id`).raw();
-  const workTally = (keys: string, size: number): FacetTally => {
-    if (size < KEPT_WORK_LEAST_DOCUMENTS) return tallyOf(tallyWork.all(keys) as Array<[number, number]>);
-    const kept = keptWorks.current(keys)?.tally;
-    if (kept !== undefined) return kept;
-    const tally = tallyOf(tallyWork.all(keys) as Array<[number, number]>);
-    keptWorks.keep(keys, (work) => {
-      work.tally = tally;
-      return 0;
-    });
-    return tally;
-  };
-  const tallyOf = (rows: ReadonlyArray<[number, number]>): FacetTally => {
-    const tally = new Map<FacetField, Map<string, number>>(FACET_FIELDS.map((field) => [field, new Map()]));
-    for (const [valueId, count] of rows) {
-      const [field, value] = valueNamed(valueId);
-      tally.get(field)?.set(value, count);
-    }
-    return tally;
-  };
-  // The file's generation, kept in the file so that a server reading it sees a sync run by another process.
-  const bump = () => {
-    writeState.run('generation', String(Number(readState.get('generation') ?? 0) + 1));
-    generationRead = false;
-  };
+  const { current: generation, stateThisTurn, bump, forgetRead } = fileGeneration(readState, writeState);
+  const reads = workIndexReads(db, new KeptWorks(generation), rowOf);
 
   const put = db.transaction((documents: ReadonlyArray<Readonly<Record<string, unknown>>>, staged: boolean): WorkIndexPutSummary => {
     const summary: WorkIndexPutSummary = { stored: 0, withoutKeys: 0, refused: [], unkeyable: {} };
@@ -435,51 +288,7 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
       db.pragma('wal_checkpoint(TRUNCATE)');
     },
     remove: (ids) => remove(ids),
-    findVersions({ workKeys, order, offset, limit }) {
-      return pageOf(keyIdList(workKeys), order, offset, limit);
-    },
-    facetedVersions({ workKeys, order, offset, limit, filters, facets }) {
-      const keys = keyIdList(workKeys);
-      if (filters.length === 0) {
-        const { total, ids } = pageOf(keys, order, Math.max(0, offset), Math.max(0, limit));
-        return { total, unfilteredTotal: total, ids, ...(facets ? { tally: workTally(keys, total) } : {}) };
-      }
-      const unfilteredTotal = countMatching.get(keys) as number;
-      const required = new Set<number>();
-      for (const filter of filters) {
-        const valueId = valueIdOf.get(filter.field, filter.value) as number | undefined;
-        // A value no document carries: no document passes.
-        if (valueId === undefined) return { total: 0, unfilteredTotal, ids: [], ...(facets ? { tally: tallyOf([]) } : {}) };
-        required.add(valueId);
-      }
-      const wanted = `[${[...required].join(',')}]`;
-      return {
-        total: countLeft.get(keys, wanted, required.size) as number,
-        unfilteredTotal,
-        ids: limit > 0 ? leftPageBy[order].all(keys, wanted, required.size, limit, Math.max(0, offset)) as string[] : [],
-        ...(facets ? { tally: tallyOf(tallyLeft.all(keys, wanted, required.size) as Array<[number, number]>) } : {}),
-      };
-    },
-    workOfDocument(id, most) {
-      const row = rowOf.get(id) as number | undefined;
-      if (row === undefined) return { ids: [id], orderedAt: [0], keyIds: undefined, rows: [] };
-      const found = sharing.all(row, most + 1) as Array<[string, number, number]>;
-      if (found.length > most) return undefined;
-      const keyIds = ownKeys.all(row) as bigint[];
-      // A document without keys is its own work.
-      if (found.length === 0) return { ids: [id], orderedAt: [orderedAtOf.get(row) as number], keyIds, rows: [row] };
-      return { ids: found.map((f) => f[0]), orderedAt: found.map((f) => f[1]), keyIds, rows: found.map((f) => f[2]) };
-    },
-    workTallyOf: (work) => tallyOf(tallyRows.all(`[${work.rows.join(',')}]`) as Array<[number, number]>),
-    countVersions(ids) {
-      const counts = new Map<string, number>();
-      for (const id of new Set(ids)) {
-        const row = rowOf.get(id) as number | undefined;
-        if (row === undefined) continue;
-        counts.set(id, Math.max(1, countSharing.get(row) as number));
-      }
-      return counts;
-    },
+    ...reads,
     highestVersion: () => readState.get('highest_version') as string | undefined,
     count: () => countAll.get() as number,
     idsAfter: (after, limit) => idsAfter.all(after, limit) as string[],
@@ -496,78 +305,11 @@ export function openWorkIndex(options: WorkIndexOptions): WorkIndex {
         return db.transaction(work)();
       } finally {
         // A generation read inside work that rolled back is not the file's.
-        generationRead = false;
+        forgetRead();
       }
     },
     changeCount: () => Number(generation() ?? 0),
     stateThisTurn,
     close: () => db.close(),
   };
-}
-
-/** Whether a work from workOfDocument is the one the file finds for these keys: its document's keys are exactly them. */
-export function isWorkOf(work: DocumentWork, workKeys: readonly string[]): boolean {
-  if (work.keyIds === undefined) return false;
-  const asked = [...new Set(workKeys.map(keyIdOf))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return asked.length === work.keyIds.length && asked.every((keyId, k) => keyId === work.keyIds![k]);
-}
-
-/** A page of a work from workOfDocument, as findVersions gives it for the work's keys (the same orders, ties by id). */
-export function pageOfDocumentWork(work: DocumentWork, order: EngineOrder, offset: number, limit: number): { total: number; ids: string[] } {
-  let ids = work.ids;
-  if (order === 'last-indexed') {
-    // Stable: equal times keep the id order.
-    ids = work.ids.map((id, k) => k).sort((a, b) => work.orderedAt[b]! - work.orderedAt[a]!).map((k) => work.ids[k]!);
-  }
-  return { total: work.ids.length, ids: ids.slice(offset, offset + limit) };
-}
-
-/** What is kept of one large work: its ids in each order the file sorts, and its facet tally. */
-interface KeptWork {
-  orders: Partial<Record<EngineOrder, string[]>>;
-  tally?: FacetTally;
-  ids: number;
-}
-
-/**
- * Large works' orders and tallies (by their key-id list), kept while the file's generation stays the same:
- * every record of such a work asked for (a crawler walking the catalog asks for each) has the same page
- * order and facets, and sorting and counting the work were most of its answer. Oldest dropped first.
- */
-class KeptWorks {
-  private readonly works = new Map<string, KeptWork>();
-  private generation: string | undefined;
-  private ids = 0;
-
-  constructor(private readonly generationNow: () => string | undefined) {}
-
-  /** The work kept for these keys, when the file is still as it was. */
-  current(keys: string): KeptWork | undefined {
-    this.follow();
-    return this.works.get(keys);
-  }
-
-  /** Adds to what is kept of a work; `add` says how many ids it added. */
-  keep(keys: string, add: (work: KeptWork) => number): void {
-    this.follow();
-    const work = this.works.get(keys) ?? { orders: {}, ids: 0 };
-    const added = add(work);
-    work.ids += added;
-    this.ids += added;
-    this.works.delete(keys);
-    this.works.set(keys, work);
-    for (const [oldest, kept] of this.works) {
-      if (this.ids <= KEPT_IDS || oldest === keys) break;
-      this.works.delete(oldest);
-      this.ids -= kept.ids;
-    }
-  }
-
-  private follow(): void {
-    const generation = this.generationNow();
-    if (generation === this.generation) return;
-    this.generation = generation;
-    this.works.clear();
-    this.ids = 0;
-  }
 }

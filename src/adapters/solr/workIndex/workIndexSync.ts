@@ -23,16 +23,16 @@
  * document's values are in. A file made before 0.2.0 kept none: its next run first walks the core once
  * more for them (fl: the id and the facet fields; resumable by its own cursor), then takes changes as usual.
  *
- * Left to others: keys (src/work-keys/storedDocumentKeys.ts), storing (workIndexFile.ts), answering (workIndexAnswers.ts).
+ * Left to others: keys (src/work-keys/storedDocumentKeys.ts), storing (workIndexFile.ts), answering (workIndexAnswers.ts),
+ * the requests to the core (syncReads.ts).
  */
 import { IndexUnavailableError, InvalidOptionError } from '../../../errors.js';
 import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
-import type { SolrResultList } from '../solrAnswers.js';
-import { isObject } from '../solrFaults.js';
 import { solrIndexVersionProbe } from '../solrVersionWatch.js';
 import { checkKeyProfile, checkStoredKeyFields, keysOf, storedFieldsRead, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
 import { keyProfileOfWorkIndex, openWorkIndex, type WorkIndex } from './workIndexFile.js';
-import { DEFAULT_SOLR_FIELDS, type SolrFieldMap } from '../solrIndex.js';
+import { DEFAULT_SOLR_FIELDS, type SolrFieldMap } from '../solrIndexOptions.js';
+import { cursorPages, selectOn, withExactVersions } from './syncReads.js';
 import { describeFacetFieldNames, facetFieldNamesOf, facetValuesOfDocument, type FacetFieldNames } from './documentFacets.js';
 
 export interface WorkIndexSyncOptions {
@@ -273,74 +273,4 @@ async function syncOpened(index: WorkIndex, options: CheckedSyncOptions & { keyP
     mode: walking ? 'walk' : 'changes', fetched, removed, held: index.count(), inCore: counted.numFound, unkeyable, refused, swept,
     elapsedMs: Date.now() - started,
   };
-}
-
-type Select = (params: ReadonlyArray<readonly [string, string]>, what: string) => Promise<SolrResultList>;
-
-/** A read-only /select over fetch (form POST: cursor marks and range queries stay out of URLs and logs). */
-function selectOn(options: CheckedSyncOptions): Select {
-  const { url, display, timeoutMs } = options;
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-  if (url.username !== '') headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
-  const endpoint = `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}/select`;
-  return async (params, what) => {
-    const body = new URLSearchParams([...params, ['wt', 'json']] as Array<[string, string]>).toString();
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(endpoint, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs) });
-      text = await response.text();
-    } catch (error) {
-      throw new IndexUnavailableError(`Solr ${display}: ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      throw new IndexUnavailableError(`Solr ${display}: ${what}: HTTP ${response.status} with an answer that is not JSON: ${text.slice(0, 200)}`);
-    }
-    const answer = isObject(data) ? data.response : undefined;
-    if (!response.ok || !isObject(data) || !isObject(answer) || typeof answer.numFound !== 'number' || !Array.isArray(answer.docs)) {
-      const error = isObject(data) && isObject(data.error) ? String(data.error.msg) : text.slice(0, 200);
-      throw new IndexUnavailableError(`Solr ${display}: ${what}: HTTP ${response.status}: ${error}`);
-    }
-    return { numFound: answer.numFound, docs: answer.docs as Array<Record<string, unknown>>, data, body: text };
-  };
-}
-
-/**
- * The pages of a cursorMark walk from `cursor`, each with the cursor after it; the next page is asked for
- * as soon as its cursor is known, so Solr finds it while the caller keys and stores this one.
- */
-async function* cursorPages(
-  select: Select, display: string, cursor: string, what: string, params: (cursor: string) => ReadonlyArray<readonly [string, string]>,
-): AsyncGenerator<{ page: SolrResultList; next: string }> {
-  let pending = select(params(cursor), what);
-  for (;;) {
-    const page = await pending;
-    const next = nextCursor(page, display);
-    const last = next === cursor;
-    if (!last) {
-      pending = select(params(next), what);
-      // A caller that stops at this page leaves the request asked ahead unread: its failure is no one's.
-      pending.catch(() => undefined);
-    }
-    yield { page, next };
-    if (last) return;
-    cursor = next;
-  }
-}
-
-function nextCursor(page: SolrResultList, display: string): string {
-  const next = page.data.nextCursorMark;
-  if (typeof next !== 'string') throw new IndexUnavailableError(`Solr ${display}: the answer has no nextCursorMark (does the core sort on id?)`);
-  return next;
-}
-
-/** The page's documents with `_version_` as the exact digits of the answer's text, in document order. */
-function withExactVersions(page: SolrResultList): Array<Record<string, unknown>> {
-  // Inside a JSON string a quote is escaped, so this matches only the field itself.
-  const digits = [...page.body.matchAll(/"_version_":(\d+)/g)].map((match) => match[1]!);
-  if (digits.length !== page.docs.length) return page.docs;
-  return page.docs.map((doc, k) => ({ ...doc, _version_: digits[k] }));
 }
