@@ -13,15 +13,18 @@
  *
  * Beside the write port, the one check of its shape (missingWriterMethods) that what takes a writer uses.
  */
-import type { CatalogRecord } from './record/catalogRecord.js';
+import type { CatalogRecord, RecordDocument } from './record/catalogRecord.js';
 import type { RecordFieldOrder } from './record/recordOrder.js';
 import type { FacetCounts, VersionsFilter } from './record/recordFacets.js';
 
 export type { FacetCounts, VersionsFilter };
-import type { PreparedRecordDocument } from './ingest/prepareRecordDocument.js';
 import type { WorkKeyProfileName } from './work-keys/workKeyProfiles.js';
 
-export type { PreparedRecordDocument };
+/**
+ * A document as writers get it (the write port's unit): checked, with its work keys as a list and
+ * `last_indexed` normalised. The ingest pipeline makes it (src/ingest/prepareRecordDocument.ts).
+ */
+export type PreparedRecordDocument = RecordDocument & { work_keys_str_mv: string[]; last_indexed: string };
 
 /** `last-indexed`: last_indexed descending, then id ascending (the feed). `relevance`: score descending,
  * then id ascending (the page's default); a key filter scores every match alike, so this is id order.

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../src/errors.js';
 import type { CatalogIndex } from '../src/ports.js';
-import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../src/entries/sqlite.js';
 import { firstKeyIdOf, workKeyHash } from '../src/adapters/sqlite/indexTables.js';
 import { pageOfWork } from '../src/record/recordFacets.js';
 import { indexBehaviourSuite, suiteDocuments } from './indexBehaviour/indexBehaviourSuite.js';

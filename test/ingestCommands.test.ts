@@ -8,9 +8,9 @@
 import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../src/entries/sqlite.js';
 import { EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE, runCli } from '../src/cli/catalogVersions.js';
-import type { MarcRecord } from '../src/ingest/marc/marcRecord.js';
+import type { MarcRecord } from '../src/marc/marcRecord.js';
 import { encodeIso2709Raw, rawControlField, rawDataField, writeIso2709 } from '../tools/marc/writeIso2709.js';
 import { capture, tempDir } from './support/commandRuns.js';
 import { startOaiProvider, type ProvidedRecord } from './support/oaiProvider.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXIT_OK, runCli } from '../src/cli/catalogVersions.js';
-import type { MarcRecord } from '../src/ingest/marc/marcRecord.js';
+import type { MarcRecord } from '../src/marc/marcRecord.js';
 import { writeIso2709 } from '../tools/marc/writeIso2709.js';
 
 function tempDir(t: { teardown(fn: () => unknown): void }): string {

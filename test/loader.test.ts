@@ -22,7 +22,7 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../src/record/catalogRecord.js';
 import { IndexUnavailableError, InvalidOptionError } from '../src/errors.js';
-import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../src/entries/sqlite.js';
 import { DEFAULT_SOLR_FIELDS, toRecordDocument } from '../src/adapters/solr/solrIndex.js';
 import { createSolrWriter } from '../src/adapters/solr/solrWriter.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE, runCli } from '../src/cli/catalogVersions.js';

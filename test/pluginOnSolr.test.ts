@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as cheerio from 'cheerio';
 import { createSolrIndex } from '../src/index.js';
-import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
+import { openEmbeddedIndex } from '../src/entries/sqlite.js';
 import { createSolrWriter, solrIngestWriter } from '../src/adapters/solr/solrWriter.js';
 import { loadRecordFiles } from '../src/cli/loadRecords.js';
 import { recordFormatNamed } from '../src/ingest/recordFormats.js';

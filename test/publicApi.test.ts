@@ -7,7 +7,7 @@
 import test from 'ava';
 import { workKeysOf as workKeysOfRoot, InvalidArgumentError, InvalidOptionError, createVersionsPlugin } from '../src/index.js';
 import { workKeysOf } from '../src/work-keys/index.js';
-import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../src/entries/sqlite.js';
 import { createSolrIndex, createSolrWriter, solrIngestWriter } from '../src/adapters/solr/index.js';
 import { parseMarcXml, readIso2709, recordDocumentFromDublinCore, recordDocumentFromMarc } from '../src/ingest/index.js';
 import { normaliseForWorkKey } from '../src/work-keys/index.js';

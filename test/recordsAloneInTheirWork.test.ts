@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedIndex, type EmbeddedIndex } from '../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex, type EmbeddedIndex } from '../src/entries/sqlite.js';
 import { workKeyHash } from '../src/adapters/sqlite/indexTables.js';
 import type { RecordVersionsQuery } from '../src/ports.js';
 

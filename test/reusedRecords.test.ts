@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedIndex, type EmbeddedIndex } from '../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex, type EmbeddedIndex } from '../src/entries/sqlite.js';
 import { reusedRecords } from '../src/adapters/sqlite/reusedRecords.js';
 import type { CatalogRecord } from '../src/record/catalogRecord.js';
 import type { RecordVersionsQuery } from '../src/ports.js';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../src/entries/sqlite.js';
 import type { VersionsOrder } from '../src/ports.js';
 
 // The pages of works too small to be remembered (versionsReads.ts), by each way the embedded index cuts

@@ -7,9 +7,9 @@
 import test from 'ava';
 import { createSolrIndex } from '../src/adapters/solr/solrIndex.js';
 import { keysOf, STORED_KEY_FIELDS } from '../src/work-keys/storedDocumentKeys.js';
-import { parseMarcXml } from '../src/ingest/marc/marcXmlReader.js';
-import { marcWorkKeys } from '../src/ingest/marc/marcWorkKeys.js';
-import { workStatementFromMarc } from '../src/ingest/marc/marcWorkStatement.js';
+import { parseMarcXml } from '../src/marc/marcXmlReader.js';
+import { marcWorkKeys } from '../src/work-keys/marcWorkKeys.js';
+import { workStatementFromMarc } from '../src/work-keys/extended/marcWorkStatement.js';
 import { extendedWorkKeys } from '../src/work-keys/extended/extendedWorkKeys.js';
 import { InvalidOptionError } from '../src/errors.js';
 

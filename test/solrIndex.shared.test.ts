@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecordDocument } from '../src/record/catalogRecord.js';
 import type { CatalogIndex } from '../src/ports.js';
-import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../src/entries/sqlite.js';
 import { createSolrIndex } from '../src/adapters/solr/solrIndex.js';
 import { createSolrWriter, solrIngestWriter } from '../src/adapters/solr/solrWriter.js';
 import { loadRecordFiles } from '../src/cli/loadRecords.js';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { openEmbeddedIndex, type EmbeddedIndex } from '../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex, type EmbeddedIndex } from '../src/entries/sqlite.js';
 import { reusedRecords } from '../src/adapters/sqlite/reusedRecords.js';
 import { InvalidArgumentError } from '../src/errors.js';
 import type { CatalogRecord } from '../src/record/catalogRecord.js';

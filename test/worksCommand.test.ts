@@ -9,7 +9,7 @@ import test from 'ava';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedIndex } from '../src/adapters/sqlite/embeddedIndex.js';
+import { openEmbeddedIndex } from '../src/entries/sqlite.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from '../src/cli/catalogVersions.js';
 import { runWorksCommand } from '../src/cli/worksCommand.js';
 import { capture } from './support/commandRuns.js';

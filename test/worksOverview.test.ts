@@ -7,7 +7,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedIndex } from '../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../src/entries/sqlite.js';
 import { openLoadedIndex } from './support/testHost.js';
 
 const hobbitEditions = [

@@ -15,8 +15,8 @@
  */
 import { describeValue, InvalidArgumentError, InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import type { RecordDocument } from '../record/catalogRecord.js';
-import { isDataField, type MarcRecord } from './marc/marcRecord.js';
-import { fieldSpecPartValues, parseFieldSpec, trimAsJavaDoes, type FieldSpecPart } from './marc/marcFieldSpec.js';
+import { isDataField, type MarcRecord } from '../marc/marcRecord.js';
+import { fieldSpecPartValues, parseFieldSpec, trimAsJavaDoes, type FieldSpecPart } from '../marc/marcFieldSpec.js';
 import {
   checkMappingOptions, checkMarcRecord, documentOfCheckedMarc, trimTrailingIsbdPunctuation, type VufindMappingOptions,
 } from './marc/vufindMarcMapping.js';

@@ -30,7 +30,7 @@ import { prepareMappedDocument, type PreparedDocument, type PreparedRecordDocume
 import { rememberStoredFieldsJson } from '../record/storedFieldsJson.js';
 import { isRecordDeletion } from './recordDeletion.js';
 import { recordFormatNamed, type RecordBytesReading } from './recordFormats.js';
-import type { RecordPosition } from './sourceRecord.js';
+import type { RecordPosition } from '../record/sourceRecord.js';
 import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 import { DOCUMENT_COLUMN_FIELD_NAMES } from '../record/recordFields.js';
 

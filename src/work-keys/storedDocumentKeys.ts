@@ -19,11 +19,11 @@
  * (src/adapters/solr/workIndex/workIndexFile.ts, workIndexSync.ts).
  */
 import { InvalidOptionError } from '../errors.js';
-import { parseIso2709 } from '../ingest/marc/iso2709Reader.js';
-import type { MarcRecord } from '../ingest/marc/marcRecord.js';
-import { marcWorkKeys } from '../ingest/marc/marcWorkKeys.js';
-import { workStatementFromMarc } from '../ingest/marc/marcWorkStatement.js';
-import { parseMarcXml } from '../ingest/marc/marcXmlReader.js';
+import { parseIso2709 } from '../marc/iso2709Reader.js';
+import type { MarcRecord } from '../marc/marcRecord.js';
+import { marcWorkKeys } from './marcWorkKeys.js';
+import { workStatementFromMarc } from './extended/marcWorkStatement.js';
+import { parseMarcXml } from '../marc/marcXmlReader.js';
 import { workStatementFromDublinCore } from './extended/dublinCoreWorkStatement.js';
 import { extendedWorkKeys } from './extended/extendedWorkKeys.js';
 import type { WorkKeyProfileName } from './workKeyProfiles.js';

@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { parseIso2709Record, readIso2709, readIso2709RecordBytes, readIso2709Stream } from '../../src/ingest/marc/iso2709Reader.js';
-import type { MarcDataField, MarcRecord } from '../../src/ingest/marc/marcRecord.js';
-import type { SourceItem } from '../../src/ingest/sourceRecord.js';
+import { parseIso2709Record, readIso2709, readIso2709RecordBytes, readIso2709Stream } from '../../src/marc/iso2709Reader.js';
+import type { MarcDataField, MarcRecord } from '../../src/marc/marcRecord.js';
+import type { SourceItem } from '../../src/record/sourceRecord.js';
 import { chunksOf } from '../support/byteChunks.js';
 import { encodeIso2709, encodeIso2709Raw, rawControlField, rawDataField } from '../../tools/marc/writeIso2709.js';
 

@@ -8,7 +8,7 @@
  * (U+FFFD, no throw).
  */
 import test from 'ava';
-import { decodeMarc8, Marc8Decoder } from '../../src/ingest/marc/marc8.js';
+import { decodeMarc8, Marc8Decoder } from '../../src/marc/marc8.js';
 
 const ESC = '\x1b';
 const bytes = (latin1: string): Uint8Array => Uint8Array.from(latin1, (char) => char.charCodeAt(0));

@@ -6,8 +6,8 @@
  */
 import test from 'ava';
 import { InvalidArgumentError } from '../../src/errors.js';
-import { fieldSpecValues, parseFieldSpec, solrMarcValues } from '../../src/ingest/marc/marcFieldSpec.js';
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
+import { fieldSpecValues, parseFieldSpec, solrMarcValues } from '../../src/marc/marcFieldSpec.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
 import { dataField as df } from '../support/marcFields.js';
 
 /** A record of a recording with two 650s, repeated $a and $x, two URLs in 856 and one in 555 before them. */

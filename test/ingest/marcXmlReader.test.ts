@@ -9,9 +9,9 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
-import { parseMarcXml, readMarcXml, readMarcXmlStream } from '../../src/ingest/marc/marcXmlReader.js';
-import type { SourceItem } from '../../src/ingest/sourceRecord.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
+import { parseMarcXml, readMarcXml, readMarcXmlStream } from '../../src/marc/marcXmlReader.js';
+import type { SourceItem } from '../../src/record/sourceRecord.js';
 import { chunksOf } from '../support/byteChunks.js';
 
 const SOURCE = 'catalog.xml';

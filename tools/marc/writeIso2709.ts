@@ -10,7 +10,7 @@
  *
  * Left to others: reading records back (src/ingest/marc/iso2709Reader.ts); encoding text as MARC-8.
  */
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
 
 /** A field as the bytes between its directory entry and its field terminator. */
 export interface RawField {

@@ -27,8 +27,8 @@
  *
  * Left to others: trimming display punctuation (vufindMarcMapping.ts), work keys (marcWorkKeys.ts).
  */
-import { fieldsNamedBy, joinedSubfields, parseFieldSpec, trimAsJavaDoes, type FieldSpec } from './marcFieldSpec.js';
-import type { MarcDataField, MarcRecord, MarcSubfield } from './marcRecord.js';
+import { fieldsNamedBy, joinedSubfields, parseFieldSpec, trimAsJavaDoes, type FieldSpec } from '../../marc/marcFieldSpec.js';
+import type { MarcDataField, MarcRecord, MarcSubfield } from '../../marc/marcRecord.js';
 
 /** author-classification.ini [AuthorRoles] firstAuthorRoles. */
 export const FIRST_AUTHOR_ROLES: readonly string[] = ['adp', 'aut', 'cmp', 'cre', 'dub', 'inv'];

@@ -40,10 +40,10 @@
  */
 import { InvalidArgumentError, InvalidRecordDocumentError } from '../../errors.js';
 import type { RecordDocument } from '../../record/catalogRecord.js';
-import { solrMarcValues, trimAsJavaDoes } from './marcFieldSpec.js';
-import { isDataField, type MarcDataField, type MarcField, type MarcRecord } from './marcRecord.js';
-import { marcWorkKeys } from './marcWorkKeys.js';
-import { workStatementFromMarc } from './marcWorkStatement.js';
+import { solrMarcValues, trimAsJavaDoes } from '../../marc/marcFieldSpec.js';
+import { isDataField, type MarcDataField, type MarcField, type MarcRecord } from '../../marc/marcRecord.js';
+import { marcWorkKeys } from '../../work-keys/marcWorkKeys.js';
+import { workStatementFromMarc } from '../../work-keys/extended/marcWorkStatement.js';
 import { extendedWorkKeys } from '../../work-keys/extended/extendedWorkKeys.js';
 import { checkKeyProfile, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
 import { vufindAuthorFields, type NamesAndRoles } from './vufindAuthors.js';

@@ -22,7 +22,7 @@
  * index.
  */
 import { describeValue, InvalidArgumentError, InvalidCallError, InvalidOptionError, MalformedOaiResponseError, OaiError, OaiRequestError } from '../../errors.js';
-import type { RecordPosition, SourceItem } from '../sourceRecord.js';
+import type { RecordPosition, SourceItem } from '../../record/sourceRecord.js';
 import { OaiResponseParser, type OaiResponseSummary, type ParsedOaiRecord } from './oaiResponseParser.js';
 
 /** One harvested (not deleted) record. */

@@ -17,7 +17,7 @@
  * (src/cli/worksCommand.ts).
  */
 import { InvalidArgumentError } from '../../errors.js';
-import { DistinctStrings } from '../workKeys.js';
+import { DistinctStrings } from '../../distinctStrings.js';
 
 export type CurationAction = 'merge' | 'split';
 

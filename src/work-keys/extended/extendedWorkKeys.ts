@@ -25,7 +25,8 @@
  * Left to others: reading a source into a WorkStatement (the adapters), normalising text
  * (normaliseForWorkKey in workKeys.ts), storing keys and finding versions (the indexes).
  */
-import { DistinctStrings, keyOfLatinBlocksPart, normaliseForWorkKey } from '../workKeys.js';
+import { DistinctStrings } from '../../distinctStrings.js';
+import { keyOfLatinBlocksPart, normaliseForWorkKey } from '../workKeys.js';
 import {
   isAuthorsCollectiveTitle, isFormTitle, isGenericTitle, isGenericTitleKeyed, isSelectionStatement, saysSelections, subtitleSaysCollection,
 } from './genericTitles.js';

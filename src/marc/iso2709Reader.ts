@@ -35,10 +35,10 @@
  * Left to others: what a record means (mapping), and the MARC-8 character sets themselves (marc8.ts).
  */
 import { isUtf8 } from 'node:buffer';
-import { InvalidArgumentError, MalformedMarcError } from '../../errors.js';
-import type { SourceItem } from '../sourceRecord.js';
+import { InvalidArgumentError, MalformedMarcError } from '../errors.js';
+import type { SourceItem } from '../record/sourceRecord.js';
 import { Marc8Decoder } from './marc8.js';
-import { checkedFilePath, fileChunks } from '../readers/fileChunks.js';
+import { checkedFilePath, fileChunks } from '../fileChunks.js';
 import { MAY_CHANGE_UNDER_NFC, toNfc, type MarcField, type MarcRecord, type MarcSubfield } from './marcRecord.js';
 
 const RECORD_TERMINATOR = 0x1d;

@@ -24,8 +24,8 @@
  *
  * Left to others: what a value means (the mapping, the author and key rules); reading MARC (the readers).
  */
-import { InvalidArgumentError } from '../../errors.js';
-import { DistinctStrings } from '../../work-keys/workKeys.js';
+import { InvalidArgumentError } from '../errors.js';
+import { DistinctStrings } from '../distinctStrings.js';
 import { isDataField, type MarcDataField, type MarcRecord } from './marcRecord.js';
 
 /** One colon-separated part of a specification. */

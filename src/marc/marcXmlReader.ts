@@ -24,9 +24,9 @@
  */
 import { TextDecoder } from 'node:util';
 import { SaxesParser, type SaxesAttributeNS, type SaxesTagNS } from 'saxes';
-import type { SourceItem } from '../sourceRecord.js';
-import { InvalidArgumentError, MalformedMarcError, UnrecognisedRecordFileError } from '../../errors.js';
-import { checkedFilePath, fileChunks } from '../readers/fileChunks.js';
+import type { SourceItem } from '../record/sourceRecord.js';
+import { InvalidArgumentError, MalformedMarcError, UnrecognisedRecordFileError } from '../errors.js';
+import { checkedFilePath, fileChunks } from '../fileChunks.js';
 import { toNfc, type MarcDataField, type MarcField, type MarcRecord, type MarcSubfield } from './marcRecord.js';
 
 export const MARC21_SLIM_NAMESPACE = 'http://www.loc.gov/MARC21/slim';

@@ -30,9 +30,10 @@
  * the non-filing indicators (marcFieldSpec.ts), the rest of the record document (vufindMarcMapping.ts),
  * reading MARC (the readers).
  */
-import { DistinctStrings, normaliseForWorkKey } from '../../work-keys/workKeys.js';
-import { fieldSpecValues } from './marcFieldSpec.js';
-import type { MarcRecord } from './marcRecord.js';
+import { DistinctStrings } from '../distinctStrings.js';
+import { normaliseForWorkKey } from './workKeys.js';
+import { fieldSpecValues } from '../marc/marcFieldSpec.js';
+import type { MarcRecord } from '../marc/marcRecord.js';
 
 /** The field specifications stock VuFind passes to getWorkKeys. */
 export interface WorkKeyFieldSpecs {
