@@ -55,7 +55,7 @@ export interface ToMappingWorker {
   readonly clocks: PackedClocks;
 }
 
-/** A batch's positions (sourceRecord.ts, RecordPosition), field by field. */
+/** A batch's positions (src/record/sourceRecord.ts, RecordPosition), field by field. */
 export interface PackedPositions {
   /** The batch's sources, each once. */
   readonly sources: readonly string[];

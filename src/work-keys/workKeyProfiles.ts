@@ -1,7 +1,7 @@
 /**
  * The two work-key profiles, one table: `vufind` (VuFind 7.1.1's keys, byte for byte) and `extended`
  * (src/work-keys/extended/). Each row names the profile, says what it is, and keys a record document;
- * MARC records are keyed by src/ingest/marc/marcWorkKeys.ts (vufind) and marcWorkStatement.ts with
+ * MARC records are keyed by src/work-keys/marcWorkKeys.ts (vufind) and extended/marcWorkStatement.ts with
  * extendedWorkKeys (extended). docs/work-keys.md states every rule of both.
  *
  * checkKeyProfile refuses any other name where a profile is chosen (the indexes' and writers' option

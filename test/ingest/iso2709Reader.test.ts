@@ -1,5 +1,5 @@
 /**
- * The ISO 2709 reader (src/ingest/marc/iso2709Reader.ts) on files written by tools/marc/writeIso2709.ts:
+ * The ISO 2709 reader (src/marc/iso2709Reader.ts) on files written by tools/marc/writeIso2709.ts:
  * UTF-8 and MARC-8 records in one file; broken records between good ones (each a problem with a reason,
  * the good ones keeping their record numbers); the sloppy-but-unambiguous records the reader accepts; a
  * small file cut into chunks at every byte position; empty files and what may follow the last record. Each

@@ -1,5 +1,5 @@
 /**
- * MARC-8 to Unicode (src/ingest/marc/marc8.ts) as a table: each row is MARC-8 bytes, written as a latin1
+ * MARC-8 to Unicode (src/marc/marc8.ts) as a table: each row is MARC-8 bytes, written as a latin1
  * string ('\xE2e' is the bytes E2 65), and the NFC text the Library of Congress code tables give for them.
  * Rows cover every character set and the escapes that reach it, diacritics that come before their letter
  * in MARC-8 (one, two, spanning two letters, on a letter with no precomposed form), sets designated into

@@ -1,5 +1,5 @@
 /**
- * The one SolrMarc field-specification reader (src/ingest/marc/marcFieldSpec.ts), form by form, as
+ * The one SolrMarc field-specification reader (src/marc/marcFieldSpec.ts), form by form, as
  * SolrMarc's documentation and VuFind's import/marc.properties write them, on one record with repeated
  * fields and subfields. SolrMarc's own rules (`solrMarcValues`) and VuFind's FieldSpecTools
  * (`fieldSpecValues`, which always joins and reads fields in record order) are checked side by side.

@@ -1,5 +1,5 @@
 /**
- * The MARCXML reader (src/ingest/marc/marcXmlReader.ts): a collection or a single record, in the MARC 21
+ * The MARCXML reader (src/marc/marcXmlReader.ts): a collection or a single record, in the MARC 21
  * slim namespace as the default namespace, under a prefix, or in no namespace; documents cut into chunks at
  * every byte position (inside UTF-8 sequences and entity references too); entity and character
  * references; records that MARCXML cannot express and malformed XML among good records; and

@@ -11,7 +11,7 @@
  * profile's keys are VuFind's. With --list-of, the versions lists of records whose 245 contains those
  * words. SHOW_MEMBERS=1 prints the titles in each list.
  *
- * Left to others: the keys (src/ingest/marc/marcWorkKeys.ts, src/work-keys/extended/), the lists
+ * Left to others: the keys (src/work-keys/marcWorkKeys.ts, src/work-keys/extended/), the lists
  * (versionLists.ts).
  */
 import { createHash } from 'node:crypto';

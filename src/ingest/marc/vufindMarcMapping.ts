@@ -17,7 +17,7 @@
  *   publisher          260b:264b
  *   publishPlace       260a:264a (not a VuFind field: VuFind reads the place from the stored MARC)
  *   physical           300abcefg:530abcd, one value per field
- *   work_keys_str_mv   marcWorkKeys.ts; always present, [] when VuFind makes none, so that the loader
+ *   work_keys_str_mv   src/work-keys/marcWorkKeys.ts; always present, [] when VuFind makes none, so that the loader
  *                      does not compute keys of its own for the record
  * No uniform-title field: stock VuFind indexes none (130/730 only feed the UT work keys), so
  * `title_uniform` is never set. 880 fields are read by none of these specifications.
@@ -58,7 +58,7 @@ export interface VufindMappingOptions {
   readonly currentYear?: number;
   /**
    * The work-key profile (src/work-keys/workKeyProfiles.ts): `vufind` (the default, VuFind's own keys,
-   * marcWorkKeys.ts) or `extended` (marcWorkStatement.ts read by extendedWorkKeys).
+   * src/work-keys/marcWorkKeys.ts) or `extended` (src/work-keys/extended/marcWorkStatement.ts read by extendedWorkKeys).
    */
   readonly keyProfile?: WorkKeyProfileName;
 }

@@ -25,7 +25,7 @@
  * - whether the record is a book: leader/06 `a` or `t` and /07 `m`.
  *
  * Left to others: the rules (src/work-keys/extended/extendedWorkKeys.ts); the VuFind profile's keys
- * (marcFieldSpec.ts, whose field helpers this reads with).
+ * (src/marc/marcFieldSpec.ts, whose field helpers this reads with).
  */
 import type { StatedIdentifier, StatedName, StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
 import { mayNameAnAdaptation } from './titleForms.js';

@@ -19,8 +19,7 @@ import type { VersionsOrder } from '../../../ports.js';
 import { FACET_FIELDS, type FacetField, type FacetTally, type VersionsFilter } from '../../../record/recordFacets.js';
 import type { DocumentFacetValue } from './documentFacets.js';
 import { orderTimeOf, solrVersionOf } from './documentOrder.js';
-import { checkKeyProfile } from '../../../work-keys/storedDocumentKeys.js';
-import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
+import { checkKeyProfile, type WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 
 /** The orders the work index sorts itself; the orders on record fields are sorted from the records (src/record/recordOrder.ts). */
 type EngineOrder = Extract<VersionsOrder, 'last-indexed' | 'relevance'>;
@@ -190,8 +189,8 @@ const betterSqlite3 = () => (databaseClass ??= require('better-sqlite3') as type
  */
 export function keyProfileOfWorkIndex(index: WorkIndex, path: string, option: string, asked: WorkKeyProfileName | undefined): WorkKeyProfileName {
   const made = index.state('key_profile');
-  if (made === undefined) return checkKeyProfile(option, asked);
-  const recorded = checkKeyProfile(`key_profile (recorded in ${path})`, made);
+  if (made === undefined) return asked === undefined ? 'vufind' : checkKeyProfile(asked, option);
+  const recorded = checkKeyProfile(made, `key_profile (recorded in ${path})`);
   if (asked !== undefined && asked !== recorded) {
     throw new InvalidOptionError(option, `${path} was made with the ${recorded} profile, not ${asked}: leave ${option} out to use the file's, or sync into a new file for ${asked}`);
   }
