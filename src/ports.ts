@@ -1,7 +1,8 @@
 /**
  * The ports: what the plugin and the loaders need from an index, side by side. Adapters
- * (src/adapters/sqlite/, src/adapters/solr/) implement them and import nothing else of the plugin's
- * workings but the record (src/record/) and the errors; only they know engine field names and query syntax.
+ * (src/adapters/sqlite/, src/adapters/solr/) implement them and import only what sits below them
+ * (test/unit/importGraph.test.ts): never the pipeline, the HTTP layer or the CLI; only they know engine
+ * field names and query syntax.
  *
  * - `CatalogIndex`, the read port: what listing versions (src/versions/listVersions.ts) asks of an index,
  *   in domain terms. A failing engine surfaces as IndexUnavailableError; a missing record is `undefined`,

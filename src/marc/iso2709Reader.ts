@@ -33,6 +33,11 @@
  * position's recordNumber counts every record, good or bad; its id is the 001 when it could be read.
  *
  * Left to others: what a record means (mapping), and the MARC-8 character sets themselves (marc8.ts).
+ *
+ * Longer than 300 lines: cutting records out of a stream (RecordSplitter) and parsing one record's
+ * leader, directory and fields with the fallbacks above (RecordParser) share the byte-level helpers and
+ * the outcomes one pass hands the other; the parser alone is most of the file, and its fallbacks read
+ * best next to the rules they fall back from.
  */
 import { isUtf8 } from 'node:buffer';
 import { InvalidArgumentError, MalformedMarcError } from '../errors.js';

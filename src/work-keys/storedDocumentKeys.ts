@@ -15,7 +15,8 @@
  *
  * A document that cannot be keyed (no readable fullrecord, no stored title) gives no keys and says why, so
  * the sync reports it with counts. A plain function of the document: it sits with the key profiles, not in
- * the adapter, so that adapters keep off the ingest modules. Left to others: storing and walking the core
+ * the adapter, and reads MARC through src/marc/, so that adapters keep off the ingest modules. Left to
+ * others: storing and walking the core
  * (src/adapters/solr/workIndex/workIndexFile.ts, workIndexSync.ts).
  */
 import { InvalidOptionError } from '../errors.js';
