@@ -1,42 +1,26 @@
 /**
  * Names the package root exported in 0.1.0 that now live elsewhere, kept working for one release
- * (CHANGELOG.md, 0.2.0). The root promises to load neither index adapter nor the ingest pipeline, so the
- * adapters' names load their module only when called: a synchronous `require` of the subpath entry
- * (src/entries/sqlite.ts, src/adapters/solr/index.ts), which works whether the host imported the root or
- * required it (Node loads ES modules through `require` from 20.19, the package's oldest Node). The test
- * test/unit/rootEntryLoads.test.ts holds it.
+ * (CHANGELOG.md, 0.2.0). None of them loads better-sqlite3 or solr-client until it is called.
  */
-import { createRequire } from 'node:module';
+import { openEmbeddedIndex as openEmbeddedIndexNow } from './entries/sqlite.js';
+import { createSolrIndex as createSolrIndexNow } from './adapters/solr/solrIndex.js';
+import { createSolrWriter as createSolrWriterNow } from './adapters/solr/solrWriter.js';
 import { resolveLanguage as resolveLanguageNow } from './i18n/resolveLanguage.js';
 import { InvalidArgumentError } from './errors.js';
 import type { WorkKeySource } from './work-keys/workKeys.js';
 import { normaliseForWorkKey as normaliseNow, workKeysOf as workKeysOfNow } from './work-keys/workKeys.js';
 import type { RecordDocument } from './record/catalogRecord.js';
-import type { EmbeddedIndex, EmbeddedIndexOptions } from './entries/sqlite.js';
-import type { SolrIndexOptions } from './adapters/solr/solrIndex.js';
-import type { SolrWriter, SolrWriterOptions } from './adapters/solr/solrWriter.js';
-import type { CatalogIndex } from './ports.js';
 
 export type { EmbeddedIndex, EmbeddedIndexOptions, LoadOptions, LoadSummary, RejectedDocument } from './entries/sqlite.js';
 export type { SolrIndexOptions, SolrFieldMap } from './adapters/solr/solrIndex.js';
 export type { SolrWriterOptions, SolrWriter } from './adapters/solr/solrWriter.js';
 
-const requireOnCall = createRequire(import.meta.url);
-const sqliteEntry = () => requireOnCall('./entries/sqlite.js') as typeof import('./entries/sqlite.js');
-const solrEntry = () => requireOnCall('./adapters/solr/index.js') as typeof import('./adapters/solr/index.js');
-
 /** @deprecated Import it from `koa-catalog-versions/sqlite`. */
-export function openEmbeddedIndex(options: EmbeddedIndexOptions): EmbeddedIndex {
-  return sqliteEntry().openEmbeddedIndex(options);
-}
+export const openEmbeddedIndex = openEmbeddedIndexNow;
 /** @deprecated Import it from `koa-catalog-versions/solr`. */
-export function createSolrIndex(options: SolrIndexOptions): CatalogIndex {
-  return solrEntry().createSolrIndex(options);
-}
+export const createSolrIndex = createSolrIndexNow;
 /** @deprecated Import it from `koa-catalog-versions/solr`. */
-export function createSolrWriter(options: SolrWriterOptions): SolrWriter {
-  return solrEntry().createSolrWriter(options);
-}
+export const createSolrWriter = createSolrWriterNow;
 /** @deprecated Import it from `koa-catalog-versions/work-keys`. */
 export const normaliseForWorkKey = normaliseNow;
 /** @deprecated Import `workKeysOf` from `koa-catalog-versions/work-keys`. */
