@@ -2,7 +2,7 @@
  * Names the package root exported in 0.1.0 that now live elsewhere, kept working for one release
  * (CHANGELOG.md, 0.2.0). None of them loads better-sqlite3 or solr-client until it is called.
  */
-import { openEmbeddedIndex as openEmbeddedIndexNow } from './adapters/sqlite/index.js';
+import { openEmbeddedIndex as openEmbeddedIndexNow } from './entries/sqlite.js';
 import { createSolrIndex as createSolrIndexNow } from './adapters/solr/solrIndex.js';
 import { createSolrWriter as createSolrWriterNow } from './adapters/solr/solrWriter.js';
 import { resolveLanguage as resolveLanguageNow } from './i18n/resolveLanguage.js';
@@ -11,8 +11,8 @@ import type { WorkKeySource } from './work-keys/workKeys.js';
 import { normaliseForWorkKey as normaliseNow, workKeysOf as workKeysOfNow } from './work-keys/workKeys.js';
 import type { RecordDocument } from './record/catalogRecord.js';
 
-export type { EmbeddedIndex, EmbeddedIndexOptions, LoadOptions, LoadSummary, RejectedDocument } from './adapters/sqlite/index.js';
 export type { SolrIndexOptions, SolrFieldMap } from './adapters/solr/solrIndexOptions.js';
+export type { EmbeddedIndex, EmbeddedIndexOptions, LoadOptions, LoadSummary, RejectedDocument } from './entries/sqlite.js';
 export type { SolrWriterOptions, SolrWriter } from './adapters/solr/solrWriter.js';
 
 /** @deprecated Import it from `koa-catalog-versions/sqlite`. */

@@ -1,7 +1,8 @@
 /**
  * The ports: what the plugin and the loaders need from an index, side by side. Adapters
- * (src/adapters/sqlite/, src/adapters/solr/) implement them and import nothing else of the plugin's
- * workings but the record (src/record/) and the errors; only they know engine field names and query syntax.
+ * (src/adapters/sqlite/, src/adapters/solr/) implement them and import only what sits below them
+ * (test/package/importGraph.test.ts): never the pipeline, the HTTP layer or the CLI; only they know engine
+ * field names and query syntax.
  *
  * - `CatalogIndex`, the read port: what listing versions (src/versions/listVersions.ts) asks of an index,
  *   in domain terms. A failing engine surfaces as IndexUnavailableError; a missing record is `undefined`,
@@ -13,15 +14,18 @@
  *
  * Beside the write port, the one check of its shape (missingWriterMethods) that what takes a writer uses.
  */
-import type { CatalogRecord } from './record/catalogRecord.js';
+import type { CatalogRecord, RecordDocument } from './record/catalogRecord.js';
 import type { EngineOrder, RecordFieldOrder } from './record/recordOrder.js';
 import type { FacetCounts, VersionsFilter } from './record/recordFacets.js';
 
 export type { FacetCounts, VersionsFilter };
-import type { PreparedRecordDocument } from './ingest/prepareRecordDocument.js';
 import type { WorkKeyProfileName } from './work-keys/workKeyProfiles.js';
 
-export type { PreparedRecordDocument };
+/**
+ * A document as writers get it (the write port's unit): checked, with its work keys as a list and
+ * `last_indexed` normalised. The ingest pipeline makes it (src/ingest/prepareRecordDocument.ts).
+ */
+export type PreparedRecordDocument = RecordDocument & { work_keys_str_mv: string[]; last_indexed: string };
 
 /** The engines' own orders (`last-indexed`: the feed's; `relevance`: the page's default, id order for a key
  * filter) and the page's other sorts (`year-desc`, `year-asc`, `title`, `author`), by one comparator on the

@@ -66,7 +66,8 @@ async function modulesAt(root: string): Promise<Modules> {
     generator: await load('tools/bench/catalogGenerator.js'),
     ingest: await load('src/ingest/index.js'),
     labelled: await load(`${labelledReader ?? 'test/support/labelledRecords'}.js`),
-    marcStatement: await load('src/ingest/marc/marcWorkStatement.js'),
+    // Builds from before src/marc/ kept the MARC work statement in src/ingest/marc/.
+    marcStatement: await load('src/work-keys/extended/marcWorkStatement.js').catch(() => load('src/ingest/marc/marcWorkStatement.js')),
     extended: await load('src/work-keys/extended/extendedWorkKeys.js'),
   };
 }

@@ -29,7 +29,7 @@ import { join, sep } from 'node:path';
 import { GENERATOR, PACKAGE_ROOT } from '../packageFiles.js';
 import { DEFAULT_SOLR_WRITE_TIMEOUT_MS } from '../adapters/solr/solrWriter.js';
 import { LOAD_BATCH_SIZES } from '../adapters/sqlite/embeddedIndex.js';
-import { describePosition, describeRejection, type SourceItem } from '../ingest/sourceRecord.js';
+import { describePosition, describeRejection, type SourceItem } from '../record/sourceRecord.js';
 import { recordFormatNamed, RECORD_FILE_FORMATS, type RecordFileFormat } from '../ingest/recordFormats.js';
 import { NO_INGEST_COUNTS, runIngest, type IngestCounts, type IngestDuplicate, type IngestRejection, type IngestSummary, type IngestWriter } from '../ingest/pipeline.js';
 import { isStockMapping, parseLocalMapping, STOCK_MAPPING, withMappingFlags, type LocalMappingSettings, type MappingFlags } from '../ingest/localMapping.js';

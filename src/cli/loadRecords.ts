@@ -14,7 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { openEmbeddedIndex, type EmbeddedIndex } from '../adapters/sqlite/embeddedIndex.js';
+import { openSqliteIndex, type SqliteIndex } from '../adapters/sqlite/embeddedIndex.js';
 import { createSolrWriter, solrIngestWriter, type SolrWriterOptions } from '../adapters/solr/solrWriter.js';
 import { harvestStateFile } from '../ingest/harvestState.js';
 import { InvalidOptionError } from '../errors.js';
@@ -25,11 +25,11 @@ import { runIngest, type RecordBatchMapping, type IngestDuplicate, type IngestPr
 import type { LocalMappingSettings } from '../ingest/localMapping.js';
 import type { HarvestState, IngestWriter } from '../ports.js';
 import type { RecordFileFormat } from '../ingest/recordFormats.js';
-import { writerWithDecisions } from '../work-keys/curation/writerWithDecisions.js';
+import { writerWithDecisions } from '../writerWithDecisions.js';
 
 import { decisionsFromCurationFile } from '../work-keys/curation/curationFile.js';
-import type { RecordPosition, SourceItem } from '../ingest/sourceRecord.js';
 import { DEFAULT_WORK_KEY_PROFILE, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
+import type { RecordPosition, SourceItem } from '../record/sourceRecord.js';
 
 export { defaultMappingWorkers };
 
@@ -134,7 +134,7 @@ export type TargetSpec = ({ readonly keyProfile?: WorkKeyProfileName }) & (
 /** Opens the target a command line names: an embedded index file (created when missing) or a Solr core. */
 export function openLoadTarget(spec: TargetSpec): LoadTarget {
   if ('db' in spec) {
-    return embeddedTarget(openEmbeddedIndex({ path: spec.db, create: true, ...(spec.keyProfile !== undefined ? { keyProfile: spec.keyProfile } : {}) }), `embedded index ${spec.db}`);
+    return embeddedTarget(openSqliteIndex({ path: spec.db, create: true, ...(spec.keyProfile !== undefined ? { keyProfile: spec.keyProfile } : {}) }), `embedded index ${spec.db}`);
   }
   const { solr, stateFile, groupingFile, keyProfile = DEFAULT_WORK_KEY_PROFILE, ...writerOptions } = spec;
   const description = `Solr core ${displayUrl(solr)}`;
@@ -157,7 +157,7 @@ export function openLoadTarget(spec: TargetSpec): LoadTarget {
 }
 
 /** The embedded index as a target; close() closes the index. */
-export function embeddedTarget(index: EmbeddedIndex, description = 'embedded index'): LoadTarget {
+export function embeddedTarget(index: SqliteIndex, description = 'embedded index'): LoadTarget {
   return {
     description,
     openWriter: () => index.openWriter(description),

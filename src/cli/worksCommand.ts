@@ -20,7 +20,7 @@
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
-import { openEmbeddedIndex, type EmbeddedIndex } from '../adapters/sqlite/embeddedIndex.js';
+import { openSqliteIndex, type SqliteIndex } from '../adapters/sqlite/embeddedIndex.js';
 import type { GroupQualityReport, KeyGroupReport } from '../adapters/sqlite/groupQualityReads.js';
 import { VersionsError } from '../errors.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, parseArguments, UsageError, wholeNumber } from './commandLine.js';
@@ -168,12 +168,12 @@ export async function runWorksCommand(argv: readonly string[], io: CliIo, now: (
   }
   if ('evaluate' in parsed) return runEvaluate(parsed.evaluate, io);
   const { db, command } = parsed;
-  let index: EmbeddedIndex;
+  let index: SqliteIndex;
   try {
     // Never a new, empty index from a typo in --db.
     if (!(await stat(db)).isFile()) throw new Error('not a file');
     const readOnly = command.kind === 'list' || command.kind === 'report' || command.kind === 'export';
-    index = openEmbeddedIndex({ path: db, readOnly });
+    index = openSqliteIndex({ path: db, readOnly });
   } catch (error) {
     io.stderr.write(`catalog-versions: cannot open the embedded index ${db}: ${(error as Error).message}\n`);
     return EXIT_FAILED;
@@ -190,7 +190,7 @@ export async function runWorksCommand(argv: readonly string[], io: CliIo, now: (
   }
 }
 
-async function run(index: EmbeddedIndex, command: WorksCommand, io: CliIo, now: () => Date): Promise<void> {
+async function run(index: SqliteIndex, command: WorksCommand, io: CliIo, now: () => Date): Promise<void> {
   const { curation } = index;
   const rewritten = (n: number) => `${n} record${n === 1 ? '' : 's'} of the index rewritten`;
   switch (command.kind) {

@@ -19,9 +19,9 @@
  * (src/work-keys/curation/workLabels.ts), reading and keying records (src/ingest/, loadRecords.ts).
  */
 import { readFile } from 'node:fs/promises';
-import { openEmbeddedIndex } from '../adapters/sqlite/embeddedIndex.js';
+import { openSqliteIndex } from '../adapters/sqlite/embeddedIndex.js';
 import { VersionsError } from '../errors.js';
-import { describePosition, describeRejection } from '../ingest/sourceRecord.js';
+import { describePosition, describeRejection } from '../record/sourceRecord.js';
 import { shortTitleOf } from '../record/catalogRecord.js';
 import type { IngestWriter, PreparedRecordDocument } from '../ports.js';
 import { evaluateGrouping, scoreText, type GroupingEvaluation, type ScoredRecord } from '../work-keys/curation/groupingScores.js';
@@ -179,7 +179,7 @@ function titleOfDocument(document: PreparedRecordDocument): string | undefined {
 /** The stored keys of each labelled record the index holds (read-only), with what the heading says of the index. */
 async function storedKeysOf(db: string, labels: WorkLabels): Promise<{ records: ScoredRecord[]; profile: WorkKeyProfileName; decisions: number; indexRecords: number }> {
   // Never a new, empty index from a typo: a read-only open refuses a missing file.
-  const index = openEmbeddedIndex({ path: db, readOnly: true });
+  const index = openSqliteIndex({ path: db, readOnly: true });
   try {
     const records: ScoredRecord[] = [];
     for (const id of labels.keys()) {

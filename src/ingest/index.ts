@@ -6,8 +6,8 @@
  * `solrIngestWriter` from `koa-catalog-versions/solr`); `loadDocuments` does so for documents a program
  * already holds. docs/loading.md tells the rules.
  */
-export { describePosition, describeRejection } from './sourceRecord.js';
-export type { RecordPosition, SourceItem } from './sourceRecord.js';
+export { describePosition, describeRejection } from '../record/sourceRecord.js';
+export type { RecordPosition, SourceItem } from '../record/sourceRecord.js';
 export { runIngest, IngestStoppedError, DEFAULT_BATCH_SIZE } from './pipeline.js';
 export type { IngestOptions, IngestSummary, IngestCounts, IngestProgress, IngestRejection, IngestDuplicate, RecordBatchMapping, MappingOutcome } from './pipeline.js';
 export type { IngestWriter, StoredContent, WriteRefusal, HarvestState, PreparedRecordDocument } from '../ports.js';
@@ -19,9 +19,9 @@ export type { RecordDeletion } from './recordDeletion.js';
 export { parseLocalMapping, withMappingFlags, localMarcDocument, withLocalSettings, STOCK_MAPPING } from './localMapping.js';
 export type { LocalMappingSettings, LocalFieldSource, MarcFieldSpec, MappingFlags } from './localMapping.js';
 export { readJsonLines } from './readers/jsonLinesReader.js';
-export { readIso2709 } from './marc/iso2709Reader.js';
-export { readMarcXml, parseMarcXml } from './marc/marcXmlReader.js';
-export type { MarcRecord, MarcField, MarcDataField, MarcControlField, MarcSubfield } from './marc/marcRecord.js';
+export { readIso2709 } from '../marc/iso2709Reader.js';
+export { readMarcXml, parseMarcXml } from '../marc/marcXmlReader.js';
+export type { MarcRecord, MarcField, MarcDataField, MarcControlField, MarcSubfield } from '../marc/marcRecord.js';
 export { recordDocumentFromMarc } from './marc/vufindMarcMapping.js';
 export { recordDocumentFromDublinCore } from './oai/dublinCoreMapping.js';
 export { harvestOai } from './oai/oaiHarvester.js';
@@ -32,6 +32,6 @@ export type { OaiHarvest, OaiHarvestOptions, OaiHarvestSummary, HarvestedRecord 
 export { harvestedRecordToDocument } from './oai/harvestedRecords.js';
 export { detectRecordFormat, harvestFormatFor, RECORD_FORMATS, RECORD_FILE_FORMATS, HARVEST_FORMATS, HARVEST_PREFIXES } from './recordFormats.js';
 export type { RecordFormat, RecordFileFormat, RecordBytesReading, HarvestFormat, HarvestMapping } from './recordFormats.js';
-export { writerWithDecisions } from '../work-keys/curation/writerWithDecisions.js';
+export { writerWithDecisions } from '../writerWithDecisions.js';
 export { decisionsFromCurationFile, curationFileText } from '../work-keys/curation/curationFile.js';
 export type { CurationDecision } from '../work-keys/curation/curationDecisions.js';

@@ -15,7 +15,7 @@ import { missingWriterMethods, type IngestWriter } from '../ports.js';
 import { defaultMappingWorkers } from './batchWorkerPool.js';
 import { startKeyingWorkers } from './keyingWorkers.js';
 import { IngestStoppedError, runIngest } from './pipeline.js';
-import type { SourceItem } from './sourceRecord.js';
+import type { SourceItem } from '../record/sourceRecord.js';
 
 export interface RejectedDocument {
   /** 1-based position of the document in the loaded sequence. */

@@ -15,8 +15,8 @@
  */
 import { describeValue, InvalidArgumentError, InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import type { RecordDocument } from '../record/catalogRecord.js';
-import { isDataField, type MarcRecord } from './marc/marcRecord.js';
-import { fieldSpecPartValues, parseFieldSpec, trimAsJavaDoes, type FieldSpecPart } from './marc/marcFieldSpec.js';
+import { isDataField, type MarcRecord } from '../marc/marcRecord.js';
+import { fieldSpecPartValues, parseFieldSpec, trimAsJavaDoes, type FieldSpecPart } from '../marc/marcFieldSpec.js';
 import {
   checkMappingOptions, checkMarcRecord, documentOfCheckedMarc, trimTrailingIsbdPunctuation, type VufindMappingOptions,
 } from './marc/vufindMarcMapping.js';
@@ -24,7 +24,7 @@ import { recordDeletion, type RecordDeletion } from './recordDeletion.js';
 
 /**
  * One part of a SolrMarc field specification (`001`, `035a`, `245abnp`, `008[35-37]`), as the one
- * specification reader (src/ingest/marc/marcFieldSpec.ts) parses it.
+ * specification reader (src/marc/marcFieldSpec.ts) parses it.
  */
 export type MarcFieldSpec = FieldSpecPart;
 
@@ -204,7 +204,7 @@ export function withMappingFlags(settings: LocalMappingSettings, flags: MappingF
   return { ...settings, idSpecs, idPrefix, fields };
 }
 
-/** The values of field specifications in a record, SolrMarc's way (src/ingest/marc/marcFieldSpec.ts), trimmed. */
+/** The values of field specifications in a record, SolrMarc's way (src/marc/marcFieldSpec.ts), trimmed. */
 export function marcValues(record: MarcRecord, specs: readonly MarcFieldSpec[]): string[] {
   const values: string[] = [];
   for (const spec of specs) values.push(...specValuesOf(record, spec));

@@ -30,7 +30,7 @@ import { prepareMappedDocument, type PreparedDocument, type PreparedRecordDocume
 import { rememberStoredFieldsJson } from '../record/storedFieldsJson.js';
 import { isRecordDeletion } from './recordDeletion.js';
 import { recordFormatNamed, type RecordBytesReading } from './recordFormats.js';
-import type { RecordPosition } from './sourceRecord.js';
+import type { RecordPosition } from '../record/sourceRecord.js';
 import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 import { DOCUMENT_COLUMN_FIELD_NAMES } from '../record/recordFields.js';
 
@@ -55,7 +55,7 @@ export interface ToMappingWorker {
   readonly clocks: PackedClocks;
 }
 
-/** A batch's positions (sourceRecord.ts, RecordPosition), field by field. */
+/** A batch's positions (src/record/sourceRecord.ts, RecordPosition), field by field. */
 export interface PackedPositions {
   /** The batch's sources, each once. */
   readonly sources: readonly string[];

@@ -23,7 +23,7 @@ import { contentFingerprintOf } from '../record/recordContent.js';
 import { IngestStoppedError, InvalidOptionError, InvalidRecordDocumentError, type IngestCounts, type IngestSummary } from '../errors.js';
 import { prepareRecordDocument, type PreparedDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
 import { isRecordDeletion } from './recordDeletion.js';
-import type { RecordPosition, SourceItem } from './sourceRecord.js';
+import type { RecordPosition, SourceItem } from '../record/sourceRecord.js';
 import { missingWriterMethods, type IngestWriter, type StoredContent } from '../ports.js';
 import { checkKeyProfile, DEFAULT_WORK_KEY_PROFILE, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 

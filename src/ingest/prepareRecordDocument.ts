@@ -7,9 +7,9 @@
  */
 import { checkRecordDocument, normaliseInstant, type RecordDocument } from '../record/catalogRecord.js';
 import { DEFAULT_WORK_KEY_PROFILE, WORK_KEY_PROFILES, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
+import type { PreparedRecordDocument } from '../ports.js';
 
-/** A document as writers get it: checked, with its work keys as a list and `last_indexed` normalised. */
-export type PreparedRecordDocument = RecordDocument & { work_keys_str_mv: string[]; last_indexed: string };
+export type { PreparedRecordDocument };
 
 export interface PreparedDocument {
   readonly document: PreparedRecordDocument;

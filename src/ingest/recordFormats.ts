@@ -14,15 +14,15 @@ import { open } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { localMarcDocument, STOCK_MAPPING, withLocalSettings, type LocalMappingSettings } from './localMapping.js';
-import type { MarcRecord } from './marc/marcRecord.js';
-import { parseIso2709Record, readIso2709RecordBytes, readIso2709Stream } from './marc/iso2709Reader.js';
-import { readMarcXmlStream } from './marc/marcXmlReader.js';
-import { checkedFilePath, fileChunks } from './readers/fileChunks.js';
+import type { MarcRecord } from '../marc/marcRecord.js';
+import { parseIso2709Record, readIso2709RecordBytes, readIso2709Stream } from '../marc/iso2709Reader.js';
+import { readMarcXmlStream } from '../marc/marcXmlReader.js';
+import { checkedFilePath, fileChunks } from '../fileChunks.js';
 import { readJsonLines } from './readers/jsonLinesReader.js';
-import { parseMarcXml } from './marc/marcXmlReader.js';
+import { parseMarcXml } from '../marc/marcXmlReader.js';
 import { recordDocumentFromDublinCore } from './oai/dublinCoreMapping.js';
 import type { HarvestedRecord } from './oai/oaiHarvester.js';
-import type { RecordPosition, SourceItem } from './sourceRecord.js';
+import type { RecordPosition, SourceItem } from '../record/sourceRecord.js';
 import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 
 /** What a harvest's mapping step knows besides the record. */

@@ -5,8 +5,8 @@
  *
  * - A MARC core (VuFind's `fullrecord`, binary MARC or MARCXML as `record_format` says; without it, text
  *   starting with `<` is MARCXML) is read by the project's MARC readers and keyed as `load` keys MARC:
- *   `vufind` by src/ingest/marc/marcWorkKeys.ts, `extended` by extendedWorkKeys over
- *   src/ingest/marc/marcWorkStatement.ts. SolrMarc stores
+ *   `vufind` by src/work-keys/marcWorkKeys.ts, `extended` by extendedWorkKeys over
+ *   src/work-keys/extended/marcWorkStatement.ts. SolrMarc stores
  *   binary MARC with its three separators written `#29;`, `#30;`, `#31;`; they are read back first.
  * - Any other core is keyed from its stored fields, by a configurable field list (STORED_KEY_FIELDS, names
  *   or `prefix*`): every title and every creator (and for `extended` DOI/handle identifiers and the
@@ -15,15 +15,16 @@
  *
  * A document that cannot be keyed (no readable fullrecord, no stored title) gives no keys and says why, so
  * the sync reports it with counts. A plain function of the document: it sits with the key profiles, not in
- * the adapter, so that adapters keep off the ingest modules. Left to others: storing and walking the core
+ * the adapter, and reads MARC through src/marc/, so that adapters keep off the ingest modules. Left to
+ * others: storing and walking the core
  * (src/adapters/solr/workIndex/workIndexFile.ts, workIndexSync.ts).
  */
 import { InvalidOptionError } from '../errors.js';
-import { parseIso2709 } from '../ingest/marc/iso2709Reader.js';
-import type { MarcRecord } from '../ingest/marc/marcRecord.js';
-import { marcWorkKeys } from '../ingest/marc/marcWorkKeys.js';
-import { workStatementFromMarc } from '../ingest/marc/marcWorkStatement.js';
-import { parseMarcXml } from '../ingest/marc/marcXmlReader.js';
+import { parseIso2709 } from '../marc/iso2709Reader.js';
+import type { MarcRecord } from '../marc/marcRecord.js';
+import { marcWorkKeys } from './marcWorkKeys.js';
+import { workStatementFromMarc } from './extended/marcWorkStatement.js';
+import { parseMarcXml } from '../marc/marcXmlReader.js';
 import { workStatementFromDublinCore } from './extended/dublinCoreWorkStatement.js';
 import { extendedWorkKeys } from './extended/extendedWorkKeys.js';
 import { WORK_KEY_PROFILE_NAMES, type WorkKeyProfileName } from './workKeyProfiles.js';
@@ -50,8 +51,6 @@ export const STORED_KEY_FIELDS: StoredKeyFields = Object.freeze({
   workKeys: Object.freeze([]),
 });
 
-export const KEY_PROFILE_NAMES: readonly WorkKeyProfileName[] = WORK_KEY_PROFILE_NAMES;
-
 /** The fields keysOf reads from Solr (`fl`), for a field list: wildcards as Solr's `fl` takes them. */
 export function storedFieldsRead(fields: StoredKeyFields = STORED_KEY_FIELDS): string[] {
   return [...new Set(['fullrecord', 'record_format', ...Object.values(fields).flat() as string[]])];
@@ -70,12 +69,6 @@ export function checkStoredKeyFields(option: string, value: unknown): StoredKeyF
     out[part] = Object.freeze([...names as string[]]);
   }
   return Object.freeze(out) as unknown as StoredKeyFields;
-}
-
-export function checkKeyProfile(option: string, value: unknown): WorkKeyProfileName {
-  if (value === undefined) return 'vufind';
-  if (!KEY_PROFILE_NAMES.includes(value as WorkKeyProfileName)) throw new InvalidOptionError(option, `must be one of ${KEY_PROFILE_NAMES.join(', ')}, not ${JSON.stringify(value)}`);
-  return value as WorkKeyProfileName;
 }
 
 /** A document's keys, or why it has none it could be given. */

@@ -2,7 +2,7 @@
  * The two work-key profiles, one table: `vufind` (VuFind 7.1.1's keys, byte for byte) and `extended`
  * (src/work-keys/extended/). Each row names the profile, says what it is, the kinds of key it makes
  * (workKeyKinds.ts), the document fields it reads, and keys a record document;
- * MARC records are keyed by src/ingest/marc/marcWorkKeys.ts (vufind) and marcWorkStatement.ts with
+ * MARC records are keyed by src/work-keys/marcWorkKeys.ts (vufind) and extended/marcWorkStatement.ts with
  * extendedWorkKeys (extended). docs/work-keys.md states every rule of both.
  *
  * WORK_KEY_PROFILE_NAMES is the one list of names (the type and the table follow it), and

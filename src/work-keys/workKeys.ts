@@ -14,6 +14,7 @@ import type { CatalogRecord, RecordDocument } from '../record/catalogRecord.js';
 import { KEYED_FIELDS, type KeyedField } from '../record/recordFields.js';
 import { transliterateToLatin } from './transliterateToLatin.js';
 import { workKeyOf } from './workKeyKinds.js';
+import { DistinctStrings } from '../distinctStrings.js';
 
 /** Keys are stored in Solr string fields, where VuFind caps them at this many characters. */
 export const MAX_KEY_PART_LENGTH = 255;
@@ -150,31 +151,6 @@ export function workKeysOf(document: Readonly<Partial<RecordDocument>> | null | 
 
 /** @deprecated The former name of workKeysOf(document); kept for one release. */
 export const workKeysOfDocument = workKeysOf;
-
-/**
- * Distinct non-empty strings in the order first added. A record's few titles, names and keys are
- * searched in a list: hashing each string into a Set cost more than making the key itself
- * (docs/benchmarks.md, "Figures behind choices in the code"). A record with very many names gets a Set beside the list. The MARC mapping's
- * keys (marcWorkKeys.ts) are gathered in these too.
- */
-export class DistinctStrings {
-  readonly values: string[] = [];
-  private seen: Set<string> | undefined;
-
-  add(value: string): void {
-    if (value === '') return;
-    if (this.seen !== undefined) {
-      if (this.seen.has(value)) return;
-      this.seen.add(value);
-    } else if (this.values.includes(value)) {
-      return;
-    } else if (this.values.length >= SEARCHED_STRINGS) {
-      this.seen = new Set(this.values).add(value);
-    }
-    this.values.push(value);
-  }
-}
-const SEARCHED_STRINGS = 32;
 
 /** Titles are tried as they are, then the first one without its leading article ("The Hobbit" → "Hobbit"). */
 function keysFrom(titles: readonly string[], uniformTitles: readonly string[], authors: readonly string[]): string[] {

@@ -11,12 +11,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from '../../src/cli/catalogVersions.js';
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
 import { writeIso2709 } from '../support/writeIso2709.js';
 import { capture, tempDir, type Teardown } from '../support/commandRuns.js';
 import { startOaiProvider, type ProvidedRecord } from '../support/oaiProvider.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
 
 async function run(args: string[]) {
   const io = capture();

@@ -8,12 +8,12 @@
 import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
 import { EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE, runCli } from '../../src/cli/catalogVersions.js';
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
 import { encodeIso2709Raw, rawControlField, rawDataField, writeIso2709 } from '../support/writeIso2709.js';
 import { capture, tempDir } from '../support/commandRuns.js';
 import { startOaiProvider, type ProvidedRecord } from '../support/oaiProvider.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
 
 const BOOK_LEADER = '00000cam a2200000 a 4500';
 

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
 import { IndexUnavailableError } from '../../src/errors.js';
 import { runCli } from '../../src/cli/catalogVersions.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RECORDS = 50_000;

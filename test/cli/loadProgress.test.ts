@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXIT_OK, runCli } from '../../src/cli/catalogVersions.js';
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
 import { writeIso2709 } from '../support/writeIso2709.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
 
 function tempDir(t: { teardown(fn: () => unknown): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-versions-progress-'));

@@ -22,7 +22,7 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { recordFromDocument, type CatalogRecord, type RecordDocument } from '../../src/record/catalogRecord.js';
 import { IndexUnavailableError, InvalidOptionError } from '../../src/errors.js';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 import { DEFAULT_SOLR_FIELDS } from '../../src/adapters/solr/solrIndexOptions.js';
 import { toRecordDocument } from '../../src/adapters/solr/solrDocuments.js';
 import { createSolrWriter } from '../../src/adapters/solr/solrWriter.js';

@@ -9,10 +9,10 @@ import test from 'ava';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/embeddedIndex.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from '../../src/cli/catalogVersions.js';
 import { runWorksCommand } from '../../src/cli/worksCommand.js';
 import { capture } from '../support/commandRuns.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 
 const SOURCE = new URL('../fixtures/groups-to-correct.jsonl', import.meta.url);
 const CLOCK = () => new Date('2026-11-25T15:00:00Z');

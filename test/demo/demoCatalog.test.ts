@@ -7,11 +7,11 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
 import { writeIso2709 } from '../support/writeIso2709.js';
 import { DemoCatalogError, openEmbeddedCatalog, type DemoCatalog } from '../../demo/demoCatalog.js';
 import { createDemoHost } from '../../demo/demoHost.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
 import * as cheerio from 'cheerio';
 import supertest from 'supertest';
 

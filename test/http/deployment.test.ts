@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import Koa, { type Middleware } from 'koa';
 import supertest from 'supertest';
 import { createVersionsPlugin, IndexUnavailableError, InvalidOptionError, type CatalogIndex, type VersionsPluginOptions } from '../../src/index.js';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
 import { fixture, FIXED_NOW, openLoadedIndex, SAO_PAULO } from '../support/testHost.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 
 const THESIS = 'usp:tese-2019-0412';
 const quiet = { error: () => undefined, warn: () => undefined };

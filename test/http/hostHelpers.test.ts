@@ -6,7 +6,7 @@ import test from 'ava';
 import Koa from 'koa';
 import supertest from 'supertest';
 import { createVersionsPlugin } from '../../src/index.js';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 
 function hostWithLanguageRoute() {
   const index = openEmbeddedIndex({ path: ':memory:' });

@@ -7,7 +7,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 import { parsePluginOptions, PLUGIN_OPTIONS } from '../../src/http/pluginOptions.js';
 import { defaultCell, manifestDefault } from '../support/optionDocs.js';
 

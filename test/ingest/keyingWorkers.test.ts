@@ -16,7 +16,7 @@ import { loadDocuments } from '../../src/ingest/loadDocuments.js';
 import { recordFormatNamed } from '../../src/ingest/recordFormats.js';
 import { loadRecordFiles, MAPPING_WORKERS_MIN_BYTES } from '../../src/cli/loadRecords.js';
 import { recordedLoad, recordingWriter } from '../support/recordingWriter.js';
-import { describeRejection, type SourceItem } from '../../src/ingest/sourceRecord.js';
+import { describeRejection, type SourceItem } from '../../src/record/sourceRecord.js';
 import { WORK_KEY_PROFILES, WORK_KEY_PROFILE_NAMES, type WorkKeyProfileName } from '../../src/work-keys/workKeyProfiles.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');

@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidOptionError } from '../../src/errors.js';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 import { loadDocuments } from '../../src/ingest/loadDocuments.js';
 import { runIngest } from '../../src/ingest/pipeline.js';
-import type { SourceItem } from '../../src/ingest/sourceRecord.js';
+import type { SourceItem } from '../../src/record/sourceRecord.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'load-arguments-'));
 test.after.always(() => rmSync(folder, { recursive: true, force: true }));

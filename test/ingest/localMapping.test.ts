@@ -11,7 +11,7 @@ import {
 } from '../../src/ingest/localMapping.js';
 import { recordDocumentFromMarc } from '../../src/ingest/marc/vufindMarcMapping.js';
 import { isRecordDeletion } from '../../src/ingest/recordDeletion.js';
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
 import { bookRecord, dataField } from '../support/marcFields.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/local-mapping/${name}`, import.meta.url), 'utf8');

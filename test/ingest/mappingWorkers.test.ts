@@ -16,9 +16,9 @@ import { prepareRecordDocument, type PreparedRecordDocument } from '../../src/in
 import { documentColumnOf } from '../../src/adapters/sqlite/indexTables.js';
 import { recordFormatNamed } from '../../src/ingest/recordFormats.js';
 import { recordedLoad } from '../support/recordingWriter.js';
-import type { SourceItem } from '../../src/ingest/sourceRecord.js';
 import { encodeIso2709, encodeIso2709Raw, rawControlField, rawDataField } from '../support/writeIso2709.js';
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
+import type { SourceItem } from '../../src/record/sourceRecord.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
 import { recordDocumentFromMarc } from '../../src/ingest/marc/vufindMarcMapping.js';
 import type { WorkKeyProfileName } from '../../src/work-keys/workKeyProfiles.js';
 

@@ -7,7 +7,7 @@ import test from 'ava';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import { harvestOai, OaiError, OaiRequestError, type HarvestedRecord, type OaiHarvestOptions } from '../../src/ingest/oai/oaiHarvester.js';
 import { recordDocumentFromDublinCore } from '../../src/ingest/oai/dublinCoreMapping.js';
-import type { SourceItem } from '../../src/ingest/sourceRecord.js';
+import type { SourceItem } from '../../src/record/sourceRecord.js';
 import { InvalidOptionError } from '../../src/errors.js';
 import { startOaiProvider, type OaiProvider, type OaiProviderOptions, type ProvidedRecord } from '../support/oaiProvider.js';
 

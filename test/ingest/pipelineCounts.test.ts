@@ -9,7 +9,7 @@ import { contentFingerprintOf } from '../../src/record/recordContent.js';
 import type { RecordDocument } from '../../src/record/catalogRecord.js';
 import { runIngest, type IngestDuplicate, type IngestWriter, type StoredContent } from '../../src/ingest/pipeline.js';
 import { recordDeletion } from '../../src/ingest/recordDeletion.js';
-import type { SourceItem } from '../../src/ingest/sourceRecord.js';
+import type { SourceItem } from '../../src/record/sourceRecord.js';
 
 const STORED_AT = '2020-01-01T00:00:00.000Z';
 const stored = (document: RecordDocument): StoredContent => ({ fingerprint: contentFingerprintOf(document), lastIndexed: STORED_AT });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidOptionError, UnrecognisedRecordFileError, VersionsError } from '../../src/errors.js';
 import { harvestedRecordToDocument } from '../../src/ingest/oai/harvestedRecords.js';
-import { readMarcXml } from '../../src/ingest/marc/marcXmlReader.js';
+import { readMarcXml } from '../../src/marc/marcXmlReader.js';
 import {
   detectRecordFormat, harvestFormatFor, HARVEST_PREFIXES, RECORD_FILE_FORMATS, RECORD_FORMATS,
 } from '../../src/ingest/recordFormats.js';

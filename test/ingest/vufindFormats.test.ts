@@ -1,6 +1,6 @@
 import test from 'ava';
 import { dataField } from '../support/marcFields.js';
-import type { MarcDataField, MarcField, MarcRecord } from '../../src/ingest/marc/marcRecord.js';
+import type { MarcDataField, MarcField, MarcRecord } from '../../src/marc/marcRecord.js';
 import { formatFrom007, vufindFormatCodes, vufindFormats } from '../../src/ingest/marc/vufindFormats.js';
 
 // Expected labels are what VuFind 7.1.1 indexes: its multi-valued getFormats, then format_map.properties,

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { bookRecord, dataField as df } from '../support/marcFields.js';
 import { InvalidRecordDocumentError } from '../../src/errors.js';
-import type { MarcDataField, MarcField, MarcRecord } from '../../src/ingest/marc/marcRecord.js';
+import type { MarcDataField, MarcField, MarcRecord } from '../../src/marc/marcRecord.js';
 import { authorsFilteredByRelator, AUTHOR_FILTER, normaliseRelator, vufindAuthorFields } from '../../src/ingest/marc/vufindAuthors.js';
 import {
   cleanDateAsSolrMarc, recordDocumentFromMarc, trimTrailingIsbdPunctuation, vufindPublishDates,

@@ -1,5 +1,5 @@
 /**
- * The ISO 2709 reader (src/ingest/marc/iso2709Reader.ts) on files written by test/support/writeIso2709.ts:
+ * The ISO 2709 reader (src/marc/iso2709Reader.ts) on files written by test/support/writeIso2709.ts:
  * UTF-8 and MARC-8 records in one file; broken records between good ones (each a problem with a reason,
  * the good ones keeping their record numbers); the sloppy-but-unambiguous records the reader accepts; a
  * small file cut into chunks at every byte position; empty files and what may follow the last record. Each
@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { parseIso2709Record, readIso2709, readIso2709RecordBytes, readIso2709Stream } from '../../src/ingest/marc/iso2709Reader.js';
-import type { MarcDataField, MarcRecord } from '../../src/ingest/marc/marcRecord.js';
-import type { SourceItem } from '../../src/ingest/sourceRecord.js';
+import { parseIso2709Record, readIso2709, readIso2709RecordBytes, readIso2709Stream } from '../../src/marc/iso2709Reader.js';
+import type { MarcDataField, MarcRecord } from '../../src/marc/marcRecord.js';
+import type { SourceItem } from '../../src/record/sourceRecord.js';
 import { chunksOf } from '../support/byteChunks.js';
 import { encodeIso2709, encodeIso2709Raw, rawControlField, rawDataField } from '../support/writeIso2709.js';
 

@@ -1,5 +1,5 @@
 /**
- * MARC-8 to Unicode (src/ingest/marc/marc8.ts) as a table: each row is MARC-8 bytes, written as a latin1
+ * MARC-8 to Unicode (src/marc/marc8.ts) as a table: each row is MARC-8 bytes, written as a latin1
  * string ('\xE2e' is the bytes E2 65), and the NFC text the Library of Congress code tables give for them.
  * Rows cover every character set and the escapes that reach it, diacritics that come before their letter
  * in MARC-8 (one, two, spanning two letters, on a letter with no precomposed form), sets designated into
@@ -8,7 +8,7 @@
  * (U+FFFD, no throw).
  */
 import test from 'ava';
-import { decodeMarc8, Marc8Decoder } from '../../src/ingest/marc/marc8.js';
+import { decodeMarc8, Marc8Decoder } from '../../src/marc/marc8.js';
 
 const ESC = '\x1b';
 const bytes = (latin1: string): Uint8Array => Uint8Array.from(latin1, (char) => char.charCodeAt(0));

@@ -7,8 +7,8 @@
  * otherwise) for MARC-8; both labels are covered here.
  */
 import test from 'ava';
-import { readIso2709Stream } from '../../src/ingest/marc/iso2709Reader.js';
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
+import { readIso2709Stream } from '../../src/marc/iso2709Reader.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
 import { recordDocumentFromMarc } from '../../src/ingest/marc/vufindMarcMapping.js';
 import { encodeIso2709Raw, rawControlField, rawDataField } from '../support/writeIso2709.js';
 

@@ -1,13 +1,13 @@
 /**
- * The one SolrMarc field-specification reader (src/ingest/marc/marcFieldSpec.ts), form by form, as
+ * The one SolrMarc field-specification reader (src/marc/marcFieldSpec.ts), form by form, as
  * SolrMarc's documentation and VuFind's import/marc.properties write them, on one record with repeated
  * fields and subfields. SolrMarc's own rules (`solrMarcValues`) and VuFind's FieldSpecTools
  * (`fieldSpecValues`, which always joins and reads fields in record order) are checked side by side.
  */
 import test from 'ava';
 import { InvalidArgumentError } from '../../src/errors.js';
-import { fieldSpecValues, parseFieldSpec, solrMarcValues } from '../../src/ingest/marc/marcFieldSpec.js';
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
+import { fieldSpecValues, parseFieldSpec, solrMarcValues } from '../../src/marc/marcFieldSpec.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
 import { dataField as df } from '../support/marcFields.js';
 
 /** A record of a recording with two 650s, repeated $a and $x, two URLs in 856 and one in 555 before them. */

@@ -1,5 +1,5 @@
 /**
- * The MARCXML reader (src/ingest/marc/marcXmlReader.ts): a collection or a single record, in the MARC 21
+ * The MARCXML reader (src/marc/marcXmlReader.ts): a collection or a single record, in the MARC 21
  * slim namespace as the default namespace, under a prefix, or in no namespace; documents cut into chunks at
  * every byte position (inside UTF-8 sequences and entity references too); entity and character
  * references; records that MARCXML cannot express and malformed XML among good records; and
@@ -9,9 +9,9 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
-import { parseMarcXml, readMarcXml, readMarcXmlStream } from '../../src/ingest/marc/marcXmlReader.js';
-import type { SourceItem } from '../../src/ingest/sourceRecord.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
+import { parseMarcXml, readMarcXml, readMarcXmlStream } from '../../src/marc/marcXmlReader.js';
+import type { SourceItem } from '../../src/record/sourceRecord.js';
 import { chunksOf } from '../support/byteChunks.js';
 
 const SOURCE = 'catalog.xml';

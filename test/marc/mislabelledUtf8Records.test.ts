@@ -6,8 +6,8 @@
  * reader streams it and as the mapping workers parse its bytes, and its title and title work key compared.
  */
 import test from 'ava';
-import { parseIso2709Record, readIso2709Stream } from '../../src/ingest/marc/iso2709Reader.js';
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
+import { parseIso2709Record, readIso2709Stream } from '../../src/marc/iso2709Reader.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
 import { recordDocumentFromMarc } from '../../src/ingest/marc/vufindMarcMapping.js';
 import { encodeIso2709Raw, rawControlField, rawDataField } from '../support/writeIso2709.js';
 

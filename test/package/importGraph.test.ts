@@ -1,8 +1,8 @@
 /**
- * The shape of src/'s imports (docs/architecture.md): no module reaches itself through its imports, type-only
- * ones included, and the adapters depend on the ports (src/ports.ts), the record and the errors, never on the
- * ingest pipeline, the HTTP layer or the CLI. The one exception is the `koa-catalog-versions/sqlite` entry,
- * which adds the deprecated `load` from src/ingest/loadDocuments.ts.
+ * The shape of src/'s imports (docs/architecture.md, "Layers"): no module reaches itself through its
+ * imports, and the layers keep their order. LAYERS below is the one table of that order, bottom first: a
+ * module may reach, through any chain of imports (type-only ones included), only modules of its own
+ * layer entry or of entries below it; entries on one row are siblings and may not import each other.
  */
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -66,14 +66,86 @@ test('no module of src/ imports itself through others', (t) => {
   t.deepEqual(cyclesOf(graph).map((cycle) => cycle.join(' → ')), []);
 });
 
-test('adapters import the ports, never the ingest pipeline, the HTTP layer or the CLI', (t) => {
-  const allowed = new Set([`${join('adapters', 'sqlite', 'index.ts')} → ${join('ingest', 'loadDocuments.ts')}`]);
-  const crossings: string[] = [];
-  for (const [module, targets] of importGraph()) {
-    if (!module.startsWith(`adapters${'/'}`)) continue;
-    for (const target of targets) {
-      if (/^(ingest|http|cli|versions|feed|page|i18n)\//.test(target) && !allowed.has(`${module} → ${target}`)) crossings.push(`${module} → ${target}`);
+/**
+ * The layers of src/, bottom first. An entry is a folder (`marc`: everything under src/marc/) or a file at
+ * the root; a module belongs to its longest entry. Siblings share a row.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['errors.ts'],
+  ['textDigest.ts', 'distinctStrings.ts', 'fileChunks.ts', 'packageFiles.ts', 'workerThreadStart.ts'],
+  ['record'],
+  ['marc'],
+  ['work-keys'],
+  ['ports.ts'],
+  ['portArguments.ts', 'writerWithDecisions.ts'],
+  ['i18n'],
+  ['versions'],
+  ['feed'],
+  ['page'],
+  ['ingest', 'adapters/sqlite', 'adapters/solr', 'http'],
+  ['entries', 'cli'],
+  ['deprecatedExports.ts'],
+  ['index.ts'],
+];
+
+/** Each module's layer entry and the row it sits on; undefined for a module no entry holds. */
+function layerOf(module: string, layers: readonly (readonly string[])[]): { entry: string; row: number } | undefined {
+  let found: { entry: string; row: number } | undefined;
+  layers.forEach((row, index) => {
+    for (const entry of row) {
+      const holds = module === entry || module.startsWith(`${entry}/`);
+      if (holds && (found === undefined || entry.length > found.entry.length)) found = { entry, row: index };
+    }
+  });
+  return found;
+}
+
+/**
+ * Each module that reaches one it may not (a sibling's, a higher layer's, or one no entry holds), with
+ * the chain of imports that gets there: `a.ts → b.ts → c.ts`. Each module is walked once from every start.
+ */
+function upwardReaches(graph: ReadonlyMap<string, readonly string[]>, layers: readonly (readonly string[])[]): string[] {
+  const found: string[] = [];
+  for (const start of [...graph.keys()].sort()) {
+    const from = layerOf(start, layers);
+    const seen = new Set([start]);
+    const queue: string[][] = [[start]];
+    while (queue.length > 0) {
+      const chain = queue.shift()!;
+      for (const next of graph.get(chain.at(-1)!) ?? []) {
+        if (seen.has(next)) continue;
+        seen.add(next);
+        const to = layerOf(next, layers);
+        const allowed = from !== undefined && to !== undefined && (to.entry === from.entry || to.row < from.row);
+        if (!allowed) found.push([...chain, next].join(' → '));
+        else queue.push([...chain, next]);
+      }
     }
   }
-  t.deepEqual(crossings, []);
+  return found;
+}
+
+test('the layer checker catches upward, sibling and unplaced imports however far away, and passes a downward chain', (t) => {
+  const layers = [['low.ts', 'base'], ['mid', 'side'], ['top.ts']];
+  const cases: [string, [string, string[]][], string[]][] = [
+    ['a chain downward', [['top.ts', ['mid/a.ts']], ['mid/a.ts', ['mid/b.ts', 'low.ts']], ['mid/b.ts', ['low.ts']], ['low.ts', []]], []],
+    ['an upward import one step away', [['low.ts', ['mid/a.ts']], ['mid/a.ts', []]], ['low.ts → mid/a.ts']],
+    ['an upward import two steps away', [['base/a.ts', ['base/b.ts']], ['base/b.ts', ['mid/a.ts']], ['mid/a.ts', []]],
+      ['base/a.ts → base/b.ts → mid/a.ts', 'base/b.ts → mid/a.ts']],
+    ['a sibling reached through a lower layer', [['mid/a.ts', ['low.ts']], ['low.ts', ['side/c.ts']], ['side/c.ts', []]],
+      ['low.ts → side/c.ts', 'mid/a.ts → low.ts → side/c.ts']],
+    ['an upward import at the end of a chain', [['top.ts', ['mid/a.ts']], ['mid/a.ts', ['mid/b.ts']], ['mid/b.ts', ['top.ts']]],
+      ['mid/a.ts → mid/b.ts → top.ts', 'mid/b.ts → top.ts']],
+    ['a sibling', [['mid/a.ts', ['side/c.ts']], ['side/c.ts', []]], ['mid/a.ts → side/c.ts']],
+    ['a module no entry holds', [['top.ts', ['stray.ts']], ['stray.ts', []]], ['top.ts → stray.ts']],
+    ['a longer entry holds its modules', [['mid/a.ts', ['low.ts']]], []],
+  ];
+  for (const [name, edges, expected] of cases) t.deepEqual(upwardReaches(new Map(edges), layers), expected, name);
+  t.is(layerOf('adapters/sqlite/embeddedIndex.ts', LAYERS)?.entry, 'adapters/sqlite', 'the real table: a nested entry holds its folder');
+});
+
+test('every module of src/ sits in a layer and reaches only its own layer or those below, transitively', (t) => {
+  const graph = importGraph();
+  t.deepEqual([...graph.keys()].filter((module) => layerOf(module, LAYERS) === undefined), [], 'each module has a layer');
+  t.deepEqual(upwardReaches(graph, LAYERS), []);
 });

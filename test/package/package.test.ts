@@ -101,7 +101,7 @@ test('the packed tarball installs into a fresh project and mounts through the pu
   const [manifest] = JSON.parse(packed.stdout) as Array<{ filename: string; files: PackedFile[] }>;
   const files = manifest!.files.map((file) => file.path);
   for (const expected of [
-    'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/adapters/sqlite/index.js', 'dist/src/adapters/solr/index.js',
+    'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/entries/sqlite.js', 'dist/src/adapters/solr/index.js',
     'dist/src/work-keys/index.js', 'dist/src/ingest/index.js', 'dist/src/cli/catalogVersions.js',
     'views/versions.pug', 'views/rss.xsl', 'themes/standard/theme.json', 'i18n/pt-br.json',
     'src/adapters/solr/configset/conf/managed-schema.xml', 'plugin.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'docs/work-keys.md',

@@ -7,11 +7,11 @@
 import test from 'ava';
 import { workKeysOf as workKeysOfRoot, InvalidArgumentError, InvalidOptionError, createVersionsPlugin } from '../../src/index.js';
 import { workKeysOf } from '../../src/work-keys/index.js';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
 import { createSolrIndex, createSolrWriter, solrIngestWriter } from '../../src/adapters/solr/index.js';
 import { parseMarcXml, readIso2709, recordDocumentFromDublinCore, recordDocumentFromMarc } from '../../src/ingest/index.js';
 import { normaliseForWorkKey } from '../../src/work-keys/index.js';
 import { fixture, hostFor, openLoadedIndex } from '../support/testHost.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 
 test('the root workKeysOf gives the subpath\'s keys for a record document', (t) => {
   const document = { id: 'hob-1', title: 'The hobbit', author: 'Tolkien, J. R. R.', title_uniform: 'Hobbit' };

@@ -102,7 +102,7 @@ function acceptable(name: string, outcome: Outcome): boolean {
 /** Made properly, so that their methods can be probed; each is closed after. */
 const FACTORIES: Readonly<Record<string, () => Promise<{ instance: object; close(): Promise<void> }>>> = {
   openEmbeddedIndex: async () => {
-    const { openEmbeddedIndex } = await import('../../src/adapters/sqlite/index.js');
+    const { openEmbeddedIndex } = await import('../../src/entries/sqlite.js');
     const index = openEmbeddedIndex({ path: ':memory:' });
     return { instance: index, close: () => index.close() };
   },
@@ -119,7 +119,7 @@ const FACTORIES: Readonly<Record<string, () => Promise<{ instance: object; close
   },
   createVersionsPlugin: async () => {
     const { createVersionsPlugin } = await import('../../src/index.js');
-    const { openEmbeddedIndex } = await import('../../src/adapters/sqlite/index.js');
+    const { openEmbeddedIndex } = await import('../../src/entries/sqlite.js');
     const index = openEmbeddedIndex({ path: ':memory:' });
     const plugin = createVersionsPlugin({ index });
     const labels = plugin.labelsFor('es');

@@ -9,7 +9,7 @@
 import cluster from 'node:cluster';
 import Koa from 'koa';
 import { createVersionsPlugin } from '../../src/index.js';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 
 const [path, workerCount] = process.argv.slice(2);
 if (path === undefined || workerCount === undefined) throw new Error('usage: clusterHost <index file> <workers>');

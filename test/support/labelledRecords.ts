@@ -13,9 +13,9 @@
  * Left to others: the keys themselves (src/), the scores (versionLists.ts).
  */
 import { readFileSync } from 'node:fs';
-import type { MarcDataField, MarcField, MarcRecord } from '../../src/ingest/marc/marcRecord.js';
-import { marcWorkKeys } from '../../src/ingest/marc/marcWorkKeys.js';
-import { workStatementFromMarc } from '../../src/ingest/marc/marcWorkStatement.js';
+import type { MarcDataField, MarcField, MarcRecord } from '../../src/marc/marcRecord.js';
+import { marcWorkKeys } from '../../src/work-keys/marcWorkKeys.js';
+import { workStatementFromMarc } from '../../src/work-keys/extended/marcWorkStatement.js';
 import { workStatementFromDublinCore } from '../../src/work-keys/extended/dublinCoreWorkStatement.js';
 import { extendedWorkKeys } from '../../src/work-keys/extended/extendedWorkKeys.js';
 import { workKeysOf } from '../../src/work-keys/workKeys.js';

@@ -2,7 +2,7 @@
  * MARC records written in tests' shorthand: `dataField('245', '14', '$aThe hobbit /$cJ.R.R. Tolkien.')` is
  * a data field with its indicators and each subfield after a `$`.
  */
-import type { MarcDataField, MarcField, MarcRecord } from '../../src/ingest/marc/marcRecord.js';
+import type { MarcDataField, MarcField, MarcRecord } from '../../src/marc/marcRecord.js';
 
 export function dataField(tag: string, indicators: string, subfields: string): MarcDataField {
   return {

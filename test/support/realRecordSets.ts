@@ -14,8 +14,8 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readIso2709 } from '../../src/ingest/marc/iso2709Reader.js';
-import { readMarcXml } from '../../src/ingest/marc/marcXmlReader.js';
+import { readIso2709 } from '../../src/marc/iso2709Reader.js';
+import { readMarcXml } from '../../src/marc/marcXmlReader.js';
 import { recordDocumentFromMarc } from '../../src/ingest/marc/vufindMarcMapping.js';
 import { recordFromDocument } from '../../src/record/catalogRecord.js';
 import { parseWorkLabels } from '../../src/work-keys/curation/workLabels.js';

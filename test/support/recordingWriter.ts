@@ -4,7 +4,7 @@
  * records whose id ends in 3 get one more key, `curated`; and a load into it (recordedLoad).
  */
 import { runIngest, type IngestOptions, type IngestWriter, type RecordBatchMapping } from '../../src/ingest/pipeline.js';
-import { describeRejection, type SourceItem } from '../../src/ingest/sourceRecord.js';
+import { describeRejection, type SourceItem } from '../../src/record/sourceRecord.js';
 import type { WorkKeyProfileName } from '../../src/work-keys/workKeyProfiles.js';
 
 export function recordingWriter(keyProfile: WorkKeyProfileName): { writer: IngestWriter; log: unknown[] } {

@@ -8,9 +8,9 @@
  * returns. Speed matters because the benchmark writes a million records: one buffer per record, and the
  * data area is encoded in one write.
  *
- * Left to others: reading records back (src/ingest/marc/iso2709Reader.ts); encoding text as MARC-8.
+ * Left to others: reading records back (src/marc/iso2709Reader.ts); encoding text as MARC-8.
  */
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
 
 /** A field as the bytes between its directory entry and its field terminator. */
 export interface RawField {

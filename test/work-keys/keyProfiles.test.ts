@@ -9,18 +9,18 @@ import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KeyProfileMismatchError, InvalidOptionError } from '../../src/errors.js';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
 import { recordDocumentFromMarc } from '../../src/ingest/marc/vufindMarcMapping.js';
-import { marcWorkKeys } from '../../src/ingest/marc/marcWorkKeys.js';
-import { workStatementFromMarc } from '../../src/ingest/marc/marcWorkStatement.js';
 import { recordDocumentFromDublinCore } from '../../src/ingest/oai/dublinCoreMapping.js';
 import { harvestedRecordToDocument } from '../../src/ingest/oai/harvestedRecords.js';
 import type { HarvestedRecord } from '../../src/ingest/oai/oaiHarvester.js';
 import { extendedWorkKeys } from '../../src/work-keys/extended/extendedWorkKeys.js';
 import { checkKeyProfile, WORK_KEY_PROFILES } from '../../src/work-keys/workKeyProfiles.js';
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from '../../src/cli/catalogVersions.js';
 import { capture, tempDir } from '../support/commandRuns.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
+import { marcWorkKeys } from '../../src/work-keys/marcWorkKeys.js';
+import { workStatementFromMarc } from '../../src/work-keys/extended/marcWorkStatement.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
 
 /** Keyed differently by the two profiles: VuFind keys the subtitle with the title and every added entry. */
 const SUBTITLED = { id: 'emma-norton', title: 'Emma : an authoritative text, backgrounds, reviews, and criticism', author: 'Austen, Jane', author2: ['Parrish, Stephen Maxfield'] };

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { bookRecord, dataField as df } from '../support/marcFields.js';
-import type { MarcDataField, MarcField, MarcRecord } from '../../src/ingest/marc/marcRecord.js';
-import { fieldSpecValues, nonFilingCharacterCount, trimAsJavaDoes } from '../../src/ingest/marc/marcFieldSpec.js';
-import { marcWorkKeys } from '../../src/ingest/marc/marcWorkKeys.js';
+import type { MarcDataField, MarcField, MarcRecord } from '../../src/marc/marcRecord.js';
+import { fieldSpecValues, nonFilingCharacterCount, trimAsJavaDoes } from '../../src/marc/marcFieldSpec.js';
+import { marcWorkKeys } from '../../src/work-keys/marcWorkKeys.js';
 
 // Expected keys follow VuFind 7.1.1's getWorkKeys with stock marc.properties arguments:
 // uniform titles 130anp:730anp; titles 240anpmr:245abn:246abn:247abn, then 240anpmr:245abn without

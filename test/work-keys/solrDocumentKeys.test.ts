@@ -7,11 +7,11 @@
 import test from 'ava';
 import { createSolrIndex } from '../../src/adapters/solr/solrIndex.js';
 import { keysOf, STORED_KEY_FIELDS } from '../../src/work-keys/storedDocumentKeys.js';
-import { parseMarcXml } from '../../src/ingest/marc/marcXmlReader.js';
-import { marcWorkKeys } from '../../src/ingest/marc/marcWorkKeys.js';
-import { workStatementFromMarc } from '../../src/ingest/marc/marcWorkStatement.js';
 import { extendedWorkKeys } from '../../src/work-keys/extended/extendedWorkKeys.js';
 import { InvalidOptionError } from '../../src/errors.js';
+import { parseMarcXml } from '../../src/marc/marcXmlReader.js';
+import { marcWorkKeys } from '../../src/work-keys/marcWorkKeys.js';
+import { workStatementFromMarc } from '../../src/work-keys/extended/marcWorkStatement.js';
 
 const HOBBIT_XML = `<record xmlns="http://www.loc.gov/MARC21/slim"><leader>00000nam a2200000 a 4500</leader>
 <controlfield tag="001">hobbit-1</controlfield>

@@ -7,7 +7,7 @@
  * Usage (from runBench): node buildIndex.js <index path> <records> <seed>
  */
 import { rmSync } from 'node:fs';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 import { generateRecords, planCatalog } from './catalogGenerator.js';
 import { watchMachineShare, type MachineShare } from './machineShare.js';
 import { memoryOf, reportToParent } from './processStats.js';

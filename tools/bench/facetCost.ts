@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 import { createSolrIndex } from '../../src/adapters/solr/solrIndex.js';
 import { createVersionsPlugin } from '../../src/http/createVersionsPlugin.js';
 import type { CatalogIndex } from '../../src/ports.js';

@@ -22,7 +22,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 import { prepareRecordDocument } from '../../src/ingest/prepareRecordDocument.js';
 import { clusterOf, documentColumnOf, KEYS_PER_HASH, storedInstantOf, workKeyHash } from '../../src/adapters/sqlite/indexTables.js';
 import { generateRecords, planCatalog } from './catalogGenerator.js';

@@ -6,7 +6,7 @@
  *
  * The sample comes from the parent as one IPC message; the answer goes back the same way.
  */
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 import type { CatalogIndex, VersionsOrder } from '../../src/ports.js';
 import type { SampleRecord } from './catalogGenerator.js';
 import { percentile, reportToParent, sortedCopy } from './processStats.js';

@@ -15,9 +15,9 @@
  * Writing streams to the file in blocks of a few MB: a million records never sit in memory.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { EXTENDED_LATIN } from '../../src/ingest/marc/marc8Tables.js';
-import type { MarcDataField, MarcField, MarcRecord } from '../../src/ingest/marc/marcRecord.js';
 import { encodeIso2709, encodeIso2709Raw, rawControlField, rawDataField, type RawField } from '../../test/support/writeIso2709.js';
+import { EXTENDED_LATIN } from '../../src/marc/marc8Tables.js';
+import type { MarcDataField, MarcField, MarcRecord } from '../../src/marc/marcRecord.js';
 import { generateRecords, type CatalogPlan } from './catalogGenerator.js';
 
 /** Bump when the records change, so a MARC file kept from an earlier run is not reused. */

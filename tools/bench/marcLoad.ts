@@ -16,7 +16,7 @@
  * yet, and then only that part fails, with a message the parent shows.
  */
 import { rmSync, statSync, writeFileSync } from 'node:fs';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 import { loadRecordFiles } from '../../src/cli/loadRecords.js';
 import { planCatalog, sampleCatalog } from './catalogGenerator.js';
 import { writeIso2709Catalog, writeMarcXmlCatalog, type MarcFileSummary } from './marcCatalog.js';

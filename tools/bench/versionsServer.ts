@@ -9,7 +9,7 @@
  */
 import Koa from 'koa';
 import { createVersionsPlugin } from '../../src/http/createVersionsPlugin.js';
-import { openEmbeddedIndex } from '../../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../../src/entries/sqlite.js';
 import { serveForParent } from './processStats.js';
 import { perCoreMode, runPerCorePrimary } from './perCoreServe.js';
 

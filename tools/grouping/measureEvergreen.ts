@@ -11,18 +11,18 @@
  * profile's keys are VuFind's. With --list-of, the versions lists of records whose 245 contains those
  * words. SHOW_MEMBERS=1 prints the titles in each list.
  *
- * Left to others: the keys (src/ingest/marc/marcWorkKeys.ts, src/work-keys/extended/), the lists
+ * Left to others: the keys (src/work-keys/marcWorkKeys.ts, src/work-keys/extended/), the lists
  * (versionLists.ts).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { readIso2709 } from '../../src/ingest/marc/iso2709Reader.js';
-import type { MarcRecord } from '../../src/ingest/marc/marcRecord.js';
-import { controlFieldOf } from '../../src/ingest/marc/marcRecord.js';
-import { joinedSubfields } from '../../src/ingest/marc/marcFieldSpec.js';
-import { marcWorkKeys } from '../../src/ingest/marc/marcWorkKeys.js';
-import { workStatementFromMarc } from '../../src/ingest/marc/marcWorkStatement.js';
-import { readMarcXml } from '../../src/ingest/marc/marcXmlReader.js';
+import { readIso2709 } from '../../src/marc/iso2709Reader.js';
+import type { MarcRecord } from '../../src/marc/marcRecord.js';
+import { controlFieldOf } from '../../src/marc/marcRecord.js';
+import { joinedSubfields } from '../../src/marc/marcFieldSpec.js';
+import { marcWorkKeys } from '../../src/work-keys/marcWorkKeys.js';
+import { workStatementFromMarc } from '../../src/work-keys/extended/marcWorkStatement.js';
+import { readMarcXml } from '../../src/marc/marcXmlReader.js';
 import { extendedWorkKeys } from '../../src/work-keys/extended/extendedWorkKeys.js';
 import { versionsLists, type KeyedRecord } from '../../test/support/versionLists.js';
 

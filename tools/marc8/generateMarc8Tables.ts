@@ -1,7 +1,7 @@
 /**
  * Turns the Library of Congress MARC-8 code tables (codetables.xml, the XML form of "MARC 21 Specifications,
- * Character Sets, Part 5"; marc4j ships the same file) into src/ingest/marc/marc8Tables.ts, the data that
- * src/ingest/marc/marc8.ts decodes with. The XML itself stays out of the repository: pass its path.
+ * Character Sets, Part 5"; marc4j ships the same file) into src/marc/marc8Tables.ts, the data that
+ * src/marc/marc8.ts decodes with. The XML itself stays out of the repository: pass its path.
  *
  *   npx tsx tools/marc8/generateMarc8Tables.ts /path/to/codetables.xml
  *
@@ -218,6 +218,6 @@ if (input === undefined) {
   process.stderr.write('usage: tsx tools/marc8/generateMarc8Tables.ts /path/to/codetables.xml [output.ts]\n');
   process.exit(2);
 }
-const output = process.argv[3] ?? join(dirname(fileURLToPath(import.meta.url)), '../../src/ingest/marc/marc8Tables.ts');
+const output = process.argv[3] ?? join(dirname(fileURLToPath(import.meta.url)), '../../src/marc/marc8Tables.ts');
 writeFileSync(output, generate(readFileSync(input, 'utf8')));
 process.stdout.write(`wrote ${output}\n`);

@@ -17,16 +17,16 @@
  * Ids: the mapping takes 001 only. VuFind's configuration for the Concerto file fell back to 901$c;
  * `--id-fallback 901c` (the default) lends such a record its 901$c as 001 here, for the pairing only.
  *
- * Reading MARC: MARCXML through src/ingest/marc/marcXmlReader.ts when it exists, else @xmldom/xmldom here;
- * ISO 2709 through src/ingest/marc/iso2709Reader.ts (there is no stand-in for that one).
+ * Reading MARC: MARCXML through src/marc/marcXmlReader.ts when it exists, else @xmldom/xmldom here;
+ * ISO 2709 through src/marc/iso2709Reader.ts (there is no stand-in for that one).
  *
  * Left to others: the mapping itself, the readers.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { DOMParser, type Element } from '@xmldom/xmldom';
-import type { MarcDataField, MarcField, MarcRecord } from '../../src/ingest/marc/marcRecord.js';
-import { isDataField } from '../../src/ingest/marc/marcRecord.js';
+import type { MarcDataField, MarcField, MarcRecord } from '../../src/marc/marcRecord.js';
+import { isDataField } from '../../src/marc/marcRecord.js';
 import { recordDocumentFromMarc, trimTrailingIsbdPunctuation } from '../../src/ingest/marc/vufindMarcMapping.js';
 import type { RecordDocument } from '../../src/record/catalogRecord.js';
 
@@ -139,18 +139,18 @@ async function collectRecords(source: unknown): Promise<{ records: MarcRecord[];
 async function readMarc(path: string): Promise<{ records: MarcRecord[]; problems: string[]; reader: string }> {
   const extension = extname(path).toLowerCase();
   if (extension === '.xml') {
-    const reader = await importIfPresent('../../src/ingest/marc/marcXmlReader.ts');
+    const reader = await importIfPresent('../../src/marc/marcXmlReader.ts');
     if (typeof reader?.parseMarcXml === 'function') {
       const records = (reader.parseMarcXml as (xml: string) => MarcRecord[])(readFileSync(path, 'utf8'));
-      return { records, problems: [], reader: 'src/ingest/marc/marcXmlReader.ts' };
+      return { records, problems: [], reader: 'src/marc/marcXmlReader.ts' };
     }
     return { records: parseMarcXmlHere(readFileSync(path, 'utf8')), problems: [], reader: '@xmldom/xmldom (stand-in)' };
   }
-  const reader = await importIfPresent('../../src/ingest/marc/iso2709Reader.ts');
+  const reader = await importIfPresent('../../src/marc/iso2709Reader.ts');
   if (typeof reader?.readIso2709 !== 'function') {
-    throw new Error(`${path}: ISO 2709 needs src/ingest/marc/iso2709Reader.ts (readIso2709), which does not exist yet`);
+    throw new Error(`${path}: ISO 2709 needs src/marc/iso2709Reader.ts (readIso2709), which does not exist yet`);
   }
-  return { ...(await collectRecords((reader.readIso2709 as (p: string) => unknown)(path))), reader: 'src/ingest/marc/iso2709Reader.ts' };
+  return { ...(await collectRecords((reader.readIso2709 as (p: string) => unknown)(path))), reader: 'src/marc/iso2709Reader.ts' };
 }
 
 // ---------------------------------------------------------------------------------------------------------

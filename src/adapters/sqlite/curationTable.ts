@@ -16,7 +16,7 @@
  */
 import type Database from 'better-sqlite3';
 import { missingWriterMethods, type IngestWriter, type PreparedRecordDocument } from '../../ports.js';
-import { withMember, writerWithDecisions } from '../../work-keys/curation/writerWithDecisions.js';
+import { withMember, writerWithDecisions } from '../../writerWithDecisions.js';
 import { InvalidArgumentError, InvalidOptionError, UnknownCuratedRecordError, UnknownCurationDecisionError } from '../../errors.js';
 import {
   checkCurationDecisions, curationRulesOf, inDecisionOrder, newMerge, newSplit,

@@ -52,7 +52,11 @@ export interface EmbeddedIndexOptions {
   readonly keyProfile?: WorkKeyProfileName;
 }
 
-export interface EmbeddedIndex extends CatalogIndex {
+/**
+ * The embedded index as the ports and the CLI use it. Hosts get it from `koa-catalog-versions/sqlite`
+ * (src/entries/sqlite.ts) as `EmbeddedIndex`, which adds the deprecated `load` method.
+ */
+export interface SqliteIndex extends CatalogIndex {
   /** The versions of a record this index gave out, from the key ids stored with it (the port's optional method, always offered here). */
   findVersionsOf(record: CatalogRecord, query: RecordVersionsQuery): Promise<VersionsPage>;
   /**
@@ -137,7 +141,7 @@ function checkOptions(options: unknown): asserts options is EmbeddedIndexOptions
   if (create !== true && !existsSync(path)) throw new IndexFileMissingError(path, resolve(path), readOnly === true);
 }
 
-export function openEmbeddedIndex(options: EmbeddedIndexOptions): EmbeddedIndex {
+export function openSqliteIndex(options: EmbeddedIndexOptions): SqliteIndex {
   checkOptions(options);
   const readOnly = options.readOnly === true;
   let db: Database.Database;
@@ -167,7 +171,7 @@ export function openEmbeddedIndex(options: EmbeddedIndexOptions): EmbeddedIndex 
   }
 }
 
-function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout: boolean, profile: KeyProfileRecord): EmbeddedIndex {
+function embeddedIndexOn(db: Database.Database, readOnly: boolean, currentLayout: boolean, profile: KeyProfileRecord): SqliteIndex {
   const reads: IndexReads = currentLayout ? currentReads(db) : legacyReads(db);
   const countRecords = db.prepare<[], number>('SELECT COUNT(*) FROM records').pluck();
   const search = recordSearchOn(db, currentLayout);

@@ -113,13 +113,13 @@ const KEYS_IN_RECORD_ORDER = (keyIds: string) => `FROM json_each(${keyIds}) AS j
  * SQL for the texts of a record's work keys, as a JSON array in the record's order, from an SQL expression
  * giving its `key_ids` (a column, or a parameter).
  */
-export function workKeysOf(keyIds: string): string {
+export function keyTextsSqlOf(keyIds: string): string {
   return `(SELECT json_group_array(w.key) ${KEYS_IN_RECORD_ORDER(keyIds)})`;
 }
 
 /**
  * SQL for `[sharedIds, sharedTotals, keys]` (a JSON text) from an SQL expression giving a record's
- * `key_ids`: its work keys' texts as workKeysOf gives them, and the ids of those of its keys that may name
+ * `key_ids`: its work keys' texts as keyTextsSqlOf gives them, and the ids of those of its keys that may name
  * another record (their total not 1, or not known) with their totals (null when not known), read in the
  * same pass over its keys' rows. A key whose total is 1 names the record alone: its versions are found
  * through its other keys (versionsReads.ts), and with none left it is alone in its work. Without the
@@ -169,14 +169,14 @@ export function holdsRecords(db: Database.Database): boolean {
 export interface RecordRow {
   readonly id: string;
   readonly last_indexed: number;
-  /** Its work keys' texts, a JSON array (workKeysOf). */
+  /** Its work keys' texts, a JSON array (keyTextsSqlOf). */
   readonly keys: string;
   /** Its work keys' ids, a JSON array, as stored. */
   readonly key_ids: string;
   readonly document: string;
 }
 
-export const RECORD_COLUMNS = `r.id AS id, r.last_indexed AS last_indexed, ${workKeysOf('r.key_ids')} AS keys, r.key_ids AS key_ids, r.document AS document`;
+export const RECORD_COLUMNS = `r.id AS id, r.last_indexed AS last_indexed, ${keyTextsSqlOf('r.key_ids')} AS keys, r.key_ids AS key_ids, r.document AS document`;
 
 /**
  * The record a stored row describes, with these work keys, read by the one reader of record fields

@@ -20,15 +20,15 @@
  *   nothing, so that name is left out.
  * - The name is added once per role it got (a screenwriter and actor is listed twice, as VuFind lists
  *   it): its subfields with the named codes in field order, each trimmed, joined with one space, as
- *   FieldSpecTools joins them (marcFieldSpec.ts)
+ *   FieldSpecTools joins them (src/marc/marcFieldSpec.ts)
  *   (`Polskie Radio. Wielka Orkiestra Symfonicza`; later VuFind versions put ", " before $b, $c and $g
  *   and keep the subfields untrimmed).
  * - 880 fields are not read (the specifications name no `LNK` tags).
  *
- * Left to others: trimming display punctuation (vufindMarcMapping.ts), work keys (marcWorkKeys.ts).
+ * Left to others: trimming display punctuation (vufindMarcMapping.ts), work keys (src/work-keys/marcWorkKeys.ts).
  */
-import { fieldsNamedBy, joinedSubfields, parseFieldSpec, trimAsJavaDoes, type FieldSpec } from './marcFieldSpec.js';
-import type { MarcDataField, MarcRecord, MarcSubfield } from './marcRecord.js';
+import { fieldsNamedBy, joinedSubfields, parseFieldSpec, trimAsJavaDoes, type FieldSpec } from '../../marc/marcFieldSpec.js';
+import type { MarcDataField, MarcRecord, MarcSubfield } from '../../marc/marcRecord.js';
 
 /** author-classification.ini [AuthorRoles] firstAuthorRoles. */
 export const FIRST_AUTHOR_ROLES: readonly string[] = ['adp', 'aut', 'cmp', 'cre', 'dub', 'inv'];

@@ -29,7 +29,7 @@
  *
  * Left to others: the rest of the record document (vufindMarcMapping.ts).
  */
-import { controlFieldOf, isDataField, type MarcDataField, type MarcRecord } from './marcRecord.js';
+import { controlFieldOf, isDataField, type MarcDataField, type MarcRecord } from '../../marc/marcRecord.js';
 
 /** `import/translation_maps/format_map.properties`: VuFind's format code → the label it indexes. */
 export const VUFIND_FORMAT_LABELS: Readonly<Record<string, string>> = {

@@ -17,7 +17,7 @@
  *   publisher          260b:264b
  *   publishPlace       260a:264a (not a VuFind field: VuFind reads the place from the stored MARC)
  *   physical           300abcefg:530abcd, one value per field
- *   work_keys_str_mv   marcWorkKeys.ts; always present, [] when VuFind makes none, so that the loader
+ *   work_keys_str_mv   src/work-keys/marcWorkKeys.ts; always present, [] when VuFind makes none, so that the loader
  *                      does not compute keys of its own for the record
  * No uniform-title field: stock VuFind indexes none (130/730 only feed the UT work keys), so
  * `title_uniform` is never set. 880 fields are read by none of these specifications.
@@ -40,10 +40,10 @@
  */
 import { InvalidArgumentError, InvalidRecordDocumentError } from '../../errors.js';
 import type { RecordDocument } from '../../record/catalogRecord.js';
-import { solrMarcValues, trimAsJavaDoes } from './marcFieldSpec.js';
-import { isDataField, type MarcDataField, type MarcField, type MarcRecord } from './marcRecord.js';
-import { marcWorkKeys } from './marcWorkKeys.js';
-import { workStatementFromMarc } from './marcWorkStatement.js';
+import { solrMarcValues, trimAsJavaDoes } from '../../marc/marcFieldSpec.js';
+import { isDataField, type MarcDataField, type MarcField, type MarcRecord } from '../../marc/marcRecord.js';
+import { marcWorkKeys } from '../../work-keys/marcWorkKeys.js';
+import { workStatementFromMarc } from '../../work-keys/extended/marcWorkStatement.js';
 import { extendedWorkKeys } from '../../work-keys/extended/extendedWorkKeys.js';
 import { checkKeyProfile, DEFAULT_WORK_KEY_PROFILE, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
 import { vufindAuthorFields, type NamesAndRoles } from './vufindAuthors.js';
@@ -58,7 +58,7 @@ export interface VufindMappingOptions {
   readonly currentYear?: number;
   /**
    * The work-key profile (src/work-keys/workKeyProfiles.ts): `vufind` (the default, VuFind's own keys,
-   * marcWorkKeys.ts) or `extended` (marcWorkStatement.ts read by extendedWorkKeys).
+   * src/work-keys/marcWorkKeys.ts) or `extended` (src/work-keys/extended/marcWorkStatement.ts read by extendedWorkKeys).
    */
   readonly keyProfile?: WorkKeyProfileName;
 }

@@ -13,7 +13,7 @@
  * Left to others: where the state is kept (the target), mapping records (harvestedRecords.ts), deleting
  * (the pipeline).
  */
-import type { SourceItem } from '../sourceRecord.js';
+import type { SourceItem } from '../../record/sourceRecord.js';
 
 /** Where harvest state is kept: text values by key. */
 export interface HarvestStateStore {

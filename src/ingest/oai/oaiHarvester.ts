@@ -1,5 +1,5 @@
 /**
- * An OAI-PMH 2.0 harvest as a reader (sourceRecord.ts's contract): an async iterable of the records,
+ * An OAI-PMH 2.0 harvest as a reader (src/record/sourceRecord.ts's contract): an async iterable of the records,
  * deletions and unreadable records of one ListRecords run over a repository, page after page.
  *
  * What it does: asks Identify once at the start, as VuFind's harvester does, for two things: the
@@ -22,7 +22,7 @@
  * index.
  */
 import { describeValue, InvalidArgumentError, InvalidCallError, InvalidOptionError, MalformedOaiResponseError, OaiError, OaiRequestError } from '../../errors.js';
-import type { RecordPosition, SourceItem } from '../sourceRecord.js';
+import type { RecordPosition, SourceItem } from '../../record/sourceRecord.js';
 import { OaiResponseParser, type OaiResponseSummary, type ParsedOaiRecord } from './oaiResponseParser.js';
 
 /** One harvested (not deleted) record. */

@@ -7,8 +7,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { SourceItem } from '../sourceRecord.js';
-import { checkedFilePath } from './fileChunks.js';
+import type { SourceItem } from '../../record/sourceRecord.js';
+import { checkedFilePath } from '../../fileChunks.js';
 
 /**
  * Reads a JSON Lines file; throws InvalidArgumentError at once for anything but a path. `onBytesRead` (for a

@@ -18,7 +18,7 @@
  */
 import { InvalidArgumentError } from '../../errors.js';
 import { workKeyOf } from '../workKeyKinds.js';
-import { DistinctStrings } from '../workKeys.js';
+import { DistinctStrings } from '../../distinctStrings.js';
 
 export type CurationAction = 'merge' | 'split';
 

@@ -15,7 +15,7 @@ import type { StatedIdentifier, StatedTitle, WorkStatement } from './workStateme
 /**
  * The document fields workStatementFromDocument reads, and no other (a keying worker is sent only these):
  * the record table's keyed fields (src/record/recordFields.ts), which the `vufind` profile reads too, and
- * the ones only this reader reads. test/unit/workKeyProfiles.test.ts holds each profile's list to its reader.
+ * the ones only this reader reads. test/work-keys/workKeyProfiles.test.ts holds each profile's list to its reader.
  */
 export const WORK_STATEMENT_FIELDS: readonly string[] = [...KEYED_FIELD_NAMES, 'title_short', 'language', 'url', 'doi_str_mv'];
 

@@ -26,7 +26,8 @@
  * (normaliseForWorkKey in workKeys.ts), storing keys and finding versions (the indexes).
  */
 import { keyWordsOf, workKeyOf, type WorkKeyPrefix } from '../workKeyKinds.js';
-import { DistinctStrings, keyOfLatinBlocksPart, normaliseForWorkKey } from '../workKeys.js';
+import { keyOfLatinBlocksPart, normaliseForWorkKey } from '../workKeys.js';
+import { DistinctStrings } from '../../distinctStrings.js';
 import {
   isAuthorsCollectiveTitle, isFormTitle, isGenericTitle, isGenericTitleKeyed, isSelectionStatement, saysSelections, subtitleSaysCollection,
 } from './genericTitles.js';

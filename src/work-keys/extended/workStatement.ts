@@ -6,7 +6,7 @@
  * field facts the rules need (is a name the main entry, a person or a body; how many non-filing
  * characters a title has; whether a uniform title is the record's own or a related work's). Cleaning
  * names, cutting titles and building keys are the rules' job; reading each source is its adapter's
- * (documentWorkStatement.ts, dublinCoreWorkStatement.ts, src/ingest/marc/marcWorkStatement.ts).
+ * (documentWorkStatement.ts, dublinCoreWorkStatement.ts, src/work-keys/extended/marcWorkStatement.ts).
  */
 
 /** A name responsible for the work. */

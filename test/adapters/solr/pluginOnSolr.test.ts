@@ -15,7 +15,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as cheerio from 'cheerio';
 import { createSolrIndex } from '../../../src/index.js';
-import { openEmbeddedIndex } from '../../../src/adapters/sqlite/embeddedIndex.js';
 import { createSolrWriter, solrIngestWriter } from '../../../src/adapters/solr/solrWriter.js';
 import { loadRecordFiles } from '../../../src/cli/loadRecords.js';
 import { recordFormatNamed } from '../../../src/ingest/recordFormats.js';
@@ -23,6 +22,7 @@ import { skippedWithoutSolr, solrCore, solrTargets, updateSolr, type SolrTarget 
 import { channelOf, itemsOf, parseFeed, textOf } from '../../support/parseFeed.js';
 import { hostFor } from '../../support/testHost.js';
 import { note } from '../../support/testNotes.js';
+import { openEmbeddedIndex } from '../../../src/entries/sqlite.js';
 
 async function serve(handler: RequestListener): Promise<{ url: string; server: Server }> {
   const server = createServer(handler);

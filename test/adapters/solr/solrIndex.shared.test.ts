@@ -16,7 +16,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecordDocument } from '../../../src/record/catalogRecord.js';
 import type { CatalogIndex } from '../../../src/ports.js';
-import { openEmbeddedIndex } from '../../../src/adapters/sqlite/index.js';
 import { createSolrIndex } from '../../../src/adapters/solr/solrIndex.js';
 import { createSolrWriter, solrIngestWriter } from '../../../src/adapters/solr/solrWriter.js';
 import { loadRecordFiles } from '../../../src/cli/loadRecords.js';
@@ -24,6 +23,7 @@ import { recordFormatNamed } from '../../../src/ingest/recordFormats.js';
 import { indexBehaviourSuite } from '../indexBehaviourSuite.js';
 import { skippedWithoutSolr, solrCore, solrTargets, updateSolr, type SolrSchemaName, type SolrTarget } from '../../support/realSolr.js';
 import { note } from '../../support/testNotes.js';
+import { openEmbeddedIndex } from '../../../src/entries/sqlite.js';
 
 const SCHEMAS: Record<SolrTarget['name'], SolrSchemaName[]> = {
   standalone: ['plugin', 'vufind', 'aggregator'],

@@ -12,15 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSolrIndex } from '../../../src/index.js';
-import { openEmbeddedIndex } from '../../../src/adapters/sqlite/index.js';
 import { syncWorkIndex } from '../../../src/adapters/solr/workIndex/workIndexSync.js';
-import type { MarcRecord } from '../../../src/ingest/marc/marcRecord.js';
 import { recordDocumentFromMarc } from '../../../src/ingest/marc/vufindMarcMapping.js';
 import type { WorkKeyProfileName } from '../../../src/work-keys/workKeyProfiles.js';
 import { marcRecordOf, type LabelledLine } from '../../support/labelledRecords.js';
 import { skippedWithoutSolr, solrCore, solrTargets, updateSolr } from '../../support/realSolr.js';
 import { escapeXml } from '../../support/oaiProvider.js';
 import { hostFor } from '../../support/testHost.js';
+import { openEmbeddedIndex } from '../../../src/entries/sqlite.js';
+import type { MarcRecord } from '../../../src/marc/marcRecord.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'catalog-versions-work-index-profiles-'));
 test.after.always(() => rmSync(folder, { recursive: true, force: true }));

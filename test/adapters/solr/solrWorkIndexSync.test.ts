@@ -12,10 +12,8 @@ import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidOptionError } from '../../../src/errors.js';
-import { openEmbeddedIndex } from '../../../src/adapters/sqlite/index.js';
 import { createSolrIndex } from '../../../src/adapters/solr/solrIndex.js';
 import { keepWorkIndexInStep, syncWorkIndex, type WorkIndexSyncSummary } from '../../../src/adapters/solr/workIndex/workIndexSync.js';
-import { parseMarcXml } from '../../../src/ingest/marc/marcXmlReader.js';
 import { recordDocumentFromMarc } from '../../../src/ingest/marc/vufindMarcMapping.js';
 import { runCli } from '../../../src/cli/catalogVersions.js';
 import { listVersions } from '../../../src/versions/listVersions.js';
@@ -23,6 +21,8 @@ import { openWorkIndex } from '../../../src/adapters/solr/workIndex/workIndexFil
 import { capture } from '../../support/commandRuns.js';
 import { indexBehaviourSuite } from '../indexBehaviourSuite.js';
 import { skippedWithoutSolr, solrCore, solrTargets, updateSolr, type SolrTarget } from '../../support/realSolr.js';
+import { openEmbeddedIndex } from '../../../src/entries/sqlite.js';
+import { parseMarcXml } from '../../../src/marc/marcXmlReader.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'catalog-versions-work-index-sync-'));
 test.after.always(() => rmSync(folder, { recursive: true, force: true }));

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IndexUnavailableError, InvalidOptionError, InvalidRecordDocumentError } from '../../../src/errors.js';
 import type { CatalogIndex } from '../../../src/ports.js';
-import { openEmbeddedIndex } from '../../../src/adapters/sqlite/index.js';
 import { firstKeyIdOf, workKeyHash } from '../../../src/adapters/sqlite/indexTables.js';
 import { pageOfWork } from '../../../src/record/recordFacets.js';
 import { indexBehaviourSuite, suiteDocuments } from '../indexBehaviourSuite.js';
+import { openEmbeddedIndex } from '../../../src/entries/sqlite.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'versions-index-'));
 test.after.always(() => rmSync(folder, { recursive: true, force: true }));

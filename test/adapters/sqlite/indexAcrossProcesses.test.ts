@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { openEmbeddedIndex } from '../../../src/adapters/sqlite/index.js';
 import { fixture } from '../../support/testHost.js';
+import { openEmbeddedIndex } from '../../../src/entries/sqlite.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const WORKERS = 2;

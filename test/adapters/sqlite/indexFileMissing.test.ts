@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { IndexFileMissingError, InvalidOptionError, VersionsError } from '../../../src/index.js';
-import { openEmbeddedIndex } from '../../../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../../../src/entries/sqlite.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'index-file-missing-'));
 test.after.always(() => rmSync(folder, { recursive: true, force: true }));

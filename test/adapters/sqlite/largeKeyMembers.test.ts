@@ -2,7 +2,7 @@ import test from 'ava';
 import Database from 'better-sqlite3';
 import { holds, idAt, integersOfList, LARGE_KEY_RECORDS, largeKeys, listBytes, pageOfUnion } from '../../../src/adapters/sqlite/largeKeyMembers.js';
 import { compareAsSqlite, type VersionEntry } from '../../../src/adapters/sqlite/versionOrder.js';
-import { openEmbeddedIndex } from '../../../src/adapters/sqlite/index.js';
+import { openEmbeddedIndex } from '../../../src/entries/sqlite.js';
 
 /** The key rows table of the index's layout (indexTables.ts), holding only what largeKeys reads. */
 function keyRowsFile(keys: Record<number, readonly VersionEntry[]>): Database.Database {

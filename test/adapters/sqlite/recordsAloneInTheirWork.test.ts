@@ -3,9 +3,9 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedIndex, type EmbeddedIndex } from '../../../src/adapters/sqlite/index.js';
 import { workKeyHash } from '../../../src/adapters/sqlite/indexTables.js';
 import type { RecordVersionsQuery } from '../../../src/ports.js';
+import { openEmbeddedIndex, type EmbeddedIndex } from '../../../src/entries/sqlite.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'records-alone-'));
 test.after.always(() => rmSync(folder, { recursive: true, force: true }));

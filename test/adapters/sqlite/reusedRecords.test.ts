@@ -2,10 +2,10 @@ import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedIndex, type EmbeddedIndex } from '../../../src/adapters/sqlite/index.js';
 import { reusedRecords } from '../../../src/adapters/sqlite/reusedRecords.js';
 import type { CatalogRecord } from '../../../src/record/catalogRecord.js';
 import type { RecordVersionsQuery } from '../../../src/ports.js';
+import { openEmbeddedIndex, type EmbeddedIndex } from '../../../src/entries/sqlite.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'versions-reused-'));
 test.after.always(() => rmSync(folder, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { openEmbeddedIndex } from '../../../src/adapters/sqlite/index.js';
 import type { VersionsOrder } from '../../../src/ports.js';
+import { openEmbeddedIndex } from '../../../src/entries/sqlite.js';
 
 // The pages of works too small to be remembered (versionsReads.ts), by each way the embedded index cuts
 // them: from the keys' totals it may read a work whole in one statement, or its key rows and then the

@@ -13,10 +13,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { IndexUnavailableError } from '../../../src/errors.js';
-import { openEmbeddedIndex, type EmbeddedIndex } from '../../../src/adapters/sqlite/index.js';
 import { workKeyHash } from '../../../src/adapters/sqlite/indexTables.js';
 import { prepareRecordDocument, type PreparedRecordDocument } from '../../../src/ingest/prepareRecordDocument.js';
 import { note } from '../../support/testNotes.js';
+import { openEmbeddedIndex, type EmbeddedIndex } from '../../../src/entries/sqlite.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const folder = mkdtempSync(join(tmpdir(), 'staged-load-worker-'));
@@ -250,7 +250,7 @@ test('no worker keeps the process alive after a failed load, a closed one, or on
   const module = (file: string) => JSON.stringify(pathToFileURL(join(ROOT, file)).href);
   const script = `
     import Database from 'better-sqlite3';
-    import { openEmbeddedIndex } from ${module('src/adapters/sqlite/index.ts')};
+    import { openEmbeddedIndex } from ${module('src/entries/sqlite.ts')};
     const folder = ${JSON.stringify(folder)};
     const docs = (n) => Array.from({ length: n }, (_, i) => ({ id: 'c' + i, title: 'T' + (i % 7) }));
     // Finished.

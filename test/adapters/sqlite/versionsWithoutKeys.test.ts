@@ -1,10 +1,10 @@
 import test from 'ava';
-import { openEmbeddedIndex, type EmbeddedIndex } from '../../../src/adapters/sqlite/index.js';
 import { reusedRecords } from '../../../src/adapters/sqlite/reusedRecords.js';
 import { InvalidArgumentError } from '../../../src/errors.js';
 import type { CatalogRecord } from '../../../src/record/catalogRecord.js';
 import type { RecordVersionsQuery } from '../../../src/ports.js';
 import { listVersions } from '../../../src/versions/listVersions.js';
+import { openEmbeddedIndex, type EmbeddedIndex } from '../../../src/entries/sqlite.js';
 
 // A query with `versionKeys: false` (the feed's, src/ports.ts): the embedded index gives the versions it
 // reads without their work keys, by every way it cuts a page (versionsReads.ts), and a record kept for

@@ -7,8 +7,8 @@ import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedIndex } from '../../../src/adapters/sqlite/index.js';
 import { openLoadedIndex } from '../../support/testHost.js';
+import { openEmbeddedIndex } from '../../../src/entries/sqlite.js';
 
 const hobbitEditions = [
   { id: 'hobbit-1937', title: 'The hobbit, or, There and back again', author: 'Tolkien, J. R. R.', publishDate: '1937' },

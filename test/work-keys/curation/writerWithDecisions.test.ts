@@ -2,9 +2,9 @@ import test from 'ava';
 import type { RecordDocument } from '../../../src/record/catalogRecord.js';
 import { contentFingerprintOf } from '../../../src/record/recordContent.js';
 import { runIngest, type IngestWriter, type StoredContent, type WriteRefusal } from '../../../src/ingest/pipeline.js';
-import type { SourceItem } from '../../../src/ingest/sourceRecord.js';
-import { writerWithDecisions } from '../../../src/work-keys/curation/writerWithDecisions.js';
 import type { CurationDecision } from '../../../src/work-keys/curation/curationDecisions.js';
+import type { SourceItem } from '../../../src/record/sourceRecord.js';
+import { writerWithDecisions } from '../../../src/writerWithDecisions.js';
 
 /** A host's writer written as a class: its methods live on the prototype. */
 class RecordingWriter implements IngestWriter {

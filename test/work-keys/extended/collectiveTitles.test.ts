@@ -1,7 +1,7 @@
 import test from 'ava';
 import { bookRecord, dataField as df } from '../../support/marcFields.js';
-import type { MarcField, MarcRecord } from '../../../src/ingest/marc/marcRecord.js';
-import { workStatementFromMarc } from '../../../src/ingest/marc/marcWorkStatement.js';
+import type { MarcField, MarcRecord } from '../../../src/marc/marcRecord.js';
+import { workStatementFromMarc } from '../../../src/work-keys/extended/marcWorkStatement.js';
 import { extendedWorkKeys } from '../../../src/work-keys/extended/extendedWorkKeys.js';
 import { isAuthorsCollectiveTitle, isSelectionStatement } from '../../../src/work-keys/extended/genericTitles.js';
 import { normaliseForWorkKey } from '../../../src/work-keys/workKeys.js';

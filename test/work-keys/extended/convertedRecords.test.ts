@@ -1,7 +1,7 @@
 import test from 'ava';
 import { bookRecord, dataField as df } from '../../support/marcFields.js';
-import type { MarcRecord } from '../../../src/ingest/marc/marcRecord.js';
-import { workStatementFromMarc } from '../../../src/ingest/marc/marcWorkStatement.js';
+import type { MarcRecord } from '../../../src/marc/marcRecord.js';
+import { workStatementFromMarc } from '../../../src/work-keys/extended/marcWorkStatement.js';
 import { extendedWorkKeys } from '../../../src/work-keys/extended/extendedWorkKeys.js';
 import { languageOfTitleWords } from '../../../src/work-keys/extended/titleLanguages.js';
 

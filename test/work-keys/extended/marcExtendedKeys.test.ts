@@ -1,7 +1,7 @@
 import test from 'ava';
 import { bookRecord, dataField as df } from '../../support/marcFields.js';
-import type { MarcField, MarcRecord } from '../../../src/ingest/marc/marcRecord.js';
-import { originalTitleInNote, workStatementFromMarc } from '../../../src/ingest/marc/marcWorkStatement.js';
+import type { MarcField, MarcRecord } from '../../../src/marc/marcRecord.js';
+import { originalTitleInNote, workStatementFromMarc } from '../../../src/work-keys/extended/marcWorkStatement.js';
 import { extendedWorkKeys } from '../../../src/work-keys/extended/extendedWorkKeys.js';
 
 /** 008 with the language at 35-37. */

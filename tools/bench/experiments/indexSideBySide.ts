@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { DEFAULT_SEED } from '../catalogGenerator.js';
 import { cpuBySize, freshRequestMix } from './freshRequestMix.js';
 import { sizeClassOf } from './workSizeClasses.js';
-import type { EmbeddedIndex } from '../../../src/adapters/sqlite/embeddedIndex.js';
+import type { EmbeddedIndex } from '../../../src/entries/sqlite.js';
 import { option } from './benchCommandLine.js';
 import { versionsQueryOf } from '../../../src/versions/listVersions.js';
 

@@ -17,7 +17,8 @@ import type { VersionsPage, VersionsQuery } from '../../../ports.js';
 import type { CatalogRecord } from '../../../record/catalogRecord.js';
 import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 import type { SolrResultList } from '../solrAnswers.js';
-import { checkKeyProfile, checkStoredKeyFields, keysOf, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
+import { checkStoredKeyFields, keysOf, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
+import { checkKeyProfile } from '../../../work-keys/workKeyProfiles.js';
 import { facetCountsOfTally, pageOfWork, readsWholeWork } from '../../../record/recordFacets.js';
 import { engineOrderOf, isRecordFieldOrder } from '../../../record/recordOrder.js';
 import { describeFacetFieldNames, type FacetFieldNames } from './documentFacets.js';
@@ -56,7 +57,7 @@ export function checkSolrWorkIndexOptions(value: unknown): CheckedSolrWorkIndexO
   if (typeof given.path !== 'string' || given.path.trim() === '') throw new InvalidOptionError('workIndex.path', 'must name the work index file (made by `catalog-versions sync`)');
   return Object.freeze({
     path: given.path,
-    keyProfile: given.keyProfile === undefined ? undefined : checkKeyProfile('workIndex.keyProfile', given.keyProfile),
+    keyProfile: given.keyProfile === undefined ? undefined : checkKeyProfile(given.keyProfile, 'workIndex.keyProfile'),
     storedFields: checkStoredKeyFields('workIndex.storedFields', given.storedFields),
   });
 }

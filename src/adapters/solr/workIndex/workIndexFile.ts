@@ -25,8 +25,7 @@ import { keyIdOf, type DocumentWork, type EngineOrder } from './documentWork.js'
 import { fileGeneration } from './fileGeneration.js';
 import { KeptWorks } from './keptWorks.js';
 import { workIndexReads } from './workIndexReads.js';
-import { checkKeyProfile } from '../../../work-keys/storedDocumentKeys.js';
-import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
+import { checkKeyProfile, type WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 
 /**
  * A key profile: the work keys of one stored Solr document (no keys: the document lists itself), or
@@ -159,8 +158,8 @@ const betterSqlite3 = () => (databaseClass ??= require('better-sqlite3') as type
  */
 export function keyProfileOfWorkIndex(index: WorkIndex, path: string, option: string, asked: WorkKeyProfileName | undefined): WorkKeyProfileName {
   const made = index.state('key_profile');
-  if (made === undefined) return checkKeyProfile(option, asked);
-  const recorded = checkKeyProfile(`key_profile (recorded in ${path})`, made);
+  if (made === undefined) return asked === undefined ? 'vufind' : checkKeyProfile(asked, option);
+  const recorded = checkKeyProfile(made, `key_profile (recorded in ${path})`);
   if (asked !== undefined && asked !== recorded) {
     throw new InvalidOptionError(option, `${path} was made with the ${recorded} profile, not ${asked}: leave ${option} out to use the file's, or sync into a new file for ${asked}`);
   }

@@ -27,9 +27,9 @@
  * the requests to the core (syncReads.ts).
  */
 import { IndexUnavailableError, InvalidOptionError } from '../../../errors.js';
-import type { WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
+import { checkKeyProfile, type WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 import { solrIndexVersionProbe } from '../solrVersionWatch.js';
-import { checkKeyProfile, checkStoredKeyFields, keysOf, storedFieldsRead, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
+import { checkStoredKeyFields, keysOf, storedFieldsRead, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
 import { keyProfileOfWorkIndex, openWorkIndex, type WorkIndex } from './workIndexFile.js';
 import { DEFAULT_SOLR_FIELDS, type SolrFieldMap } from '../solrIndexOptions.js';
 import { cursorPages, selectOn, withExactVersions } from './syncReads.js';
@@ -88,7 +88,7 @@ const SWEEP_ROWS = 10_000;
 export async function syncWorkIndex(options: WorkIndexSyncOptions): Promise<WorkIndexSyncSummary> {
   const checked = checkSyncOptions(options);
   // The file's profile once it is open (nothing is keyed before).
-  let keyProfile = checkKeyProfile('keyProfile', checked.keyProfile);
+  let keyProfile = checked.keyProfile === undefined ? 'vufind' : checkKeyProfile(checked.keyProfile);
   const index = openWorkIndex({
     path: checked.path,
     keysOf: (document) => keysOf(document, keyProfile, checked.fields),
@@ -156,7 +156,7 @@ function checkSyncOptions(options: WorkIndexSyncOptions): CheckedSyncOptions {
   };
   return {
     url, display: `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`, path: options.path,
-    keyProfile: options.keyProfile === undefined ? undefined : checkKeyProfile('keyProfile', options.keyProfile),
+    keyProfile: options.keyProfile === undefined ? undefined : checkKeyProfile(options.keyProfile),
     fields: checkStoredKeyFields('storedFields', options.storedFields),
     facetNames: facetFieldNamesOf({ ...DEFAULT_SOLR_FIELDS, ...checkFacetFieldNames(options.fields) }),
     rows: whole('rows', options.rows, DEFAULT_ROWS, 1), timeoutMs: whole('timeoutMs', options.timeoutMs, 60_000, 1),

@@ -21,12 +21,16 @@
  *
  * Left to others: what a record means (mapping); MARC-8 never occurs in MARCXML, which is UTF-8 (other
  * encodings a file declares are decoded too).
+ *
+ * Longer than 300 lines: one job, the saxes event handler (MarcXmlEvents) that builds records from
+ * elements and turns every way a file can go wrong into a problem for the record it was in; its cases
+ * share the record in progress, so they stay together.
  */
 import { TextDecoder } from 'node:util';
 import { SaxesParser, type SaxesAttributeNS, type SaxesTagNS } from 'saxes';
-import type { SourceItem } from '../sourceRecord.js';
-import { InvalidArgumentError, MalformedMarcError, UnrecognisedRecordFileError } from '../../errors.js';
-import { checkedFilePath, fileChunks } from '../readers/fileChunks.js';
+import type { SourceItem } from '../record/sourceRecord.js';
+import { InvalidArgumentError, MalformedMarcError, UnrecognisedRecordFileError } from '../errors.js';
+import { checkedFilePath, fileChunks } from '../fileChunks.js';
 import { toNfc, type MarcDataField, type MarcField, type MarcRecord, type MarcSubfield } from './marcRecord.js';
 
 export const MARC21_SLIM_NAMESPACE = 'http://www.loc.gov/MARC21/slim';

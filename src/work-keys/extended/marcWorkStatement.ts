@@ -25,12 +25,12 @@
  * - whether the record is a book: leader/06 `a` or `t` and /07 `m`.
  *
  * Left to others: the rules (src/work-keys/extended/extendedWorkKeys.ts); the VuFind profile's keys
- * (marcFieldSpec.ts, whose field helpers this reads with).
+ * (src/marc/marcFieldSpec.ts, whose field helpers this reads with).
  */
-import type { StatedIdentifier, StatedName, StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from '../../work-keys/extended/workStatement.js';
-import { mayNameAnAdaptation } from '../../work-keys/extended/titleForms.js';
-import { controlFieldOf, isDataField, type MarcDataField, type MarcRecord } from './marcRecord.js';
-import { joinedSubfields, nonFilingCharacterCount, trimAsJavaDoes } from './marcFieldSpec.js';
+import type { StatedIdentifier, StatedName, StatedOriginal, StatedTitle, StatedUniformTitle, WorkStatement } from './workStatement.js';
+import { mayNameAnAdaptation } from './titleForms.js';
+import { controlFieldOf, isDataField, type MarcDataField, type MarcRecord } from '../../marc/marcRecord.js';
+import { joinedSubfields, nonFilingCharacterCount, trimAsJavaDoes } from '../../marc/marcFieldSpec.js';
 
 const NAME_SUBFIELDS: Readonly<Record<string, string>> = { '00': 'ab', '10': 'ab', '11': 'ac' };
 const NAME_KINDS: Readonly<Record<string, StatedName['kind']>> = { '00': 'person', '10': 'body', '11': 'meeting' };

@@ -7,9 +7,9 @@
  *
  * Left to others: keeping decisions, writing documents.
  */
-import { InvalidArgumentError } from '../../errors.js';
-import { checkCurationDecisions, curationRulesOf, type CurationDecision } from './curationDecisions.js';
-import { missingWriterMethods, type IngestWriter } from '../../ports.js';
+import { InvalidArgumentError } from './errors.js';
+import { checkCurationDecisions, curationRulesOf, type CurationDecision } from './work-keys/curation/curationDecisions.js';
+import { missingWriterMethods, type IngestWriter } from './ports.js';
 
 /**
  * The writer, rewriting the keys of the records the decisions name; `onRewritten` hears each such

@@ -1,7 +1,7 @@
 /**
  * A MARC 21 bibliographic record as the readers give it (ISO 2709 and MARCXML alike): the leader and the
  * fields in record order, text already decoded to Unicode (NFC). Mapping a record to a record document is
- * vufindMarcMapping.ts's job.
+ * src/ingest/marc/vufindMarcMapping.ts's job.
  */
 
 export interface MarcSubfield {

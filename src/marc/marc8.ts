@@ -24,6 +24,9 @@
  *
  * Left to the readers (iso2709Reader.ts): which bytes are MARC-8 at all (Leader/09 not `a`), and where a
  * field starts, since an escape holds until the end of the field, across subfield delimiters.
+ *
+ * Longer than 300 lines: one decoder whose escape-sequence state, combining-mark order and composition
+ * cache act on every byte together; the character tables are apart already (marc8Tables.ts).
  */
 import { EACC, EXTENDED_LATIN, SINGLE_BYTE_SETS } from './marc8Tables.js';
 

@@ -4,7 +4,7 @@
  * draws progress passes `onBytesRead`, told the size of each chunk as it is read.
  */
 import { createReadStream } from 'node:fs';
-import { InvalidArgumentError } from '../../errors.js';
+import { InvalidArgumentError } from './errors.js';
 
 /** 64 KB: large enough that reading costs little per record, small enough to keep memory flat. */
 const READ_CHUNK_BYTES = 1 << 16;

@@ -6,7 +6,7 @@
  *               100ab:110ab:111ac:700ab:710ab:711ac, "", "", <ICU rules>)
  *
  * What it does, rule by rule (each one read in VuFind's WorkKeys and FieldSpecTools and in SolrMarc):
- * - The field specifications are read as VuFind's FieldSpecTools reads them (marcFieldSpec.ts,
+ * - The field specifications are read as VuFind's FieldSpecTools reads them (src/marc/marcFieldSpec.ts,
  *   `fieldSpecValues`): data fields in record order, not in the order the specification names the tags; a
  *   tag named twice gives one value per naming; a value is the field's subfields with the named codes in
  *   field order, each trimmed as Java trims, joined with one space, one code or several. A field with none
@@ -27,13 +27,14 @@
  *   and its 255-character cap.
  *
  * Left to others: the normalisation itself (src/work-keys/workKeys.ts), reading field specifications and
- * the non-filing indicators (marcFieldSpec.ts), the rest of the record document (vufindMarcMapping.ts),
+ * the non-filing indicators (src/marc/marcFieldSpec.ts), the rest of the record document (src/ingest/marc/vufindMarcMapping.ts),
  * reading MARC (the readers).
  */
 import { workKeyOf } from '../../work-keys/workKeyKinds.js';
-import { DistinctStrings, normaliseForWorkKey } from '../../work-keys/workKeys.js';
-import { fieldSpecValues } from './marcFieldSpec.js';
-import type { MarcRecord } from './marcRecord.js';
+import { DistinctStrings } from '../distinctStrings.js';
+import { normaliseForWorkKey } from './workKeys.js';
+import { fieldSpecValues } from '../marc/marcFieldSpec.js';
+import type { MarcRecord } from '../marc/marcRecord.js';
 
 /** The field specifications stock VuFind passes to getWorkKeys. */
 export interface WorkKeyFieldSpecs {

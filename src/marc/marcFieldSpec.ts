@@ -1,6 +1,6 @@
 /**
- * SolrMarc field specifications, read once, for the MARC mapping (vufindMarcMapping.ts), the author rules
- * (vufindAuthors.ts) and the work keys (marcWorkKeys.ts). The forms, as SolrMarc's documentation
+ * SolrMarc field specifications, read once, for the MARC mapping (src/ingest/marc/vufindMarcMapping.ts), the author rules
+ * (src/ingest/marc/vufindAuthors.ts) and the work keys (src/work-keys/marcWorkKeys.ts). The forms, as SolrMarc's documentation
  * ("Basic field based extraction specifications") and VuFind's import/marc.properties use them:
  *
  *   245ab            a tag, then subfield codes
@@ -24,8 +24,8 @@
  *
  * Left to others: what a value means (the mapping, the author and key rules); reading MARC (the readers).
  */
-import { InvalidArgumentError } from '../../errors.js';
-import { DistinctStrings } from '../../work-keys/workKeys.js';
+import { InvalidArgumentError } from '../errors.js';
+import { DistinctStrings } from '../distinctStrings.js';
 import { isDataField, type MarcDataField, type MarcRecord } from './marcRecord.js';
 
 /** One colon-separated part of a specification. */

@@ -33,12 +33,17 @@
  * position's recordNumber counts every record, good or bad; its id is the 001 when it could be read.
  *
  * Left to others: what a record means (mapping), and the MARC-8 character sets themselves (marc8.ts).
+ *
+ * Longer than 300 lines: cutting records out of a stream (RecordSplitter) and parsing one record's
+ * leader, directory and fields with the fallbacks above (RecordParser) share the byte-level helpers and
+ * the outcomes one pass hands the other; the parser alone is most of the file, and its fallbacks read
+ * best next to the rules they fall back from.
  */
 import { isUtf8 } from 'node:buffer';
-import { InvalidArgumentError, MalformedMarcError } from '../../errors.js';
-import type { SourceItem } from '../sourceRecord.js';
+import { InvalidArgumentError, MalformedMarcError } from '../errors.js';
+import type { SourceItem } from '../record/sourceRecord.js';
 import { Marc8Decoder } from './marc8.js';
-import { checkedFilePath, fileChunks } from '../readers/fileChunks.js';
+import { checkedFilePath, fileChunks } from '../fileChunks.js';
 import { MAY_CHANGE_UNDER_NFC, toNfc, type MarcField, type MarcRecord, type MarcSubfield } from './marcRecord.js';
 
 const RECORD_TERMINATOR = 0x1d;
