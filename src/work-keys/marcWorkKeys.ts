@@ -30,7 +30,7 @@
  * the non-filing indicators (src/marc/marcFieldSpec.ts), the rest of the record document (src/ingest/marc/vufindMarcMapping.ts),
  * reading MARC (the readers).
  */
-import { workKeyOf } from '../../work-keys/workKeyKinds.js';
+import { workKeyOf } from './workKeyKinds.js';
 import { DistinctStrings } from '../distinctStrings.js';
 import { normaliseForWorkKey } from './workKeys.js';
 import { fieldSpecValues } from '../marc/marcFieldSpec.js';
