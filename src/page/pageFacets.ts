@@ -9,7 +9,7 @@ import type { FacetModel, FacetValueModel, FilteredModel, VersionsPageModel } fr
 import type { VersionsFilter } from '../ports.js';
 import { filterParameter } from '../versions/versionsFilters.js';
 import { FACET_FIELDS, FACET_VALUES_LIMIT, isYearsFacet, type FacetField } from '../record/recordFacets.js';
-import type { VersionsPageInput } from './pageModel.js';
+import type { VersionsPageInput } from './pageInput.js';
 
 /** Facet values as a reader sees them: formats translated, languages named in the page's language. */
 function facetValueLabel(field: FacetField, value: string, input: VersionsPageInput): string {

@@ -9,7 +9,7 @@ import type { PaginationModel, PastEndModel, SortModel } from './pageViewModels.
 import { DEFAULT_PAGE_SORT, PAGE_SORTS, type PageSort } from '../versions/versionsSorts.js';
 import { filterParameter } from '../versions/versionsFilters.js';
 import { deepFrozen, NONE, type Writable } from './modelValues.js';
-import type { VersionsPageInput } from './pageModel.js';
+import type { VersionsPageInput } from './pageInput.js';
 
 /**
  * The page navigation, when there is more than one page. Past the end it still leads back: the numbers

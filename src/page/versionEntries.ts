@@ -11,7 +11,7 @@ import { languageNameIn } from '../record/recordLanguages.js';
 import type { DetailModel, SourceModel, VersionEntryModel } from './pageViewModels.js';
 import { reasonForSharedKeys, type VersionReason } from '../work-keys/workKeyKinds.js';
 import { deepFrozen, NONE, type Writable } from './modelValues.js';
-import type { VersionsPageInput } from './pageModel.js';
+import type { VersionsPageInput } from './pageInput.js';
 
 /**
  * The label of each reason a page gives; a reason from keys of no known kind (a host's own keys) says

@@ -27,7 +27,7 @@ import { workStatementFromMarc } from './extended/marcWorkStatement.js';
 import { parseMarcXml } from '../marc/marcXmlReader.js';
 import { workStatementFromDublinCore } from './extended/dublinCoreWorkStatement.js';
 import { extendedWorkKeys } from './extended/extendedWorkKeys.js';
-import { WORK_KEY_PROFILE_NAMES, type WorkKeyProfileName } from './workKeyProfiles.js';
+import type { WorkKeyProfileName } from './workKeyProfiles.js';
 import { workKeysOf } from './workKeys.js';
 
 /** Which stored fields hold what, by name or `prefix*` (VuFind's DC imports, an aggregator's `dc.*` fields). */

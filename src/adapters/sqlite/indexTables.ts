@@ -23,7 +23,7 @@
  * which would store every key a second time.
  */
 import type Database from 'better-sqlite3';
-import { instantOfMillis, recordOfCheckedFields, type CatalogRecord, type RecordDocument } from '../../record/catalogRecord.js';
+import { instantOfMillis, recordOfCheckedFields, type CatalogRecord} from '../../record/catalogRecord.js';
 import { DOCUMENT_COLUMN_FIELD_NAMES } from '../../record/recordFields.js';
 import type { PreparedRecordDocument } from '../../ports.js';
 import { InvalidOptionError } from '../../errors.js';

@@ -18,13 +18,14 @@
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { InvalidOptionError } from '../../../errors.js';
-import type { FacetTally, VersionsFilter } from '../../../record/recordFacets.js';
 import type { DocumentFacetValue } from './documentFacets.js';
 import { orderTimeOf, solrVersionOf } from './documentOrder.js';
-import { keyIdOf, type DocumentWork, type EngineOrder } from './documentWork.js';
+import { keyIdOf } from './documentWork.js';
 import { fileGeneration } from './fileGeneration.js';
 import { KeptWorks } from './keptWorks.js';
-import { workIndexReads } from './workIndexReads.js';
+import { workIndexReads, type WorkIndexReads } from './workIndexReads.js';
+
+export type { FacetedVersions } from './workIndexReads.js';
 import { checkKeyProfile, type WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 
 /**
@@ -41,17 +42,6 @@ export interface WorkIndexOptions {
   facetsOf?: (document: Readonly<Record<string, unknown>>) => readonly DocumentFacetValue[];
 }
 
-/** facetedVersions's answer: as pageOfWork (src/record/recordFacets.ts) gives it, with ids for records and a tally for counts. */
-export interface FacetedVersions {
-  /** Documents of the work that carry every filter's value. */
-  total: number;
-  /** Documents of the work, filters aside. */
-  unfilteredTotal: number;
-  /** The page's ids, in the order asked. */
-  ids: string[];
-  /** Every value of every facet field the filtered documents carry, with how many carry it (when asked). */
-  tally?: FacetTally;
-}
 
 /** What one put() did, so that documents that cannot be keyed or ordered are reported, not skipped silently. */
 export interface WorkIndexPutSummary {
@@ -64,7 +54,7 @@ export interface WorkIndexPutSummary {
   unkeyable: Record<string, number>;
 }
 
-export interface WorkIndex {
+export interface WorkIndex extends WorkIndexReads {
   /**
    * Adds or replaces documents (as Solr returns them: stored fields and `_version_`), in one transaction.
    * `staged`: a first walk's documents, each new and met once: their key links are appended to a staging
@@ -77,22 +67,8 @@ export interface WorkIndex {
   compact(): void;
   /** Removes documents by id; how many were there. */
   remove(ids: readonly string[]): number;
-  /** The ids of one page of the documents sharing any of the keys (a negative limit: all of them), and how many there are in all. */
-  findVersions(query: { workKeys: readonly string[]; order: EngineOrder; offset: number; limit: number }): { total: number; ids: string[] };
-  /**
-   * One page of a work's documents that carry every filter's value, in an order the file sorts, and (with
-   * `facets`) the tally of their facet values, from the values stored with them: only meaningful once the
-   * state `facet_fields` says every document's values are stored.
-   */
-  facetedVersions(query: { workKeys: readonly string[]; order: EngineOrder; offset: number; limit: number; filters: readonly VersionsFilter[]; facets: boolean }): FacetedVersions;
   /** Stores (replacing) the facet values of documents the file holds, by id (a file made before they were kept); how many it held. */
   putFacets(documents: ReadonlyArray<Readonly<Record<string, unknown>>>): number;
-  /** The documents sharing any key of the document `id` (itself included), when there are at most `most`; `undefined` when more. */
-  workOfDocument(id: string, most: number): DocumentWork | undefined;
-  /** The facet tally of a work from workOfDocument (as facetedVersions gives it without filters). */
-  workTallyOf(work: DocumentWork): FacetTally;
-  /** For each id stored: how many documents share any of its keys (itself included; 1 without keys). */
-  countVersions(ids: readonly string[]): Map<string, number>;
   /** The highest `_version_` put so far (exact digits), where the next sync starts; `undefined` before any. */
   highestVersion(): string | undefined;
   /** How many documents the file holds. */

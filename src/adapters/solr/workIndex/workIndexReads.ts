@@ -4,14 +4,43 @@
  * Large works' orders and tallies are kept while the file stays the same (keptWorks.ts).
  */
 import type Database from 'better-sqlite3';
-import { FACET_FIELDS, type FacetField, type FacetTally } from '../../../record/recordFacets.js';
-import { keyIdList, type EngineOrder } from './documentWork.js';
+import { FACET_FIELDS, type FacetField, type FacetTally, type VersionsFilter } from '../../../record/recordFacets.js';
+import { keyIdList, type DocumentWork, type EngineOrder } from './documentWork.js';
 import { KEPT_WORK_LEAST_DOCUMENTS, type KeptWorks } from './keptWorks.js';
-import type { WorkIndex } from './workIndexFile.js';
+
+/** facetedVersions's answer: as pageOfWork (src/record/recordFacets.ts) gives it, with ids for records and a tally for counts. */
+export interface FacetedVersions {
+  /** Documents of the work that carry every filter's value. */
+  total: number;
+  /** Documents of the work, filters aside. */
+  unfilteredTotal: number;
+  /** The page's ids, in the order asked. */
+  ids: string[];
+  /** Every value of every facet field the filtered documents carry, with how many carry it (when asked). */
+  tally?: FacetTally;
+}
+
+/** What the file answers: the reads the adapter's answers are made from (workIndexAnswers.ts). */
+export interface WorkIndexReads {
+  /** The ids of one page of the documents sharing any of the keys (a negative limit: all of them), and how many there are in all. */
+  findVersions(query: { workKeys: readonly string[]; order: EngineOrder; offset: number; limit: number }): { total: number; ids: string[] };
+  /**
+   * One page of a work's documents that carry every filter's value, in an order the file sorts, and (with
+   * `facets`) the tally of their facet values, from the values stored with them: only meaningful once the
+   * state `facet_fields` says every document's values are stored.
+   */
+  facetedVersions(query: { workKeys: readonly string[]; order: EngineOrder; offset: number; limit: number; filters: readonly VersionsFilter[]; facets: boolean }): FacetedVersions;
+  /** The documents sharing any key of the document `id` (itself included), when there are at most `most`; `undefined` when more. */
+  workOfDocument(id: string, most: number): DocumentWork | undefined;
+  /** The facet tally of a work from workOfDocument (as facetedVersions gives it without filters). */
+  workTallyOf(work: DocumentWork): FacetTally;
+  /** For each id stored: how many documents share any of its keys (itself included; 1 without keys). */
+  countVersions(ids: readonly string[]): Map<string, number>;
+}
 
 /** The reads of the file `db`; `rowOf` finds a document's row by its id. */
 export function workIndexReads(db: Database.Database, keptWorks: KeptWorks, rowOf: Database.Statement):
-  Pick<WorkIndex, 'findVersions' | 'facetedVersions' | 'workOfDocument' | 'workTallyOf' | 'countVersions'> {
+  WorkIndexReads {
   // Versions: the distinct documents holding any of the keys (a JSON array of key ids), in the order of the view.
   const matching = `SELECT DISTINCT d.id, d.ordered_at FROM document_keys k JOIN documents d ON d.row = k.row
     WHERE k.key_id IN (SELECT value FROM json_each(?))`;
