@@ -69,14 +69,14 @@ export interface RecordFileFormat<T = unknown> {
    */
   readonly toDocument: (record: T, position: RecordPosition, settings?: LocalMappingSettings, keyProfile?: WorkKeyProfileName) => unknown;
   /**
-   * For a format whose records may be mapped in worker threads (mappingWorkers.ts): the same records read
+   * For a format whose records may be mapped in worker threads (mappingPool.ts): the same records read
    * as their bytes (same positions, same problems), and the mapping step of those bytes, which parses them
    * as `read` does and calls `toDocument`. Absent: records of the format are mapped on the main thread.
    */
   readonly asBytes?: RecordBytesReading;
   /**
    * True for a format whose records are record documents as they are (`toDocument` gives them back):
-   * their work keys may be made in worker threads (keyingWorkers.ts).
+   * their work keys may be made in worker threads (keyingPool.ts).
    */
   readonly documentsAsRead?: true;
 }

@@ -1,5 +1,5 @@
 /**
- * The mapping step of a record file format run in worker threads (mappingWorker.ts), as the pipeline's
+ * The mapping step of a record file format run in worker threads (mappingThread.ts), as the pipeline's
  * batch mapping (pipeline.ts, RecordBatchMapping): each batch of records goes to the least busy worker as
  * the records' bytes (the format's `asBytes` reading, recordFormats.ts) packed into one buffer that is
  * transferred, not copied; the worker maps each record with the format's own mapping of bytes, prepares
@@ -20,7 +20,7 @@
  * error of the mapping as its name and message (its class does not cross threads), and stops the load.
  *
  * Left to others: when to use workers (src/cli/loadRecords.ts), reading and preparing (the pipeline), the
- * worker's loop (mappingWorker.ts).
+ * worker's loop (mappingThread.ts).
  */
 import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { startBatchWorkerPool } from './batchWorkerPool.js';
@@ -123,7 +123,7 @@ export function startMappingWorkers(options: MappingWorkersOptions): RecordBatch
   const mappingHere = bytesMappingOf(options.format);
   const pool = startBatchWorkerPool<QueuedBatch, MappingOutcome[]>({
     callerUrl: import.meta.url,
-    stem: 'mappingWorker',
+    stem: 'mappingThread',
     workerData,
     workers: options.workers,
     messageOf: (queued) => {
