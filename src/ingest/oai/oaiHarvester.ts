@@ -24,6 +24,7 @@
 import { describeValue, InvalidArgumentError, InvalidCallError, InvalidOptionError, MalformedOaiResponseError, OaiError, OaiRequestError } from '../../errors.js';
 import type { RecordPosition, SourceItem } from '../sourceRecord.js';
 import { OaiResponseParser, type OaiResponseSummary, type ParsedOaiRecord } from './oaiResponseParser.js';
+import { answerOfFailedStatus, AttemptWithIdleTimeout, RetryBudget, TransientFailure, type OaiRetryPolicy, type RetrySettings } from './oaiRequestAttempts.js';
 
 /** One harvested (not deleted) record. */
 export interface HarvestedRecord {
@@ -34,17 +35,6 @@ export interface HarvestedRecord {
   readonly setSpecs: readonly string[];
   /** The one element inside <metadata>, with the namespace declarations it needs to be read alone. */
   readonly metadataXml: string;
-}
-
-export interface OaiRetryPolicy {
-  /** Attempts per request, the first included (default 6). */
-  readonly maxAttempts?: number;
-  /** Wait before the second attempt; each later wait doubles (default 1 000 ms). */
-  readonly initialDelayMs?: number;
-  /** Longest backoff wait (default 60 000 ms). A Retry-After from the repository may be longer. */
-  readonly maxDelayMs?: number;
-  /** Time one request may take over all its attempts and waits (default 300 000 ms). */
-  readonly maxTotalMs?: number;
 }
 
 export interface OaiHarvestOptions {
@@ -84,6 +74,7 @@ export interface OaiHarvestSummary {
 }
 
 export { OaiError, OaiRequestError };
+export type { OaiRetryPolicy };
 
 export interface OaiHarvest extends AsyncIterable<SourceItem<HarvestedRecord>> {
   /** The harvest's summary; throws unless the iteration has ended without an error. */
@@ -95,13 +86,11 @@ const DEFAULT_RETRY = { maxAttempts: 6, initialDelayMs: 1_000, maxDelayMs: 60_00
 const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 /** Repositories' access logs (and rate limiters) can tell a harvester from a browser or a bot. */
 const REQUEST_HEADERS = { accept: 'text/xml, application/xml', 'user-agent': 'koa-catalog-versions OAI-PMH harvester' } as const;
-/** Enough of an error page to find an OAI-PMH <error> in it or to quote it. */
-const MAX_ERROR_BODY_CHARS = 1_000_000;
 
 const DAY_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const SECOND_DATE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
 
-interface HarvestSettings {
+interface HarvestSettings extends RetrySettings {
   readonly baseUrl: URL;
   readonly source: string;
   readonly metadataPrefix: string;
@@ -109,8 +98,6 @@ interface HarvestSettings {
   readonly from: string | undefined;
   readonly until: string | undefined;
   readonly fetch: typeof fetch;
-  readonly retry: Required<OaiRetryPolicy>;
-  readonly sleep: (ms: number) => Promise<void>;
   readonly onRequest: ((url: string) => void) | undefined;
   readonly idleTimeoutMs: number;
 }
@@ -305,17 +292,6 @@ function throwOaiErrors(response: OaiResponseSummary, url: string): void {
   throw new OaiError(first.code, [first.message, ...others].filter((part) => part !== '').join('; '), url);
 }
 
-/** An attempt failed in a way that another attempt may not: the network, a 5xx, a 503 or 429. */
-class TransientFailure extends Error {
-  readonly retryAfterMs: number | undefined;
-  readonly status: number | undefined;
-  constructor(message: string, details: { retryAfterMs?: number; status?: number; cause?: unknown } = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.retryAfterMs = details.retryAfterMs;
-    this.status = details.status;
-  }
-}
-
 /**
  * One request, with its retries, read as it streams: yields the page's records as source items and
  * returns the rest of the response. After a failure part-way through, the retried answer's first
@@ -414,130 +390,4 @@ function sourceItemOf(parsed: ParsedOaiRecord, source: string, counts: HarvestCo
     position,
     record: { identifier: parsed.identifier, datestamp: parsed.datestamp, setSpecs: parsed.setSpecs, metadataXml: parsed.metadataXml },
   };
-}
-
-/**
- * A status other than 2xx: 503 and 429 are retried after their Retry-After, other 5xx with backoff
- * (except 501, which will not change); other statuses fail at once, unless the body is an OAI-PMH
- * error response, which some repositories send with a 4xx status and which is then read as one.
- */
-async function answerOfFailedStatus(
-  response: Response,
-  url: string,
-  attempts: number,
-  attempt: AttemptWithIdleTimeout,
-): Promise<OaiResponseSummary> {
-  const { status } = response;
-  if (status === 503 || status === 429) {
-    response.body?.cancel().catch(() => undefined);
-    const retryAfterMs = retryAfterOf(response.headers.get('retry-after'));
-    throw new TransientFailure(`HTTP ${status}${retryAfterMs === undefined ? '' : ` (Retry-After ${response.headers.get('retry-after')})`}`, {
-      status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    });
-  }
-  if (status >= 500 && status !== 501) {
-    response.body?.cancel().catch(() => undefined);
-    throw new TransientFailure(`HTTP ${status}`, { status });
-  }
-  const body = await attempt.guard(() => response.text(), url);
-  const excerpt = body.slice(0, MAX_ERROR_BODY_CHARS);
-  const parser = new OaiResponseParser();
-  try {
-    parser.write(excerpt);
-    const summary = parser.finish();
-    if (summary.errors.length > 0) return summary;
-  } catch {
-    // Not an OAI-PMH error response: report the status.
-  }
-  const quoted = body.replace(/\s+/g, ' ').trim().slice(0, 200);
-  throw new OaiRequestError(`HTTP ${status} from ${url}${quoted === '' ? '' : `: ${quoted}`}`, { url, status, attempts });
-}
-
-/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
-function retryAfterOf(header: string | null): number | undefined {
-  if (header === null) return undefined;
-  const value = header.trim();
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-/** Attempts and time spent on one request; decides whether and how long to wait before the next. */
-class RetryBudget {
-  attempts = 0;
-  /** Time spent on attempts (measured) and waits (as asked of sleep, which tests make instant). */
-  private spentMs = 0;
-  private attemptStartedAt = 0;
-
-  constructor(private readonly settings: HarvestSettings, private readonly url: string) {}
-
-  startAttempt(): void {
-    this.attempts += 1;
-    this.attemptStartedAt = performance.now();
-  }
-
-  async waitBeforeRetrying(failure: TransientFailure): Promise<void> {
-    this.spentMs += performance.now() - this.attemptStartedAt;
-    const { maxAttempts, initialDelayMs, maxDelayMs, maxTotalMs } = this.settings.retry;
-    const details = { url: this.url, attempts: this.attempts, cause: failure, ...(failure.status !== undefined ? { status: failure.status } : {}) };
-    if (this.attempts >= maxAttempts) {
-      throw new OaiRequestError(`Gave up on ${this.url} after ${this.attempts} attempts; the last failed with ${failure.message}`, details);
-    }
-    const delayMs = failure.retryAfterMs ?? Math.min(maxDelayMs, initialDelayMs * 2 ** (this.attempts - 1));
-    if (this.spentMs + delayMs > maxTotalMs) {
-      throw new OaiRequestError(
-        `Gave up on ${this.url} after ${this.attempts} attempts: waiting ${Math.ceil(delayMs / 1000)} s more would exceed the retry budget of ${Math.round(maxTotalMs / 1000)} s; the last failed with ${failure.message}`,
-        details,
-      );
-    }
-    await this.settings.sleep(delayMs);
-    this.spentMs += delayMs;
-  }
-}
-
-/**
- * One attempt's abort signal, fired when a wait for the network (the response head, the next piece of
- * the body) lasts longer than the idle timeout. Only those waits are timed: a consumer that takes long
- * over a record does not count against the repository.
- */
-class AttemptWithIdleTimeout {
-  private readonly controller = new AbortController();
-  private timedOut = false;
-
-  constructor(private readonly idleTimeoutMs: number) {}
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  /** Runs one network wait; turns network failures (and the idle timeout) into TransientFailure. */
-  async guard<T>(wait: () => Promise<T>, url: string): Promise<T> {
-    const timer = setTimeout(() => {
-      this.timedOut = true;
-      this.controller.abort();
-    }, this.idleTimeoutMs);
-    try {
-      return await wait();
-    } catch (error) {
-      if (this.timedOut) throw new TransientFailure(`no data from ${url} for ${Math.round(this.idleTimeoutMs / 1000)} s`, { cause: error });
-      if (error instanceof TransientFailure || error instanceof OaiRequestError) throw error;
-      throw new TransientFailure(`a network error (${describeNetworkError(error)})`, { cause: error });
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  end(): void {
-    this.controller.abort();
-  }
-}
-
-function describeNetworkError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause;
-  if (cause instanceof Error) {
-    const code = (cause as { code?: unknown }).code;
-    return `${error.message}: ${typeof code === 'string' ? `${code} ` : ''}${cause.message}`;
-  }
-  return error.message;
 }
