@@ -8,7 +8,8 @@
  * subtree, and declarations for every namespace prefix it uses that was declared outside it (on
  * <metadata>, <record> or the <OAI-PMH> root), so that another parser can read it alone.
  *
- * Left to others: HTTP, retries and paging (oaiHarvester.ts); what the metadata means
+ * Left to others: writing the metadata element out (standaloneElementWriter.ts); HTTP, retries and paging
+ * (oaiHarvester.ts); what the metadata means
  * (dublinCoreMapping.ts and the MARC mapping).
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
