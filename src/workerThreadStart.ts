@@ -3,7 +3,7 @@
  * TypeScript sources) and from dist: the worker's file is the sibling of the calling module, .ts beside
  * .ts and .js beside .js, and it gets the process's Node options but --input-type. Used by the embedded
  * index's staged load (src/adapters/sqlite/stagedLoadOffThread.ts) and the ingest pipeline's mapping
- * threads (src/ingest/mappingWorkers.ts).
+ * threads (src/ingest/mappingPool.ts).
  *
  * Left to others: what the workers do and the messages they exchange.
  */

@@ -19,8 +19,8 @@ import { createSolrWriter, solrIngestWriter, type SolrWriterOptions } from '../a
 import { harvestStateFile } from '../ingest/harvestState.js';
 import { InvalidOptionError } from '../errors.js';
 import { defaultMappingWorkers } from '../ingest/batchWorkerPool.js';
-import { startKeyingWorkers } from '../ingest/keyingWorkers.js';
-import { startMappingWorkers } from '../ingest/mappingWorkers.js';
+import { startKeyingWorkers } from '../ingest/keyingPool.js';
+import { startMappingWorkers } from '../ingest/mappingPool.js';
 import { runIngest, type RecordBatchMapping, type IngestDuplicate, type IngestProgress, type IngestRejection, type IngestSummary } from '../ingest/pipeline.js';
 import type { LocalMappingSettings } from '../ingest/localMapping.js';
 import type { HarvestState, IngestWriter } from '../ports.js';
@@ -58,7 +58,7 @@ export interface LoadFilesOptions {
    * Worker threads mapping records beside this thread (default: defaultMappingWorkers()); 0 maps every
    * record on this thread. Workers are used only when every file is of one format that
    * can be mapped from its records' bytes (ISO 2709), or whose records are documents as they are, which
-   * the workers key (JSON Lines: keyingWorkers.ts), and the files hold MAPPING_WORKERS_MIN_BYTES or more:
+   * the workers key (JSON Lines: keyingPool.ts), and the files hold MAPPING_WORKERS_MIN_BYTES or more:
    * below that, starting them costs more than they save (docs/benchmarks.md).
    */
   readonly workers?: number;

@@ -11,14 +11,8 @@
 import { VersionsError } from '../errors.js';
 import { syncWorkIndex, type WorkIndexSyncProgress, type WorkIndexSyncSummary } from '../adapters/solr/workIndex/workIndexSync.js';
 import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
-import { keyProfileOption, parseArguments, UsageError, wholeNumber } from './commandLine.js';
-import { ProgressBar, type ProgressStream } from './progressBar.js';
-
-/** Where the command writes (the CLI's CliIo). */
-interface SyncIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: ProgressStream & { readonly isTTY?: boolean };
-}
+import { keyProfileOption, parseArguments, UsageError, wholeNumber, type CliIo, type OwnLineCommand } from './commandLine.js';
+import { ProgressBar } from './progressBar.js';
 
 export const SYNC_USAGE = `Usage: catalog-versions sync --solr URL --work-index FILE [--key-profile vufind|extended]
                              [--rows N] [--no-progress]
@@ -37,7 +31,14 @@ Options:
   --no-progress        no progress line even on a terminal
 `;
 
-export async function runSyncCommand(argv: readonly string[], io: SyncIo): Promise<number> {
+/** `sync`: its row in the table of commands (catalogVersions.ts). */
+export const syncCommand: OwnLineCommand = {
+  name: 'sync',
+  synopsis: 'sync --solr URL --work-index FILE [--key-profile …]   (sync --help)',
+  run: (argv, io) => runSyncCommand(argv, io),
+};
+
+export async function runSyncCommand(argv: readonly string[], io: CliIo): Promise<number> {
   let options: { url: string; path: string; keyProfile: WorkKeyProfileName | undefined; rows?: number; progress: boolean };
   try {
     const { values, positionals } = parseArguments(argv, {
@@ -102,7 +103,7 @@ export function summaryLine(summary: WorkIndexSyncSummary, path: string): string
 }
 
 /** The loader's progress bar (progressBar.ts), a new one for each phase of the run (walk, changes, sweep). */
-function progressBars(stderr: SyncIo['stderr']): { update(progress: WorkIndexSyncProgress): void; end(): void } {
+function progressBars(stderr: CliIo['stderr']): { update(progress: WorkIndexSyncProgress): void; end(): void } {
   let bar: ProgressBar | undefined;
   let phase: WorkIndexSyncProgress['phase'] | undefined;
   let first = 0;

@@ -23,7 +23,7 @@ import { userInfo } from 'node:os';
 import { openSqliteIndex, type SqliteIndex } from '../adapters/sqlite/embeddedIndex.js';
 import type { GroupQualityReport, KeyGroupReport } from '../adapters/sqlite/groupQualityReads.js';
 import { VersionsError } from '../errors.js';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, parseArguments, UsageError, wholeNumber } from './commandLine.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, parseArguments, UsageError, wholeNumber, type CliIo, type OwnLineCommand } from './commandLine.js';
 import { DEFAULT_GENERIC_KEY_LIMITS } from '../work-keys/curation/groupQuality.js';
 import type { CurationDecision } from '../work-keys/curation/curationDecisions.js';
 import { curationFileText, decisionsFromCurationFile } from '../work-keys/curation/curationFile.js';
@@ -62,10 +62,6 @@ Options:
   --many-authors N     … with N different authors or more looks generic (default ${DEFAULT_GENERIC_KEY_LIMITS.manyAuthors})
 `;
 
-interface CliIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
-}
 
 type WorksCommand =
   | { kind: 'merge'; records: string[]; note: string; by: string | undefined }
@@ -148,6 +144,13 @@ function currentUser(): string {
   }
   return process.env.USER ?? process.env.USERNAME ?? 'unknown';
 }
+
+/** `works`: its row in the table of commands (catalogVersions.ts). */
+export const worksCommand: OwnLineCommand = {
+  name: 'works',
+  synopsis: 'works merge|split|list|undo|export|import|report|evaluate …   (works --help)',
+  run: (argv, io) => runWorksCommand(argv, io),
+};
 
 /**
  * Runs `works` with these arguments (after the word `works`); resolves to the exit code and never

@@ -27,7 +27,7 @@ import type { IngestWriter, PreparedRecordDocument } from '../ports.js';
 import { evaluateGrouping, scoreText, type GroupingEvaluation, type ScoredRecord } from '../work-keys/curation/groupingScores.js';
 import { parseWorkLabels, type WorkLabels } from '../work-keys/curation/workLabels.js';
 import { WORK_KEY_PROFILE_NAMES, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
-import { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, UsageError, wholeNumber } from './commandLine.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, UsageError, wholeNumber, type CliIo } from './commandLine.js';
 import { loadRecordFiles, type RecordFile } from './loadRecords.js';
 import { checkedRecordFiles } from './recordFileArguments.js';
 
@@ -78,11 +78,6 @@ export function evaluateCommandOf(text: (name: string) => string | undefined, fi
   }
   const profiles = profile === undefined || profile === 'both' ? WORK_KEY_PROFILE_NAMES : [profile as WorkKeyProfileName];
   return { gold, source: { files }, profiles, top };
-}
-
-interface CliIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
 }
 
 /** Runs `works evaluate`; resolves to the exit code and never throws. */

@@ -1,6 +1,6 @@
 /**
- * Worker threads that take batches in turn, for the pipeline's batch mappings (mappingWorkers.ts maps
- * records from their bytes, keyingWorkers.ts keys documents a program holds): each batch goes to the
+ * Worker threads that take batches in turn, for the pipeline's batch mappings (mappingPool.ts maps
+ * records from their bytes, keyingPool.ts keys documents a program holds): each batch goes to the
  * least busy worker as the message its mapping makes of it, at most BATCHES_PER_WORKER batches to a
  * worker, the rest waiting here; when the pipeline would wait, it has this thread run a waiting batch
  * instead (runOneHere), so no thread idles while records wait. A worker is started only when those
@@ -74,7 +74,7 @@ export function startBatchWorkerPool<Batch, Result>(options: BatchWorkerPoolOpti
   /** Posts waiting batches to workers holding fewer than BATCHES_PER_WORKER; refs a worker while it holds any. */
   const pump = () => {
     // A worker more only when the ones there are hold all they take and a batch still waits: a mapping
-    // that keeps fewer batches in flight than one worker holds (keyingWorkers.ts) starts one.
+    // that keeps fewer batches in flight than one worker holds (keyingPool.ts) starts one.
     if (queue.length > 0 && workers.length < options.workers && workers.every((worker) => held.get(worker)! >= BATCHES_PER_WORKER)) startOne();
     for (const worker of workers) {
       while (queue.length > 0 && held.get(worker)! < BATCHES_PER_WORKER) {

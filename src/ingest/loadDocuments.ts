@@ -13,7 +13,7 @@
 import { describeValue, InvalidArgumentError, InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { missingWriterMethods, type IngestWriter } from '../ports.js';
 import { defaultMappingWorkers } from './batchWorkerPool.js';
-import { startKeyingWorkers } from './keyingWorkers.js';
+import { startKeyingWorkers } from './keyingPool.js';
 import { IngestStoppedError, runIngest } from './pipeline.js';
 import type { SourceItem } from '../record/sourceRecord.js';
 
@@ -34,7 +34,7 @@ export interface LoadOptions {
   /** Documents per transaction (default: the writer's preferred batch size). */
   readonly batchSize?: number;
   /**
-   * Worker threads making the documents' work keys (keyingWorkers.ts; default defaultMappingWorkers(),
+   * Worker threads making the documents' work keys (keyingPool.ts; default defaultMappingWorkers(),
    * batchWorkerPool.ts);
    * 0 keys every document on this thread. A load keys its first KEYED_HERE_FIRST documents here, and
    * starts the workers only when it goes on.

@@ -61,7 +61,7 @@ export interface IngestOptions<T> {
    */
   readonly toDocument: (record: T, position: RecordPosition, keyProfile: WorkKeyProfileName) => unknown;
   /**
-   * The same mapping step run on batches of records elsewhere (worker threads: mappingWorkers.ts),
+   * The same mapping step run on batches of records elsewhere (worker threads: mappingPool.ts),
    * answering for each record what `toDocument` would, or that answer already prepared (checked, keyed,
    * stamped: prepareRecordDocument). The pipeline then reads ahead, a few batches at a time, so that
    * reading and writing here overlap the mapping there, and closes it at the end. A library's grouping
@@ -101,7 +101,7 @@ export type MappingOutcome =
   /** It threw anything else: the load stops with this error. */
   | { readonly failed: Error };
 
-/** The mapping step run on batches (mappingWorkers.ts); answers each batch's outcomes in the records' order. */
+/** The mapping step run on batches (mappingPool.ts); answers each batch's outcomes in the records' order. */
 export interface RecordBatchMapping<T> {
   /**
    * `clocks`: for each record, the pipeline's `now` for its position, which a document without
@@ -262,7 +262,7 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
     let prepared: PreparedDocument;
     try {
       if (outcome !== undefined && 'prepared' in outcome) {
-        // Checked, keyed and stamped where it was mapped (mappingWorkers.ts), as it would be here.
+        // Checked, keyed and stamped where it was mapped (mappingPool.ts), as it would be here.
         prepared = outcome.prepared;
       } else {
         const mapped = outcome === undefined ? toDocument(item.record, item.position, keyProfile) : valueOf(outcome);
@@ -432,7 +432,7 @@ function checkIngestOptions(options: unknown): asserts options is IngestOptions<
   }
   const mapBatches = given.mapBatches as Partial<RecordBatchMapping<unknown>> | null | undefined;
   if (mapBatches !== undefined && (typeof mapBatches !== 'object' || mapBatches === null || typeof mapBatches.map !== 'function' || typeof mapBatches.close !== 'function')) {
-    throw new InvalidOptionError('mapBatches', 'give a batch mapping ({ map, close, optionally mapOneHere }), as startMappingWorkers (src/ingest/mappingWorkers.ts) gives');
+    throw new InvalidOptionError('mapBatches', 'give a batch mapping ({ map, close, optionally mapOneHere }), as startMappingWorkers (src/ingest/mappingPool.ts) gives');
   }
   const missing = missingWriterMethods(given.writer);
   if (missing.length > 0) throw new InvalidOptionError('writer', `give an IngestWriter (src/ports.ts); it has no ${missing.join(', ')}`);

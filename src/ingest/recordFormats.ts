@@ -8,7 +8,9 @@
  * bytes, whatever its name), is told apart before any reader is given it (recordFileContent).
  *
  * To add a format: a reader in this folder (a streaming source of SourceItems) or a metadata prefix, a
- * mapping step, a row here. Left to others: reading (the readers), mapping (the mapping modules).
+ * mapping step, a row here. The rows' order is the order a file's first bytes are tried against the
+ * formats (formatOf); the names `--format` takes (RecordFileFormatName, RECORD_FILE_FORMAT_NAMES) and the
+ * CLI's usage text are derived from the rows. Left to others: reading (the readers), mapping (the mapping modules).
  */
 import { open } from 'node:fs/promises';
 import { sep } from 'node:path';
@@ -52,9 +54,13 @@ export interface RecordFormat {
   readonly harvest?: HarvestFormat;
 }
 
-export interface RecordFileFormat<T = unknown> {
-  /** The name `--format` takes and messages use. */
-  readonly name: 'jsonl' | 'iso2709' | 'marcxml';
+export interface RecordFileFormat<T = unknown> extends RecordFileReading<T> {
+  /** The name `--format` takes and messages use: its row's. */
+  readonly name: RecordFileFormatName;
+}
+
+/** How a file format is read and mapped; its name is its row's (fileFormatRow). */
+export interface RecordFileReading<T = unknown> {
   readonly label: string;
   /** What one record of the file is called in summaries ("lines" for JSON Lines, "records" otherwise). */
   readonly unit: string;
@@ -69,14 +75,14 @@ export interface RecordFileFormat<T = unknown> {
    */
   readonly toDocument: (record: T, position: RecordPosition, settings?: LocalMappingSettings, keyProfile?: WorkKeyProfileName) => unknown;
   /**
-   * For a format whose records may be mapped in worker threads (mappingWorkers.ts): the same records read
+   * For a format whose records may be mapped in worker threads (mappingPool.ts): the same records read
    * as their bytes (same positions, same problems), and the mapping step of those bytes, which parses them
    * as `read` does and calls `toDocument`. Absent: records of the format are mapped on the main thread.
    */
   readonly asBytes?: RecordBytesReading;
   /**
    * True for a format whose records are record documents as they are (`toDocument` gives them back):
-   * their work keys may be made in worker threads (keyingWorkers.ts).
+   * their work keys may be made in worker threads (keyingPool.ts).
    */
   readonly documentsAsRead?: true;
 }
@@ -87,8 +93,7 @@ export interface RecordBytesReading {
   readonly toDocument: (bytes: Uint8Array, position: RecordPosition, settings?: LocalMappingSettings, keyProfile?: WorkKeyProfileName) => unknown;
 }
 
-const jsonLines: RecordFileFormat<unknown> = {
-  name: 'jsonl',
+const jsonLines: RecordFileReading<unknown> = {
   label: 'JSON Lines record documents',
   unit: 'lines',
   extensions: ['.jsonl', '.ndjson', '.json'],
@@ -98,8 +103,7 @@ const jsonLines: RecordFileFormat<unknown> = {
   documentsAsRead: true,
 };
 
-const iso2709: RecordFileFormat<MarcRecord> = {
-  name: 'iso2709',
+const iso2709: RecordFileReading<MarcRecord> = {
   label: 'MARC 21 (ISO 2709)',
   unit: 'records',
   extensions: ['.mrc', '.marc', '.dat', '.iso'],
@@ -113,8 +117,7 @@ const iso2709: RecordFileFormat<MarcRecord> = {
   },
 };
 
-const marcXml: RecordFileFormat<MarcRecord> = {
-  name: 'marcxml',
+const marcXml: RecordFileReading<MarcRecord> = {
   label: 'MARCXML',
   unit: 'records',
   extensions: ['.xml', '.marcxml'],
@@ -135,13 +138,17 @@ function documentFromHarvestedMarcXml(record: HarvestedRecord, mapping: HarvestM
   return localMarcDocument(marc[0]!, mapping.local ?? STOCK_MAPPING, mapping.keyProfile === undefined ? {} : { keyProfile: mapping.keyProfile });
 }
 
-/** Every format, once. */
-export const RECORD_FORMATS: readonly RecordFormat[] = [
-  { name: 'jsonl', file: jsonLines as RecordFileFormat },
-  { name: 'iso2709', file: iso2709 as RecordFileFormat },
+/** A row of a format read from files: the name is the row's and its file format's. */
+function fileFormatRow<N extends string, T>(name: N, reading: RecordFileReading<T>): { readonly name: N; readonly file: RecordFileReading & { readonly name: N } } {
+  return { name, file: { ...(reading as RecordFileReading), name } };
+}
+
+/** Every format, once, files' formats in the order they are tried (formatOf). */
+const FORMAT_ROWS = [
+  fileFormatRow('jsonl', jsonLines),
+  fileFormatRow('iso2709', iso2709),
   {
-    name: 'marcxml',
-    file: marcXml as RecordFileFormat,
+    ...fileFormatRow('marcxml', marcXml),
     harvest: { prefix: 'marc21', label: 'MARCXML', toDocument: documentFromHarvestedMarcXml },
   },
   {
@@ -160,10 +167,18 @@ export const RECORD_FORMATS: readonly RecordFormat[] = [
       },
     },
   },
-];
+] as const satisfies readonly { readonly name: string; readonly file?: RecordFileReading; readonly harvest?: HarvestFormat }[];
 
-/** The formats files are read in. */
+/** The names of the formats files are read in (`--format`), from the rows that have a file format. */
+export type RecordFileFormatName = Extract<(typeof FORMAT_ROWS)[number], { readonly file: unknown }>['name'];
+
+export const RECORD_FORMATS: readonly RecordFormat[] = FORMAT_ROWS;
+
+/** The formats files are read in, in the order they are tried. */
 export const RECORD_FILE_FORMATS: readonly RecordFileFormat[] = RECORD_FORMATS.flatMap((format) => (format.file === undefined ? [] : [format.file]));
+
+/** Their names, as `--format` takes them. */
+export const RECORD_FILE_FORMAT_NAMES: readonly RecordFileFormatName[] = RECORD_FILE_FORMATS.map((format) => format.name);
 
 /** The formats harvests take. */
 export const HARVEST_FORMATS: readonly HarvestFormat[] = RECORD_FORMATS.flatMap((format) => (format.harvest === undefined ? [] : [format.harvest]));

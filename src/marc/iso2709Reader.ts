@@ -86,7 +86,7 @@ export async function* readIso2709Stream(chunks: AsyncIterable<Uint8Array>, sour
  * terminator) instead of parsed: the record is checked as that reader checks it (a record it would
  * refuse is the same problem here, at the same position, with the same 001), but its fields are not
  * decoded. parseIso2709Record turns the bytes into the very record readIso2709Stream gives. This is how
- * records are handed to the mapping step in worker threads (src/ingest/mappingWorkers.ts): bytes cross
+ * records are handed to the mapping step in worker threads (src/ingest/mappingPool.ts): bytes cross
  * threads for the price of a copy, a parsed record costs as much to clone as to read.
  */
 export async function* readIso2709RecordBytes(chunks: AsyncIterable<Uint8Array>, source: string): AsyncGenerator<SourceItem<Uint8Array>> {

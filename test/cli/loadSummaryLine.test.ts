@@ -5,7 +5,7 @@
  * load and the words it must give.
  */
 import test from 'ava';
-import { countsText } from '../../src/cli/catalogVersions.js';
+import { countsText } from '../../src/cli/ingestReport.js';
 import { NO_INGEST_COUNTS, type IngestCounts } from '../../src/ingest/pipeline.js';
 
 const ROWS: ReadonlyArray<{ readonly name: string; readonly counts: Partial<IngestCounts>; readonly text: string }> = [

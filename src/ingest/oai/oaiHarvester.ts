@@ -21,9 +21,11 @@
  * metadata to record documents (dublinCoreMapping.ts, the MARC mapping), writing and deleting in the
  * index.
  */
-import { describeValue, InvalidArgumentError, InvalidCallError, InvalidOptionError, MalformedOaiResponseError, OaiError, OaiRequestError } from '../../errors.js';
+import { InvalidCallError, MalformedOaiResponseError, OaiError, OaiRequestError } from '../../errors.js';
 import type { RecordPosition, SourceItem } from '../../record/sourceRecord.js';
 import { OaiResponseParser, type OaiResponseSummary, type ParsedOaiRecord } from './oaiResponseParser.js';
+import { answerOfFailedStatus, AttemptWithIdleTimeout, RetryBudget, TransientFailure, type OaiRetryPolicy } from './oaiRequestAttempts.js';
+import { checkOptions, datesToSend, type HarvestSettings, type OaiGranularity, type OaiHarvestOptions } from './oaiHarvestSettings.js';
 
 /** One harvested (not deleted) record. */
 export interface HarvestedRecord {
@@ -35,38 +37,6 @@ export interface HarvestedRecord {
   /** The one element inside <metadata>, with the namespace declarations it needs to be read alone. */
   readonly metadataXml: string;
 }
-
-export interface OaiRetryPolicy {
-  /** Attempts per request, the first included (default 6). */
-  readonly maxAttempts?: number;
-  /** Wait before the second attempt; each later wait doubles (default 1 000 ms). */
-  readonly initialDelayMs?: number;
-  /** Longest backoff wait (default 60 000 ms). A Retry-After from the repository may be longer. */
-  readonly maxDelayMs?: number;
-  /** Time one request may take over all its attempts and waits (default 300 000 ms). */
-  readonly maxTotalMs?: number;
-}
-
-export interface OaiHarvestOptions {
-  /** The repository's OAI-PMH base URL (http or https). */
-  readonly baseUrl: string;
-  readonly metadataPrefix: string;
-  readonly set?: string;
-  /** `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`: records changed on or after. */
-  readonly from?: string;
-  /** `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`: records changed on or before. */
-  readonly until?: string;
-  readonly fetch?: typeof fetch;
-  readonly retry?: OaiRetryPolicy;
-  /** How the harvester waits between attempts (tests pass one that returns at once). */
-  readonly sleep?: (ms: number) => Promise<void>;
-  /** Called with the URL of every HTTP request, retries included (for logs). */
-  readonly onRequest?: (url: string) => void;
-  /** An attempt fails (and may be retried) when no byte arrives for this long (default 120 000 ms). */
-  readonly idleTimeoutMs?: number;
-}
-
-export type OaiGranularity = 'YYYY-MM-DD' | 'YYYY-MM-DDThh:mm:ssZ';
 
 /** What a finished harvest reports. */
 export interface OaiHarvestSummary {
@@ -84,6 +54,7 @@ export interface OaiHarvestSummary {
 }
 
 export { OaiError, OaiRequestError };
+export type { OaiGranularity, OaiHarvestOptions, OaiRetryPolicy };
 
 export interface OaiHarvest extends AsyncIterable<SourceItem<HarvestedRecord>> {
   /** The harvest's summary; throws unless the iteration has ended without an error. */
@@ -91,29 +62,8 @@ export interface OaiHarvest extends AsyncIterable<SourceItem<HarvestedRecord>> {
 }
 
 
-const DEFAULT_RETRY = { maxAttempts: 6, initialDelayMs: 1_000, maxDelayMs: 60_000, maxTotalMs: 300_000 } as const;
-const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 /** Repositories' access logs (and rate limiters) can tell a harvester from a browser or a bot. */
 const REQUEST_HEADERS = { accept: 'text/xml, application/xml', 'user-agent': 'koa-catalog-versions OAI-PMH harvester' } as const;
-/** Enough of an error page to find an OAI-PMH <error> in it or to quote it. */
-const MAX_ERROR_BODY_CHARS = 1_000_000;
-
-const DAY_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const SECOND_DATE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
-
-interface HarvestSettings {
-  readonly baseUrl: URL;
-  readonly source: string;
-  readonly metadataPrefix: string;
-  readonly set: string | undefined;
-  readonly from: string | undefined;
-  readonly until: string | undefined;
-  readonly fetch: typeof fetch;
-  readonly retry: Required<OaiRetryPolicy>;
-  readonly sleep: (ms: number) => Promise<void>;
-  readonly onRequest: ((url: string) => void) | undefined;
-  readonly idleTimeoutMs: number;
-}
 
 /**
  * Starts nothing yet: the requests begin when the harvest is iterated. Throws InvalidOptionError at
@@ -135,107 +85,6 @@ export function harvestOai(options: OaiHarvestOptions): OaiHarvest {
       return summary;
     },
   };
-}
-
-function checkOptions(options: OaiHarvestOptions): HarvestSettings {
-  if (typeof options !== 'object' || options === null) {
-    throw new InvalidArgumentError('harvestOai', 'options', 'an object ({ baseUrl, metadataPrefix, … })', options);
-  }
-  if (typeof options.metadataPrefix !== 'string') {
-    throw new InvalidOptionError('metadataPrefix', `${describeValue(options.metadataPrefix)} is not a metadata prefix (e.g. marc21 or oai_dc)`);
-  }
-  let baseUrl: URL;
-  try {
-    baseUrl = new URL(options.baseUrl);
-  } catch {
-    throw new InvalidOptionError('baseUrl', `${JSON.stringify(options.baseUrl)} is not a URL`);
-  }
-  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') {
-    throw new InvalidOptionError('baseUrl', `${JSON.stringify(options.baseUrl)} is not an http or https URL`);
-  }
-  if (options.metadataPrefix.trim() === '') throw new InvalidOptionError('metadataPrefix', 'it is empty');
-  if (options.set !== undefined && typeof options.set !== 'string') {
-    throw new InvalidOptionError('set', `${describeValue(options.set)} is not a set spec`);
-  }
-  if (options.set !== undefined && options.set.trim() === '') {
-    throw new InvalidOptionError('set', 'it is empty (leave it out to harvest every set)');
-  }
-  for (const option of ['from', 'until'] as const) {
-    if (options[option] !== undefined && typeof options[option] !== 'string') {
-      throw new InvalidOptionError(option, `${describeValue(options[option])} is neither YYYY-MM-DD nor YYYY-MM-DDThh:mm:ssZ`);
-    }
-  }
-  if (options.from !== undefined) checkOaiDate('from', options.from);
-  if (options.until !== undefined) checkOaiDate('until', options.until);
-  if (options.from !== undefined && options.until !== undefined
-    && startOf(options.from) > endOf(options.until)) {
-    throw new InvalidOptionError('until', `${options.until} is before from (${options.from})`);
-  }
-  const retry = { ...DEFAULT_RETRY, ...definedFields(options.retry ?? {}) };
-  for (const [name, value] of Object.entries(retry)) {
-    if (!Number.isFinite(value) || value < 0 || (name === 'maxAttempts' && (value < 1 || !Number.isInteger(value)))) {
-      throw new InvalidOptionError(`retry.${name}`, `${value} is not ${name === 'maxAttempts' ? 'a whole number of at least 1' : 'a number of milliseconds'}`);
-    }
-  }
-  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  if (!Number.isFinite(idleTimeoutMs) || idleTimeoutMs <= 0) {
-    throw new InvalidOptionError('idleTimeoutMs', `${idleTimeoutMs} is not a positive number of milliseconds`);
-  }
-  return {
-    baseUrl,
-    source: options.baseUrl,
-    metadataPrefix: options.metadataPrefix,
-    set: options.set,
-    from: options.from,
-    until: options.until,
-    fetch: options.fetch ?? globalThis.fetch,
-    retry,
-    sleep: options.sleep ?? ((ms) => new Promise((resolve) => { setTimeout(resolve, ms); })),
-    onRequest: options.onRequest,
-    idleTimeoutMs,
-  };
-}
-
-function definedFields(policy: OaiRetryPolicy): OaiRetryPolicy {
-  return Object.fromEntries(Object.entries(policy).filter(([, value]) => value !== undefined));
-}
-
-/** Checks an OAI-PMH UTCdatetime: a real calendar date (and time), in one of the two granularities. */
-function checkOaiDate(option: string, value: string): void {
-  const match = SECOND_DATE.exec(value) ?? DAY_DATE.exec(value);
-  if (match === null) {
-    throw new InvalidOptionError(option, `${JSON.stringify(value)} is neither YYYY-MM-DD nor YYYY-MM-DDThh:mm:ssZ`);
-  }
-  const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1).map(Number);
-  const date = new Date(Date.UTC(year!, month! - 1, day!, hour, minute, second));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month! - 1 || date.getUTCDate() !== day
-    || date.getUTCHours() !== hour || date.getUTCMinutes() !== minute || date.getUTCSeconds() !== second) {
-    throw new InvalidOptionError(option, `${JSON.stringify(value)} is not a real date and time`);
-  }
-}
-
-/** The first second a date stands for (a day date means its first second). */
-function startOf(date: string): string {
-  return date.length === 10 ? `${date}T00:00:00Z` : date;
-}
-
-/** The last second a date stands for (a day date means its last second). */
-function endOf(date: string): string {
-  return date.length === 10 ? `${date}T23:59:59Z` : date;
-}
-
-/**
- * The from and until to send: day dates for a day-only repository; for a repository with seconds, a
- * day date beside a date with seconds is widened to its first or last second, since OAI-PMH requires
- * both arguments in one granularity.
- */
-function datesToSend(settings: HarvestSettings, granularity: OaiGranularity): { from?: string; until?: string } {
-  const { from, until } = settings;
-  if (granularity === 'YYYY-MM-DD') {
-    return { ...(from !== undefined ? { from: from.slice(0, 10) } : {}), ...(until !== undefined ? { until: until.slice(0, 10) } : {}) };
-  }
-  if (from !== undefined && until !== undefined && from.length !== until.length) return { from: startOf(from), until: endOf(until) };
-  return { ...(from !== undefined ? { from } : {}), ...(until !== undefined ? { until } : {}) };
 }
 
 function requestUrl(baseUrl: URL, parameters: Record<string, string | undefined>): string {
@@ -303,17 +152,6 @@ function throwOaiErrors(response: OaiResponseSummary, url: string): void {
   if (first === undefined) return;
   const others = response.errors.slice(1).map((error) => `${error.code}${error.message === '' ? '' : `: ${error.message}`}`);
   throw new OaiError(first.code, [first.message, ...others].filter((part) => part !== '').join('; '), url);
-}
-
-/** An attempt failed in a way that another attempt may not: the network, a 5xx, a 503 or 429. */
-class TransientFailure extends Error {
-  readonly retryAfterMs: number | undefined;
-  readonly status: number | undefined;
-  constructor(message: string, details: { retryAfterMs?: number; status?: number; cause?: unknown } = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.retryAfterMs = details.retryAfterMs;
-    this.status = details.status;
-  }
 }
 
 /**
@@ -414,130 +252,4 @@ function sourceItemOf(parsed: ParsedOaiRecord, source: string, counts: HarvestCo
     position,
     record: { identifier: parsed.identifier, datestamp: parsed.datestamp, setSpecs: parsed.setSpecs, metadataXml: parsed.metadataXml },
   };
-}
-
-/**
- * A status other than 2xx: 503 and 429 are retried after their Retry-After, other 5xx with backoff
- * (except 501, which will not change); other statuses fail at once, unless the body is an OAI-PMH
- * error response, which some repositories send with a 4xx status and which is then read as one.
- */
-async function answerOfFailedStatus(
-  response: Response,
-  url: string,
-  attempts: number,
-  attempt: AttemptWithIdleTimeout,
-): Promise<OaiResponseSummary> {
-  const { status } = response;
-  if (status === 503 || status === 429) {
-    response.body?.cancel().catch(() => undefined);
-    const retryAfterMs = retryAfterOf(response.headers.get('retry-after'));
-    throw new TransientFailure(`HTTP ${status}${retryAfterMs === undefined ? '' : ` (Retry-After ${response.headers.get('retry-after')})`}`, {
-      status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    });
-  }
-  if (status >= 500 && status !== 501) {
-    response.body?.cancel().catch(() => undefined);
-    throw new TransientFailure(`HTTP ${status}`, { status });
-  }
-  const body = await attempt.guard(() => response.text(), url);
-  const excerpt = body.slice(0, MAX_ERROR_BODY_CHARS);
-  const parser = new OaiResponseParser();
-  try {
-    parser.write(excerpt);
-    const summary = parser.finish();
-    if (summary.errors.length > 0) return summary;
-  } catch {
-    // Not an OAI-PMH error response: report the status.
-  }
-  const quoted = body.replace(/\s+/g, ' ').trim().slice(0, 200);
-  throw new OaiRequestError(`HTTP ${status} from ${url}${quoted === '' ? '' : `: ${quoted}`}`, { url, status, attempts });
-}
-
-/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
-function retryAfterOf(header: string | null): number | undefined {
-  if (header === null) return undefined;
-  const value = header.trim();
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-/** Attempts and time spent on one request; decides whether and how long to wait before the next. */
-class RetryBudget {
-  attempts = 0;
-  /** Time spent on attempts (measured) and waits (as asked of sleep, which tests make instant). */
-  private spentMs = 0;
-  private attemptStartedAt = 0;
-
-  constructor(private readonly settings: HarvestSettings, private readonly url: string) {}
-
-  startAttempt(): void {
-    this.attempts += 1;
-    this.attemptStartedAt = performance.now();
-  }
-
-  async waitBeforeRetrying(failure: TransientFailure): Promise<void> {
-    this.spentMs += performance.now() - this.attemptStartedAt;
-    const { maxAttempts, initialDelayMs, maxDelayMs, maxTotalMs } = this.settings.retry;
-    const details = { url: this.url, attempts: this.attempts, cause: failure, ...(failure.status !== undefined ? { status: failure.status } : {}) };
-    if (this.attempts >= maxAttempts) {
-      throw new OaiRequestError(`Gave up on ${this.url} after ${this.attempts} attempts; the last failed with ${failure.message}`, details);
-    }
-    const delayMs = failure.retryAfterMs ?? Math.min(maxDelayMs, initialDelayMs * 2 ** (this.attempts - 1));
-    if (this.spentMs + delayMs > maxTotalMs) {
-      throw new OaiRequestError(
-        `Gave up on ${this.url} after ${this.attempts} attempts: waiting ${Math.ceil(delayMs / 1000)} s more would exceed the retry budget of ${Math.round(maxTotalMs / 1000)} s; the last failed with ${failure.message}`,
-        details,
-      );
-    }
-    await this.settings.sleep(delayMs);
-    this.spentMs += delayMs;
-  }
-}
-
-/**
- * One attempt's abort signal, fired when a wait for the network (the response head, the next piece of
- * the body) lasts longer than the idle timeout. Only those waits are timed: a consumer that takes long
- * over a record does not count against the repository.
- */
-class AttemptWithIdleTimeout {
-  private readonly controller = new AbortController();
-  private timedOut = false;
-
-  constructor(private readonly idleTimeoutMs: number) {}
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  /** Runs one network wait; turns network failures (and the idle timeout) into TransientFailure. */
-  async guard<T>(wait: () => Promise<T>, url: string): Promise<T> {
-    const timer = setTimeout(() => {
-      this.timedOut = true;
-      this.controller.abort();
-    }, this.idleTimeoutMs);
-    try {
-      return await wait();
-    } catch (error) {
-      if (this.timedOut) throw new TransientFailure(`no data from ${url} for ${Math.round(this.idleTimeoutMs / 1000)} s`, { cause: error });
-      if (error instanceof TransientFailure || error instanceof OaiRequestError) throw error;
-      throw new TransientFailure(`a network error (${describeNetworkError(error)})`, { cause: error });
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  end(): void {
-    this.controller.abort();
-  }
-}
-
-function describeNetworkError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause;
-  if (cause instanceof Error) {
-    const code = (cause as { code?: unknown }).code;
-    return `${error.message}: ${typeof code === 'string' ? `${code} ` : ''}${cause.message}`;
-  }
-  return error.message;
 }

@@ -1,5 +1,5 @@
 /**
- * The mapping step in worker threads (src/ingest/mappingWorkers.ts), which also prepares and keys the
+ * The mapping step in worker threads (src/ingest/mappingPool.ts), which also prepares and keys the
  * documents there, against the same step on the main thread, through the one pipeline, under each work-key
  * profile and with a writer's grouping decision: an ISO 2709 file of UTF-8 and MARC-8 records, records the reader
  * refuses, a record the mapping refuses (no id), a withdrawn record and a duplicate, long enough for
@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IngestOptions, RecordBatchMapping } from '../../src/ingest/pipeline.js';
-import { startMappingWorkers, storedFieldRuns, storedFieldsJsonFrom } from '../../src/ingest/mappingWorkers.js';
+import { startMappingWorkers } from '../../src/ingest/mappingPool.js';
+import { storedFieldRuns, storedFieldsJsonFrom } from '../../src/ingest/mappingOutcomeTexts.js';
 import { prepareRecordDocument, type PreparedRecordDocument } from '../../src/ingest/prepareRecordDocument.js';
 import { documentColumnOf } from '../../src/adapters/sqlite/indexTables.js';
 import { recordFormatNamed } from '../../src/ingest/recordFormats.js';

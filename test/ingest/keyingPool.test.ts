@@ -1,5 +1,5 @@
 /**
- * Work keys of record documents made in worker threads (src/ingest/keyingWorkers.ts) against the same
+ * Work keys of record documents made in worker threads (src/ingest/keyingPool.ts) against the same
  * documents prepared on the main thread, through the one pipeline, under each work-key profile and with a
  * writer's grouping decision: the test fixtures' documents over and over (some carrying their own keys,
  * some without last_indexed), with documents the check refuses, a deletion and a duplicate, long enough for
@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecordBatchMapping } from '../../src/ingest/pipeline.js';
-import { startKeyingWorkers } from '../../src/ingest/keyingWorkers.js';
+import { startKeyingWorkers } from '../../src/ingest/keyingPool.js';
 import { loadDocuments } from '../../src/ingest/loadDocuments.js';
 import { recordFormatNamed } from '../../src/ingest/recordFormats.js';
 import { loadRecordFiles, MAPPING_WORKERS_MIN_BYTES } from '../../src/cli/loadRecords.js';

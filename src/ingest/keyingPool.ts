@@ -1,7 +1,7 @@
 /**
  * The pipeline's batch mapping (pipeline.ts, RecordBatchMapping) for record documents a program already
  * holds (`loadDocuments`, JSON Lines files): the mapping step takes them as they are, and what costs is
- * making their work keys, which this runs in worker threads (keyingWorker.ts, through batchWorkerPool.ts).
+ * making their work keys, which this runs in worker threads (keyingThread.ts, through batchWorkerPool.ts).
  * Each document is checked here, in order; one that needs keys is sent as only the fields its profile
  * reads (WorkKeyProfile.keyedFields), its keys come back, and it is prepared here with them
  * (preparedWithKeys), so the documents themselves never cross threads; a document that carries its keys
@@ -57,7 +57,7 @@ export function startKeyingWorkers(options: KeyingWorkersOptions): RecordBatchMa
   let handedOver = 0;
   const pool = startBatchWorkerPool<KeyingBatch, string[][]>({
     callerUrl: import.meta.url,
-    stem: 'keyingWorker',
+    stem: 'keyingThread',
     workerData: undefined,
     workers: options.workers,
     messageOf: ({ documents, keyProfile }) => {
@@ -123,7 +123,7 @@ function keyedFieldsText(documents: readonly RecordDocument[], keyProfile: WorkK
   return JSON.stringify(rows);
 }
 
-/** The keys of a batch posted to a keying worker (keyingWorker.ts), as FromKeyingWorker.keys. */
+/** The keys of a batch posted to a keying worker (keyingThread.ts), as FromKeyingWorker.keys. */
 export function keysOfFieldsText({ keyProfile, fields }: Omit<ToKeyingWorker, 'batch'>): string {
   const profile = WORK_KEY_PROFILES[keyProfile];
   const names = profile.keyedFields;

@@ -1,15 +1,17 @@
 /**
- * A worker thread of the mapping step (started by mappingWorkers.ts): maps each batch of records it is
+ * A worker thread of the mapping step (started by mappingPool.ts): maps each batch of records it is
  * posted, as bytes, with its format's mapping of bytes (recordFormats.ts, `asBytes.toDocument`) and the
  * load's local mapping settings, prepares each document (checked, keyed, stamped with the clock posted
- * with it: mappingWorkers.ts, outcomeOf), and answers the outcomes in the records' order, each as a short
- * text with, for a document, where its stored fields lie in it (mappingWorkers.ts, FromMappingWorker,
+ * with it: mappingPool.ts, outcomeOf), and answers the outcomes in the records' order, each as a short
+ * text with, for a document, where its stored fields lie in it (mappingOutcomeTexts.ts, FromMappingWorker,
  * outcomeText and storedFieldRuns, say how they are written).
  *
- * Left to others: batching, ordering and turning outcomes back into documents and errors (mappingWorkers.ts).
+ * Left to others: batching, ordering and turning outcomes back into documents and errors (mappingPool.ts,
+ * mappingOutcomeTexts.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { bytesMappingOf, outcomeOf, outcomeText, OutcomeTexts, storedFieldRuns, unpackedPosition, type FromMappingWorker, type MappingWorkerData, type ToMappingWorker } from './mappingWorkers.js';
+import { bytesMappingOf, outcomeOf, unpackedPosition, type MappingWorkerData, type ToMappingWorker } from './mappingPool.js';
+import { outcomeText, OutcomeTexts, storedFieldRuns, type FromMappingWorker } from './mappingOutcomeTexts.js';
 
 const port = parentPort!;
 const { format, settings } = workerData as MappingWorkerData;
