@@ -26,7 +26,8 @@ export type VersionsErrorCode =
   | 'CURATION_UNKNOWN_RECORD'
   | 'CURATION_UNKNOWN_DECISION'
   | 'CURATION_FILE_INVALID'
-  | 'WORK_LABELS_INVALID';
+  | 'WORK_LABELS_INVALID'
+  | 'WORK_COLLECTION_REFUSED';
 
 export class VersionsError extends Error {
   readonly code: VersionsErrorCode;
@@ -271,5 +272,19 @@ export class InvalidWorkLabelsError extends VersionsError {
     super('WORK_LABELS_INVALID', `${file}${line !== undefined ? `:${line}` : ''}: ${problem}`);
     this.file = file;
     this.line = line;
+  }
+}
+
+/**
+ * A work collection command (create, delete: src/adapters/solr/workCollection/workCollectionAdmin.ts) that
+ * Solr refused or that was not carried out: a collection of that name exists already, the collection named
+ * is not a work collection (delete touches no other), or the Configsets or Collections API answered an
+ * error (its message is quoted). `collection` is the collection's name.
+ */
+export class WorkCollectionError extends VersionsError {
+  readonly collection: string;
+  constructor(collection: string, problem: string, options?: { cause?: unknown }) {
+    super('WORK_COLLECTION_REFUSED', `Work collection ${JSON.stringify(collection)}: ${problem}`, options);
+    this.collection = collection;
   }
 }

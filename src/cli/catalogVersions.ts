@@ -48,6 +48,7 @@ import { DEFAULT_EMBEDDED_KEY_PROFILE } from '../adapters/sqlite/keyProfileRecor
 /** `convert`'s profile when none is asked for: the CLI's default, that of a new embedded index. */
 const CLI_KEY_PROFILE: WorkKeyProfileName = DEFAULT_EMBEDDED_KEY_PROFILE;
 import { runSyncCommand } from './syncCommand.js';
+import { runWorkCollectionCommand } from './workCollectionCommand.js';
 import { ProgressBar } from './progressBar.js';
 
 export { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE };
@@ -60,6 +61,7 @@ const USAGE = `Usage: catalog-versions load FILE.jsonl|FILE.mrc|FILE.xml… (--d
        catalog-versions delete ID… | --ids-file FILE (--db PATH | --solr CORE_URL)
        catalog-versions works merge|split|list|undo|export|import|report|evaluate …   (works --help)
        catalog-versions sync --solr URL --work-index FILE [--key-profile …]   (sync --help)
+       catalog-versions work-collection create|delete --solr NODE_URL --name NAME   (work-collection --help)
 
 load     reads record files into the embedded index or a Solr core. Each file's format
          is recognised from its content: JSON Lines record documents (VuFind "biblio"
@@ -334,6 +336,7 @@ function targetOf(values: Record<string, string | boolean | undefined>): TargetS
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv[0] === 'works') return runWorksCommand(argv.slice(1), io);
   if (argv[0] === 'sync') return runSyncCommand(argv.slice(1), io);
+  if (argv[0] === 'work-collection') return runWorkCollectionCommand(argv.slice(1), io);
   let parsed: Parsed;
   try {
     parsed = parseCommandLine(argv);
