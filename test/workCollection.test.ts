@@ -13,7 +13,10 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { runCli } from '../src/cli/catalogVersions.js';
 import { WORK_COLLECTION_CONFIGSET, WORK_COLLECTION_FIELDS, WORK_COLLECTION_SCHEMA_NAME, WORK_COLLECTION_STATE_ID } from '../src/adapters/solr/workCollection/workCollectionSchema.js';
-import { workCollectionShape } from '../src/adapters/solr/workCollection/workCollectionAdmin.js';
+import { createWorkCollection, deleteWorkCollection, workCollectionShape } from '../src/adapters/solr/workCollection/workCollectionAdmin.js';
+import { syncWorkCollection } from '../src/adapters/solr/workCollection/workCollectionSync.js';
+import { keysOf } from '../src/work-keys/storedDocumentKeys.js';
+import { solrCore, updateSolr } from './indexBehaviour/realSolr.js';
 import { capture } from './support/commandRuns.js';
 
 type SchemaField = { '@_name': string; '@_type': string; '@_multiValued'?: string };
@@ -147,5 +150,64 @@ if (cloudUrl === undefined || cloudUrl === '') {
     const gone = capture();
     t.is(await runCli(['work-collection', 'delete', '--solr', base, '--name', name], gone.io), 1);
     t.regex(gone.err(), /there is no collection of that name on .*\[WORK_COLLECTION_REFUSED\]/);
+  });
+
+  test.serial('sync into the work collection: a walk stopped after a page resumes; every document has its keys and facet values; the profile is recorded and another refused; changes and deletions follow; the core is only read', async (t) => {
+    t.timeout(300_000);
+    const collectionName = 'work_collection_sync';
+    if ((await collections()).includes(collectionName)) await deleteWorkCollection({ solr: base, name: collectionName });
+    const { url: workUrl } = await createWorkCollection({ solr: base, name: collectionName, shards: 2, replicas: 2 });
+    t.teardown(() => deleteWorkCollection({ solr: base, name: collectionName }).then(() => undefined));
+    const core = await solrCore({ name: 'solrcloud', base }, 'work_collection_source', 'aggregator');
+    await updateSolr(core, { delete: { query: '*:*' } });
+    await updateSolr(core, [
+      { id: 'dom-casmurro-1899', title: 'Dom Casmurro', author: ['Assis, Machado de'], format: ['Book'], language: ['Portuguese'], publishDate: ['1899'] },
+      { id: 'dom-casmurro-1997', title: 'Dom Casmurro', author: ['Assis, Machado de'], format: ['Book', 'Large print'], language: ['Portuguese'], publishDate: ['c1997'] },
+      { id: 'dom-casmurro-translation', title: 'Dom Casmurro', author: ['Assis, Machado de'], format: ['eBook'], language: ['English'] },
+      { id: 'memorias-postumas', title: 'Memórias póstumas de Brás Cubas', author: ['Assis, Machado de'], institution: ['Biblioteca Nacional'] },
+      { id: 'thesis-without-title', format: ['Thesis'] },
+    ]);
+    const coreDocuments = async () => ((await ask(`${core}/select?q=*:*&fl=*,_version_&sort=id%20asc&rows=100&wt=json`)).response as { docs: Array<Record<string, unknown>> }).docs;
+    const before = await coreDocuments();
+
+    let pages = 0;
+    await t.throwsAsync(syncWorkCollection({ url: core, workCollection: { url: workUrl }, rows: 2, onProgress: () => { if (++pages === 1) throw new Error('stopped'); } }), { message: 'stopped' });
+    const walked = await syncWorkCollection({ url: core, workCollection: { url: workUrl }, rows: 2 });
+    t.like(walked, { mode: 'walk', keyProfile: 'vufind', fetched: 3, held: 5, inCore: 5, removed: 0, refused: 0, swept: false });
+    t.deepEqual(walked.unkeyable, { 'no stored title (and no fullrecord)': 1 });
+    t.deepEqual(await coreDocuments(), before, 'the core\'s documents, _version_ included, are as they were');
+
+    const inCollection = async (ids: string[]) => {
+      const got = await ask(`${workUrl}/get?ids=${ids.map(encodeURIComponent).join(',')}&wt=json`);
+      return new Map((got.response as { docs: Array<Record<string, unknown>> }).docs.map((doc) => [String(doc.id), doc]));
+    };
+    const held = await inCollection(before.map((doc) => String(doc.id)));
+    for (const doc of before) {
+      const id = String(doc.id);
+      t.deepEqual([...(held.get(id)?.work_keys as string[] | undefined ?? [])].sort(), [...new Set(keysOf(doc, 'vufind').keys)].sort(), `${id}: the vufind keys of its stored fields`);
+    }
+    t.deepEqual(held.get('dom-casmurro-1997')?.format, ['Book', 'Large print']);
+    t.deepEqual(held.get('dom-casmurro-1997')?.publishDate, ['1997'], 'the year, as the page counts it');
+    t.deepEqual(held.get('memorias-postumas')?.institution, ['Biblioteca Nacional']);
+    const members = async (id: string) => {
+      const keys = held.get(id)?.work_keys as string[];
+      const found = await ask(`${workUrl}/select?q=${encodeURIComponent(`{!terms f=work_keys}${keys.join(',')}`)}&fl=id&sort=id%20asc&rows=50&wt=json`);
+      return (found.response as { docs: Array<{ id: string }> }).docs.map((doc) => doc.id);
+    };
+    t.deepEqual(await members('dom-casmurro-1899'), ['dom-casmurro-1899', 'dom-casmurro-1997', 'dom-casmurro-translation']);
+    const state = JSON.parse(String((await inCollection([WORK_COLLECTION_STATE_ID])).get(WORK_COLLECTION_STATE_ID)?.state)) as Record<string, unknown>;
+    t.like(state, { key_profile: 'vufind', core, walk_done: true });
+
+    const refused = await t.throwsAsync(syncWorkCollection({ url: core, workCollection: { url: workUrl }, keyProfile: 'extended' }));
+    t.regex(refused?.message ?? '', /is keyed with the vufind profile, not extended: leave keyProfile \(--key-profile\) out/);
+    const wrongCore = await t.throwsAsync(syncWorkCollection({ url: cloudUrl, workCollection: { url: workUrl } }));
+    t.regex(wrongCore?.message ?? '', /is the work collection of .*work_collection_source, not of/);
+
+    await updateSolr(core, [{ id: 'memorias-postumas', title: 'Dom Casmurro', author: ['Assis, Machado de'] }, { id: 'dom-casmurro-2008', title: 'Dom Casmurro', author: ['Assis, Machado de'], language: ['Spanish'] }]);
+    await updateSolr(core, { delete: { id: 'dom-casmurro-translation' } });
+    const changed = await syncWorkCollection({ url: core, workCollection: { url: workUrl } });
+    t.like(changed, { mode: 'changes', fetched: 2, removed: 1, swept: true, held: 5, inCore: 5 });
+    t.deepEqual(await members('dom-casmurro-1899'), ['dom-casmurro-1899', 'dom-casmurro-1997', 'dom-casmurro-2008', 'memorias-postumas']);
+    t.like(await syncWorkCollection({ url: core, workCollection: { url: workUrl } }), { mode: 'changes', fetched: 0, removed: 0, swept: false, held: 5 });
   });
 }

@@ -130,7 +130,7 @@ interface CheckedSyncOptions {
 }
 
 /** The `fields` option: an object of Solr field names (only the facet fields' are read here). */
-function checkFacetFieldNames(fields: unknown): Partial<SolrFieldMap> {
+export function checkFacetFieldNames(fields: unknown): Partial<SolrFieldMap> {
   if (fields === undefined) return {};
   if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new InvalidOptionError('fields', 'must be an object of Solr field names, as createSolrIndex\'s');
   for (const [name, value] of Object.entries(fields)) {
@@ -275,10 +275,10 @@ async function syncOpened(index: WorkIndex, options: CheckedSyncOptions & { keyP
   };
 }
 
-type Select = (params: ReadonlyArray<readonly [string, string]>, what: string) => Promise<SolrResultList>;
+export type Select = (params: ReadonlyArray<readonly [string, string]>, what: string) => Promise<SolrResultList>;
 
 /** A read-only /select over fetch (form POST: cursor marks and range queries stay out of URLs and logs). */
-function selectOn(options: CheckedSyncOptions): Select {
+export function selectOn(options: Pick<CheckedSyncOptions, 'url' | 'display' | 'timeoutMs'>): Select {
   const { url, display, timeoutMs } = options;
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   if (url.username !== '') headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
@@ -312,7 +312,7 @@ function selectOn(options: CheckedSyncOptions): Select {
  * The pages of a cursorMark walk from `cursor`, each with the cursor after it; the next page is asked for
  * as soon as its cursor is known, so Solr finds it while the caller keys and stores this one.
  */
-async function* cursorPages(
+export async function* cursorPages(
   select: Select, display: string, cursor: string, what: string, params: (cursor: string) => ReadonlyArray<readonly [string, string]>,
 ): AsyncGenerator<{ page: SolrResultList; next: string }> {
   let pending = select(params(cursor), what);
@@ -338,7 +338,7 @@ function nextCursor(page: SolrResultList, display: string): string {
 }
 
 /** The page's documents with `_version_` as the exact digits of the answer's text, in document order. */
-function withExactVersions(page: SolrResultList): Array<Record<string, unknown>> {
+export function withExactVersions(page: SolrResultList): Array<Record<string, unknown>> {
   // Inside a JSON string a quote is escaped, so this matches only the field itself.
   const digits = [...page.body.matchAll(/"_version_":(\d+)/g)].map((match) => match[1]!);
   if (digits.length !== page.docs.length) return page.docs;
