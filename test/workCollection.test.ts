@@ -208,6 +208,14 @@ if (cloudUrl === undefined || cloudUrl === '') {
     const changed = await syncWorkCollection({ url: core, workCollection: { url: workUrl } });
     t.like(changed, { mode: 'changes', fetched: 2, removed: 1, swept: true, held: 5, inCore: 5 });
     t.deepEqual(await members('dom-casmurro-1899'), ['dom-casmurro-1899', 'dom-casmurro-1997', 'dom-casmurro-2008', 'memorias-postumas']);
-    t.like(await syncWorkCollection({ url: core, workCollection: { url: workUrl } }), { mode: 'changes', fetched: 0, removed: 0, swept: false, held: 5 });
+    const quiet = capture();
+    t.is(await runCli(['sync', '--solr', core, '--work-collection', workUrl, '--no-progress'], quiet.io), 0, quiet.err());
+    t.regex(quiet.out(), new RegExp(`^changes: 0 documents in .*; 0 removed; ${workUrl.replace(/[.]/g, '\\.')} holds 5 of the core's 5\n$`));
+    const both = capture();
+    t.is(await runCli(['sync', '--solr', core, '--work-collection', workUrl, '--work-index', 'w.sqlite'], both.io), 64);
+    t.regex(both.err(), /give --work-index FILE or --work-collection URL, not both/);
+    const other = capture();
+    t.is(await runCli(['sync', '--solr', core, '--work-collection', workUrl, '--key-profile', 'extended'], other.io), 1);
+    t.regex(other.err(), /keyed with the vufind profile, not extended.*\[INVALID_OPTION\]/);
   });
 }
