@@ -1,10 +1,12 @@
 /*
  * Starts, on 127.0.0.1, the Solr the test suites run against (docs/testing.md): a standalone Solr whose
  * home holds the given configsets (cores are made from them through the CoreAdmin API) and a SolrCloud of
- * --cloud-nodes nodes (default 1) with embedded ZooKeeper, the same configsets uploaded (collections of two
- * shards are made from them through the Collections API; with two nodes, of two shards with a replica of
- * each on each node). It makes one core and one collection named "biblio" from the configset named first.
- * When both answer it writes their base URLs (and every node's) to the file given with --out and prints READY; it stops both, deleting DIR, on SIGTERM, on Ctrl-C, and (with --stop-on-stdin-close) when stdin closes.
+ * --cloud-nodes nodes (default 1; tools/solr/start.sh asks for 2) with embedded ZooKeeper, the same
+ * configsets uploaded (collections of two shards, one replica each, are made from them through the
+ * Collections API; Solr spreads the shards over the nodes). It makes one core and one collection named
+ * "biblio" from the configset named first. When both answer it writes their base URLs (and every node's)
+ * to the file given with --out and prints READY; it stops both, deleting DIR, on SIGTERM, on Ctrl-C, and
+ * (with --stop-on-stdin-close) when stdin closes.
  *
  * Usage: java -cp ... SolrTestLauncher --work DIR --out FILE [--configset NAME=DIR]... [--cloud-nodes N] [--stop-on-stdin-close]
  * where each configset DIR holds conf/solrconfig.xml and conf/managed-schema.xml (or schema.xml).
@@ -74,7 +76,7 @@ public final class SolrTestLauncher {
     JettySolrRunner standalone = new JettySolrRunner(home.toString(), JettyConfig.builder().setPort(0).build());
 
     // SolrCloud: one node by default (two shards on one node keep the memory low), embedded ZooKeeper;
-    // two nodes for the tests of replicas on other nodes (test/workCollection.test.ts).
+    // two nodes for the tests of replicas on other nodes (test/adapters/solr/workCollection.test.ts).
     if (cloudNodes < 1) throw new IllegalArgumentException("--cloud-nodes wants 1 or more, not " + cloudNodes);
     MiniSolrCloudCluster.Builder builder = new MiniSolrCloudCluster.Builder(cloudNodes, work.resolve("cloud"));
     for (Map.Entry<String, Path> set : configsets.entrySet()) builder.addConfig(set.getKey(), set.getValue().resolve("conf"));
