@@ -90,6 +90,7 @@ export const ERROR_DEFINITIONS = {
       `${fileAndLine(file, line)}${entry !== undefined ? `: decision ${entry + 1}` : ''}: ${problem}`,
   },
   WORK_LABELS_INVALID: { status: 500, message: (file: string, line: number | undefined, problem: string) => `${fileAndLine(file, line)}: ${problem}` },
+  WORK_COLLECTION_REFUSED: { status: 500, message: (collection: string, problem: string) => `Work collection ${JSON.stringify(collection)}: ${problem}` },
 } as const satisfies Record<string, ErrorDefinitionShape>;
 
 export type VersionsErrorCode = keyof typeof ERROR_DEFINITIONS;
@@ -384,5 +385,19 @@ export class InvalidWorkLabelsError extends VersionsError {
     super('WORK_LABELS_INVALID', ERROR_DEFINITIONS.WORK_LABELS_INVALID.message(file, line, problem));
     this.file = file;
     this.line = line;
+  }
+}
+
+/**
+ * A work collection command (create, delete: src/adapters/solr/workCollection/workCollectionAdmin.ts) that
+ * Solr refused or that was not carried out: a collection of that name exists already, the collection named
+ * is not a work collection (delete touches no other), or the Configsets or Collections API answered an
+ * error (its message is quoted). `collection` is the collection's name.
+ */
+export class WorkCollectionError extends VersionsError {
+  readonly collection: string;
+  constructor(collection: string, problem: string, options?: { cause?: unknown }) {
+    super('WORK_COLLECTION_REFUSED', ERROR_DEFINITIONS.WORK_COLLECTION_REFUSED.message(collection, problem), options);
+    this.collection = collection;
   }
 }

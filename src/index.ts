@@ -17,6 +17,7 @@ export {
   MalformedOaiResponseError,
 } from './errors.js';
 export { UnknownCuratedRecordError, UnknownCurationDecisionError, InvalidCurationFileError, KeyProfileMismatchError } from './errors.js';
+export { WorkCollectionError } from './errors.js';
 export { IngestStoppedError } from './errors.js';
 export type { VersionsErrorCode } from './errors.js';
 export * from './deprecatedExports.js';

@@ -8,6 +8,7 @@
  *   catalog-versions delete ID… | --ids-file FILE (--db PATH | --solr CORE_URL)   records out of an index
  *   catalog-versions works …                                      corrections of work groups (worksCommand.ts)
  *   catalog-versions sync --solr URL --work-index FILE            the work index beside a core (syncCommand.ts)
+ *   catalog-versions work-collection create|delete …              the work collection in SolrCloud (workCollectionCommand.ts)
  *
  * What it does: parses the command line (node:util parseArgs), picks each file's format from its content
  * (src/ingest/recordFormats.ts) and says which, runs the load or harvest (loadRecords.ts), draws a
@@ -23,9 +24,9 @@
  *
  * This file is the dispatcher: the table of commands (COMMANDS), the whole help, the exit on SIGINT. Each
  * command is a file of its own with its usage (loadCommand.ts, convertCommand.ts, harvestCommand.ts,
- * deleteCommand.ts, worksCommand.ts, syncCommand.ts); load, convert, harvest and delete share one command
- * line (ingestCommandLine.ts), the others read their own. To add a command: its file, exporting its row
- * (an IngestCommand or an OwnLineCommand), and that row in COMMANDS.
+ * deleteCommand.ts, worksCommand.ts, syncCommand.ts, workCollectionCommand.ts); load, convert, harvest and
+ * delete share one command line (ingestCommandLine.ts), the others read their own. To add a command: its
+ * file, exporting its row (an IngestCommand or an OwnLineCommand), and that row in COMMANDS.
  *
  * Left to others: reading, mapping, checking and writing records (src/ingest/ and the adapters).
  */
@@ -41,6 +42,7 @@ import { harvestCommand } from './harvestCommand.js';
 import { deleteCommand } from './deleteCommand.js';
 import { worksCommand } from './worksCommand.js';
 import { syncCommand } from './syncCommand.js';
+import { workCollectionCommand } from './workCollectionCommand.js';
 
 export { EXIT_FAILED, EXIT_OK, EXIT_REJECTED_LINES, EXIT_USAGE };
 export type { CliIo };
@@ -53,6 +55,7 @@ const COMMANDS: readonly (IngestCommand | OwnLineCommand)[] = [
   deleteCommand,
   worksCommand,
   syncCommand,
+  workCollectionCommand,
 ];
 
 const INGEST_COMMANDS = COMMANDS.filter((command): command is IngestCommand => 'fromCommandLine' in command);

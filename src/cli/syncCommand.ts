@@ -1,32 +1,39 @@
 /**
  * `catalog-versions sync --solr URL --work-index FILE [--key-profile vufind|extended] [--rows N]
  * [--no-progress]`: keeps the work index beside a Solr core in step with it (docs/solr.md, "The work index
- * beside the core"), through syncWorkIndex. The first run walks the whole core (a stopped walk resumes on
+ * beside the core"), through syncWorkIndex; with `--work-collection URL` in place of `--work-index`, keeps
+ * a work collection the same way (docs/solr.md, "The work collection"), through syncWorkCollection. The first run walks the whole core (a stopped walk resumes on
  * the next run), later runs take changes and deletions. On a terminal stderr shows the loader's progress
  * bar (progressBar.ts: share done, documents, rate, ETA); the summary is one line on stdout. Exit status:
  * 0 done, 1 failed (named on stderr), 64 wrong command line (with the usage).
  *
- * Left to others: the sync itself (src/adapters/solr/workIndex/workIndexSync.ts).
+ * Left to others: the sync itself (src/adapters/solr/workIndex/workIndexSync.ts,
+ * src/adapters/solr/workCollection/workCollectionSync.ts).
  */
 import { VersionsError } from '../errors.js';
 import { syncWorkIndex, type WorkIndexSyncProgress, type WorkIndexSyncSummary } from '../adapters/solr/workIndex/workIndexSync.js';
+import { syncWorkCollection } from '../adapters/solr/workCollection/workCollectionSync.js';
 import type { WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 import { keyProfileOption, parseArguments, UsageError, wholeNumber, type CliIo, type OwnLineCommand } from './commandLine.js';
 import { ProgressBar } from './progressBar.js';
 
 export const SYNC_USAGE = `Usage: catalog-versions sync --solr URL --work-index FILE [--key-profile vufind|extended]
                              [--rows N] [--no-progress]
+       catalog-versions sync --solr URL --work-collection COLLECTION_URL [--key-profile …] [--rows N] [--no-progress]
 
 Keeps FILE, the work index beside the Solr core at URL, in step with the core, so
 that createSolrIndex({ url, workIndex: { path: FILE } }) lists versions on a core
 without work keys. Only reads the core. The first run walks every document (rerun
 after a stop, it resumes); later runs take the documents changed since the last
-run and remove the ones deleted.
+run and remove the ones deleted. With --work-collection it keeps a work collection
+(catalog-versions work-collection create) instead, the same way, once for all app
+servers: the collection records the core and the profile (docs/solr.md).
 
 Options:
   --solr URL           the core or collection, e.g. http://localhost:8983/solr/biblio
   --work-index FILE    the work index file (made when missing)
-  --key-profile NAME   vufind (default) or extended for a new file; a file keeps the one it was made with
+  --work-collection URL  the work collection, e.g. http://localhost:8983/solr/catalog-versions-works
+  --key-profile NAME   vufind (default) or extended for a new file or collection, which keeps it
   --rows N             documents per request and per transaction (default 5000)
   --no-progress        no progress line even on a terminal
 `;
@@ -34,15 +41,15 @@ Options:
 /** `sync`: its row in the table of commands (catalogVersions.ts). */
 export const syncCommand: OwnLineCommand = {
   name: 'sync',
-  synopsis: 'sync --solr URL --work-index FILE [--key-profile …]   (sync --help)',
+  synopsis: 'sync --solr URL (--work-index FILE | --work-collection URL) [--key-profile …]   (sync --help)',
   run: (argv, io) => runSyncCommand(argv, io),
 };
 
 export async function runSyncCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  let options: { url: string; path: string; keyProfile: WorkKeyProfileName | undefined; rows?: number; progress: boolean };
+  let options: { url: string; /** The work index file, or the work collection's URL. */ target: string; collection: boolean; keyProfile: WorkKeyProfileName | undefined; rows?: number; progress: boolean };
   try {
     const { values, positionals } = parseArguments(argv, {
-      solr: { type: 'string' }, 'work-index': { type: 'string' }, 'key-profile': { type: 'string' }, rows: { type: 'string' },
+      solr: { type: 'string' }, 'work-index': { type: 'string' }, 'work-collection': { type: 'string' }, 'key-profile': { type: 'string' }, rows: { type: 'string' },
       'no-progress': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     });
     if (values.help === true) {
@@ -51,11 +58,13 @@ export async function runSyncCommand(argv: readonly string[], io: CliIo): Promis
     }
     if (positionals.length > 0) throw new UsageError(`sync takes no file names (got ${JSON.stringify(positionals[0])})`);
     if (typeof values.solr !== 'string') throw new UsageError('sync needs --solr URL');
-    if (typeof values['work-index'] !== 'string' || values['work-index'] === '') throw new UsageError('sync needs --work-index FILE');
+    const collection = values['work-collection'];
+    if (collection !== undefined && values['work-index'] !== undefined) throw new UsageError('give --work-index FILE or --work-collection URL, not both');
+    if (collection === undefined && (typeof values['work-index'] !== 'string' || values['work-index'] === '')) throw new UsageError('sync needs --work-index FILE (or --work-collection URL)');
     checkCoreUrl(values.solr);
     const profile = keyProfileOption(values['key-profile'] as string | undefined);
     const rows = wholeNumber(values.rows as string | undefined, '--rows');
-    options = { url: values.solr, path: values['work-index'], keyProfile: profile, ...(rows !== undefined ? { rows } : {}), progress: values['no-progress'] !== true };
+    options = { url: values.solr, target: String(collection ?? values['work-index']), collection: collection !== undefined, keyProfile: profile, ...(rows !== undefined ? { rows } : {}), progress: values['no-progress'] !== true };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.stderr.write(`catalog-versions: ${error.message}\n\n${SYNC_USAGE}`);
@@ -63,14 +72,17 @@ export async function runSyncCommand(argv: readonly string[], io: CliIo): Promis
   }
   const line = options.progress && io.stderr.isTTY === true ? progressBars(io.stderr) : undefined;
   try {
-    const summary = await syncWorkIndex({ url: options.url, path: options.path, ...(options.keyProfile !== undefined ? { keyProfile: options.keyProfile } : {}), ...(options.rows !== undefined ? { rows: options.rows } : {}), ...(line ? { onProgress: line.update } : {}) });
+    const common = { ...(options.keyProfile !== undefined ? { keyProfile: options.keyProfile } : {}), ...(options.rows !== undefined ? { rows: options.rows } : {}), ...(line ? { onProgress: line.update } : {}) };
+    const summary = options.collection
+      ? await syncWorkCollection({ url: options.url, workCollection: { url: options.target }, ...common })
+      : await syncWorkIndex({ url: options.url, path: options.target, ...common });
     line?.end();
-    io.stdout.write(`${summaryLine(summary, options.path)}\n`);
+    io.stdout.write(`${summaryLine(summary, options.target)}\n`);
     return 0;
   } catch (error) {
     line?.end();
     const code = error instanceof VersionsError ? ` [${error.code}]` : '';
-    io.stderr.write(`catalog-versions: sync ${options.path}: ${(error as Error).message}${code}\n`);
+    io.stderr.write(`catalog-versions: sync ${options.target}: ${(error as Error).message}${code}\n`);
     return 1;
   }
 }

@@ -6,7 +6,7 @@ import {
   ERROR_DEFINITIONS, IndexFileMissingError, IndexUnavailableError, IngestStoppedError, InvalidArgumentError, InvalidCallError,
   InvalidCurationFileError, InvalidOptionError, InvalidRecordDocumentError, InvalidWorkLabelsError, KeyProfileMismatchError, MalformedMarcError,
   MalformedOaiResponseError, MissingRecordIdError, OaiError, OaiRequestError, RecordNotFoundError, UnknownCuratedRecordError,
-  UnknownCurationDecisionError, UnrecognisedRecordFileError, VersionsError, type VersionsErrorCode,
+  UnknownCurationDecisionError, UnrecognisedRecordFileError, VersionsError, WorkCollectionError, type VersionsErrorCode,
 } from '../../src/errors.js';
 import { httpStatusOf } from '../../src/http/errorResponses.js';
 import { SHIPPED_LANGUAGES } from '../../src/i18n/languages.js';
@@ -292,6 +292,7 @@ const NAMED_ERRORS: ReadonlyArray<readonly [VersionsError, VersionsErrorCode, nu
   [new InvalidCurationFileError('decisions.json', undefined, 'not JSON'), 'CURATION_FILE_INVALID', 500, 'decisions.json: not JSON'],
   [new InvalidWorkLabelsError('gold.tsv', 4, 'two work labels for usp:1'), 'WORK_LABELS_INVALID', 500, 'gold.tsv:4: two work labels for usp:1'],
   [new InvalidWorkLabelsError('gold.tsv', undefined, 'no labels'), 'WORK_LABELS_INVALID', 500, 'gold.tsv: no labels'],
+  [new WorkCollectionError('theses-works', 'a collection of that name exists already'), 'WORK_COLLECTION_REFUSED', 500, 'Work collection "theses-works": a collection of that name exists already'],
 ];
 
 test('each named error keeps its code, name, status and message', (t) => {

@@ -104,7 +104,7 @@ test('the packed tarball installs into a fresh project and mounts through the pu
     'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/entries/sqlite.js', 'dist/src/adapters/solr/index.js',
     'dist/src/work-keys/index.js', 'dist/src/ingest/index.js', 'dist/src/cli/catalogVersions.js',
     'views/versions.pug', 'views/rss.xsl', 'themes/standard/theme.json', 'i18n/pt-br.json',
-    'src/adapters/solr/configset/conf/managed-schema.xml', 'plugin.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'docs/work-keys.md',
+    'src/adapters/solr/configset/conf/managed-schema.xml', 'src/adapters/solr/work-collection-configset/conf/managed-schema.xml', 'plugin.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'docs/work-keys.md',
   ]) t.true(files.includes(expected), `ships ${expected}`);
   const unwanted = files.filter((file) => /\.map$|^dist\/(demo|tools|test)\/|^(demo|tools|test)\/|^src\/.*\.ts$/.test(file));
   t.deepEqual(unwanted, [], 'no source maps, demo, benchmark, soak or tests, no TypeScript sources');

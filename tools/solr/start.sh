@@ -5,6 +5,7 @@
 # the configsets, waits until its cores answer, and prints for `eval`:
 #   export SOLR_TEST_URL=…        the standalone core "biblio" (made from the plugin's own configset)
 #   export SOLR_CLOUD_TEST_URL=…  the two-shard SolrCloud collection "biblio"
+#   export SOLR_CLOUD_NODE_URLS=… the SolrCloud's nodes (SOLR_CLOUD_NODES of them, default 2), comma-separated
 #   export SOLR_TEST_PID=…        the launcher's process: `kill $SOLR_TEST_PID` stops both and deletes their data
 # Tests make further cores and collections beside "biblio" (test/support/realSolr.ts).
 # Everything else goes to stderr. Exits non-zero, having started nothing, when Java 17+ or Maven is
@@ -44,6 +45,7 @@ nohup java -Xmx${SOLR_TEST_HEAP:-1g} -XX:+UseSerialGC -Dsolr.log.dir="$work" \
   --work "$work" --out "$out" \
   --configset "catalog-versions=$repo/src/adapters/solr/configset" \
   --configset "vufind-biblio=$repo/test/solr-configsets/vufind-biblio" \
+  --cloud-nodes "${SOLR_CLOUD_NODES:-2}" \
   </dev/null >"$log" 2>&1 &
 pid=$!
 
@@ -60,7 +62,9 @@ while [ ! -f "$out" ]; do
 done
 standalone="$(sed -n 's/^SOLR_STANDALONE_BASE=//p' "$out")"
 cloud="$(sed -n 's/^SOLR_CLOUD_BASE=//p' "$out")"
+nodes="$(sed -n 's/^SOLR_CLOUD_NODE_BASES=//p' "$out")"
 say "Solr is up ($(grep -o 'READY in [0-9]* ms' "$log")): standalone $standalone, SolrCloud $cloud, log $log"
 echo "export SOLR_TEST_URL=$standalone/biblio"
 echo "export SOLR_CLOUD_TEST_URL=$cloud/biblio"
+echo "export SOLR_CLOUD_NODE_URLS=$nodes"
 echo "export SOLR_TEST_PID=$pid"

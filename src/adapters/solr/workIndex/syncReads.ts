@@ -1,19 +1,19 @@
 /**
- * How a work index sync (workIndexSync.ts) reads the core: a read-only /select over fetch, the pages of a
+ * How a sync (workIndexSync.ts, ../workCollection/workCollectionSync.ts) reads the core: a read-only /select over fetch, the pages of a
  * cursorMark walk with the next one asked for ahead, and `_version_` values as the exact digits of the
  * answer's text (JSON.parse would round them).
  */
 import { IndexUnavailableError } from '../../../errors.js';
 import type { SolrResultList } from '../solrAnswers.js';
 import { isObject } from '../solrFaults.js';
+import { basicAuthHeaders, displayOfSolrUrl } from '../solrUrls.js';
 import type { SolrSelect } from '../solrVersionWatch.js';
 
 /** A read-only /select over fetch (form POST: cursor marks and range queries stay out of URLs and logs). */
 export function selectOn(options: { url: URL; display: string; timeoutMs: number }): SolrSelect {
   const { url, display, timeoutMs } = options;
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-  if (url.username !== '') headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
-  const endpoint = `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}/select`;
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', ...basicAuthHeaders(url) };
+  const endpoint = `${displayOfSolrUrl(url)}/select`;
   return async (params, what) => {
     const body = new URLSearchParams([...params, ['wt', 'json']] as Array<[string, string]>).toString();
     let response: Response;

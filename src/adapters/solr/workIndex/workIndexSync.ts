@@ -130,7 +130,7 @@ interface CheckedSyncOptions {
 }
 
 /** The `fields` option: an object of Solr field names (only the facet fields' are read here). */
-function checkFacetFieldNames(fields: unknown): Partial<SolrFieldMap> {
+export function checkFacetFieldNames(fields: unknown): Partial<SolrFieldMap> {
   if (fields === undefined) return {};
   if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new InvalidOptionError('fields', 'must be an object of Solr field names, as createSolrIndex\'s');
   for (const [name, value] of Object.entries(fields)) {

@@ -1,12 +1,14 @@
 /*
  * Starts, on 127.0.0.1, the Solr the test suites run against (docs/testing.md): a standalone Solr whose
  * home holds the given configsets (cores are made from them through the CoreAdmin API) and a SolrCloud of
- * one node with embedded ZooKeeper, the same configsets uploaded (collections of two shards are made from
- * them through the Collections API). It makes one core and one collection named "biblio" from the
- * configset named first. When both answer it writes their base URLs to the file given with --out and
- * prints READY; it stops both, deleting DIR, on SIGTERM, on Ctrl-C, and (with --stop-on-stdin-close) when stdin closes.
+ * --cloud-nodes nodes (default 1; tools/solr/start.sh asks for 2) with embedded ZooKeeper, the same
+ * configsets uploaded (collections of two shards, one replica each, are made from them through the
+ * Collections API; Solr spreads the shards over the nodes). It makes one core and one collection named
+ * "biblio" from the configset named first. When both answer it writes their base URLs (and every node's)
+ * to the file given with --out and prints READY; it stops both, deleting DIR, on SIGTERM, on Ctrl-C, and
+ * (with --stop-on-stdin-close) when stdin closes.
  *
- * Usage: java -cp ... SolrTestLauncher --work DIR --out FILE [--configset NAME=DIR]... [--stop-on-stdin-close]
+ * Usage: java -cp ... SolrTestLauncher --work DIR --out FILE [--configset NAME=DIR]... [--cloud-nodes N] [--stop-on-stdin-close]
  * where each configset DIR holds conf/solrconfig.xml and conf/managed-schema.xml (or schema.xml).
  * Building and starting it is tools/solr/start.sh's business.
  */
@@ -42,12 +44,14 @@ public final class SolrTestLauncher {
     Path work = null;
     Path out = null;
     boolean stopOnStdinClose = false;
+    int cloudNodes = 1;
     Map<String, Path> configsets = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--work" -> work = Path.of(args[++i]).toAbsolutePath();
         case "--out" -> out = Path.of(args[++i]).toAbsolutePath();
         case "--stop-on-stdin-close" -> stopOnStdinClose = true;
+        case "--cloud-nodes" -> cloudNodes = Integer.parseInt(args[++i]);
         case "--configset" -> {
           String[] pair = args[++i].split("=", 2);
           if (pair.length != 2) throw new IllegalArgumentException("--configset wants NAME=DIR, not " + args[i]);
@@ -71,8 +75,10 @@ public final class SolrTestLauncher {
     }
     JettySolrRunner standalone = new JettySolrRunner(home.toString(), JettyConfig.builder().setPort(0).build());
 
-    // SolrCloud: one node (two shards on one node keep the memory low), embedded ZooKeeper.
-    MiniSolrCloudCluster.Builder builder = new MiniSolrCloudCluster.Builder(1, work.resolve("cloud"));
+    // SolrCloud: one node by default (two shards on one node keep the memory low), embedded ZooKeeper;
+    // two nodes for the tests of replicas on other nodes (test/adapters/solr/workCollection.test.ts).
+    if (cloudNodes < 1) throw new IllegalArgumentException("--cloud-nodes wants 1 or more, not " + cloudNodes);
+    MiniSolrCloudCluster.Builder builder = new MiniSolrCloudCluster.Builder(cloudNodes, work.resolve("cloud"));
     for (Map.Entry<String, Path> set : configsets.entrySet()) builder.addConfig(set.getKey(), set.getValue().resolve("conf"));
 
     Path workDir = work;
@@ -105,8 +111,11 @@ public final class SolrTestLauncher {
     ask(http, standaloneBase + "/biblio/select?q=*:*&rows=0&wt=json");
     ask(http, cloudBase + "/biblio/select?q=*:*&rows=0&wt=json");
 
+    List<String> nodeBases = new ArrayList<>();
+    for (JettySolrRunner node : cloud.getJettySolrRunners()) nodeBases.add("http://127.0.0.1:" + node.getLocalPort() + "/solr");
     String facts = "SOLR_STANDALONE_BASE=" + standaloneBase + "\n"
         + "SOLR_CLOUD_BASE=" + cloudBase + "\n"
+        + "SOLR_CLOUD_NODE_BASES=" + String.join(",", nodeBases) + "\n"
         + "SOLR_ZK_HOST=" + cloud.getZkServer().getZkAddress() + "\n"
         + "SOLR_CONFIGSETS=" + String.join(",", configsets.keySet()) + "\n";
     Path partial = out.resolveSibling(out.getFileName() + ".part");
