@@ -2,8 +2,8 @@
  * The docs name files that exist: every path written in code in docs/*.md (`src/…`, `test/…`, `views/…`,
  * `themes/…`, `i18n/…`, `docs/…`, `tools/…`, `demo/…`) is in the tree, every link to another page of
  * docs/ reaches a page and heading there, every file name docs/architecture.md writes alone
- * (`embeddedIndex.ts`) is a file of the repository, and its "Layers" table is LAYERS, the table
- * test/package/importGraph.test.ts holds the imports to.
+ * (`embeddedIndex.ts`) is a file of the repository, its "Layers" table is LAYERS, the table
+ * test/package/importGraph.test.ts holds the imports to, and its folder map names each entry of it.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -114,4 +114,12 @@ test('docs/architecture.md writes the paths of the folders it maps, and names on
 
 test('the "Layers" table of docs/architecture.md is LAYERS, row for row', (t) => {
   t.deepEqual(layerTableOf(read('docs/architecture.md')), LAYERS.map((row) => [...row]));
+});
+
+test('the folder map of docs/architecture.md names every entry of LAYERS', (t) => {
+  const map = read('docs/architecture.md').split(/^## Folder map$/m)[1]?.split(/^```$/m)[1] ?? '';
+  const mapped = [...map.matchAll(/^ {2}(\S+)/gm)].map(([, name]) => name!.replace(/\/$/, ''));
+  t.true(mapped.includes('marc'), 'the map is read');
+  const inMap = (entry: string) => mapped.some((name) => name === entry || name.startsWith(`${entry}/`));
+  t.deepEqual(LAYERS.flat().filter((entry) => !inMap(entry)), []);
 });
