@@ -1,13 +1,15 @@
 /**
  * The shape of src/'s imports (docs/architecture.md, "Layers"): no module reaches itself through its
- * imports, and the layers keep their order. LAYERS below is the one table of that order, bottom first: a
- * module may reach, through any chain of imports (type-only ones included), only modules of its own
- * layer entry or of entries below it; entries on one row are siblings and may not import each other.
+ * imports, and the layers keep their order. LAYERS (test/support/sourceLayers.ts) is the one table of
+ * that order, bottom first: a module may reach, through any chain of imports (type-only ones included),
+ * only modules of its own layer entry or of entries below it; entries on one row are siblings and may not
+ * import each other.
  */
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LAYERS } from '../support/sourceLayers.js';
 
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
 
@@ -65,28 +67,6 @@ test('no module of src/ imports itself through others', (t) => {
   t.true(graph.get(join('adapters', 'sqlite', 'tableWriters.ts'))!.length > 0, 'imports are read');
   t.deepEqual(cyclesOf(graph).map((cycle) => cycle.join(' → ')), []);
 });
-
-/**
- * The layers of src/, bottom first. An entry is a folder (`marc`: everything under src/marc/) or a file at
- * the root; a module belongs to its longest entry. Siblings share a row.
- */
-const LAYERS: readonly (readonly string[])[] = [
-  ['errors.ts'],
-  ['textDigest.ts', 'distinctStrings.ts', 'fileChunks.ts', 'packageFiles.ts', 'workerThreadStart.ts'],
-  ['record'],
-  ['marc'],
-  ['work-keys'],
-  ['ports.ts'],
-  ['portArguments.ts', 'writerWithDecisions.ts'],
-  ['i18n'],
-  ['versions'],
-  ['feed'],
-  ['page'],
-  ['ingest', 'adapters/sqlite', 'adapters/solr', 'http'],
-  ['entries', 'cli'],
-  ['deprecatedExports.ts'],
-  ['index.ts'],
-];
 
 /** Each module's layer entry and the row it sits on; undefined for a module no entry holds. */
 function layerOf(module: string, layers: readonly (readonly string[])[]): { entry: string; row: number } | undefined {
