@@ -131,7 +131,7 @@ const THEME_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /**
  * Every option of createVersionsPlugin, in the order the docs list them and the checks run: the one table
  * the checker, PLUGIN_OPTION_NAMES and the types' names come from; tests hold plugin.json, docs/options.md
- * and the README's table to it (test/pluginOptions.test.ts).
+ * and the README's table to it (test/http/pluginOptionDefinitions.test.ts).
  */
 export const PLUGIN_OPTIONS = {
   index: {

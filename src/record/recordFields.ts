@@ -17,7 +17,7 @@
  * - `solr`: the Solr field it is read from and written to by default (an adapter option may rename it).
  * - `stored`: where the embedded index keeps it: a column of its own, or the `document` column's JSON.
  *
- * To add a field: a row here, then whatever view shows it (docs/architecture.md, "Add a field to feed items").
+ * To add a field: a row here, then whatever view shows it (docs/architecture.md, "Add a field to feed items and the page").
  */
 
 export const RECORD_FIELDS = [
