@@ -25,7 +25,8 @@
  * Deliberate differences from VuFind's output:
  * - Trailing ISBD punctuation is trimmed from title, title_short and the three author fields
  *   (`Le concerto /` → `Le concerto`, `Baldazzi, Gianfranco.` → `Baldazzi, Gianfranco`); see
- *   trimTrailingIsbdPunctuation (isbdPunctuation.ts) for the rules. Work keys are made from the untrimmed text, as VuFind's.
+ *   trimTrailingIsbdPunctuation (isbdPunctuation.ts) for the rules. Work keys are made from the
+ *   untrimmed text, as VuFind's.
  *   publishDate needs no trim: getDates already gives bare years (`[1989?]` → `1989`).
  *   The same trim applies to edition, publisher, publishPlace and physical (`Lisboa :` → `Lisboa`).
  * - A name or title that trimming leaves empty is left out; every list keeps one of each value.
