@@ -17,9 +17,8 @@ import { describeValue, InvalidArgumentError, InvalidOptionError, InvalidRecordD
 import type { RecordDocument } from '../record/catalogRecord.js';
 import { isDataField, type MarcRecord } from '../marc/marcRecord.js';
 import { fieldSpecPartValues, parseFieldSpec, trimAsJavaDoes, type FieldSpecPart } from '../marc/marcFieldSpec.js';
-import {
-  checkMappingOptions, checkMarcRecord, documentOfCheckedMarc, trimTrailingIsbdPunctuation, type VufindMappingOptions,
-} from './marc/vufindMarcMapping.js';
+import { checkMappingOptions, checkMarcRecord, documentOfCheckedMarc, type VufindMappingOptions } from './marc/vufindMarcMapping.js';
+import { trimTrailingIsbdPunctuation } from './marc/isbdPunctuation.js';
 import { recordDeletion, type RecordDeletion } from './recordDeletion.js';
 
 /**

@@ -24,17 +24,12 @@
  *
  * Left to the readers (iso2709Reader.ts): which bytes are MARC-8 at all (Leader/09 not `a`), and where a
  * field starts, since an escape holds until the end of the field, across subfield delimiters.
- *
- * Longer than 300 lines: one decoder whose escape-sequence state, combining-mark order and composition
- * cache act on every byte together; the character tables are apart already (marc8Tables.ts).
  */
-import { EACC, EXTENDED_LATIN, SINGLE_BYTE_SETS } from './marc8Tables.js';
+import { ANSEL, COMBINING, SINGLE_BYTE_BY_FINAL, UNSETTLES_NFC, composeCluster, eaccTable } from './marc8CharacterSets.js';
 
 const ESC = 0x1b;
 const AMPERSAND = 0x26;
 const REPLACEMENT = '\uFFFD';
-/** marc8Tables.ts marks a code that maps to no character (the second half of a double mark) this way. */
-const MAPS_TO_NOTHING = 0xffff;
 
 const FINAL_BASIC_LATIN = 0x42;
 const FINAL_EXTENDED_LATIN = 0x45;
@@ -42,88 +37,6 @@ const FINAL_EACC = 0x31;
 /** Latin-1's overbar (AF), which ANSEL lacks, and ANSEL's macron (E5) by its seven low bits. */
 const OVERBAR = 0xaf;
 const MACRON_SLOT = 0x65;
-
-/**
- * Whether a character, written as it is, could leave the text other than NFC: it changes under NFC by
- * itself (CJK compatibility ideographs, a few singletons), or it is a mark or a conjoining jamo that
- * could compose with what comes before it. Text made only of other characters, and of letters composed
- * with the marks MARC-8 put before them (see `composeCluster`), is NFC already.
- */
-function mayUnsettleNfc(char: string): boolean {
-  const cp = char.codePointAt(0) as number;
-  return char.normalize('NFC') !== char || /\p{M}/u.test(char) || (cp >= 0x1100 && cp <= 0x11ff);
-}
-
-interface SingleByteSet {
-  /** The character for each low-seven-bit code ('' where the code maps to nothing). */
-  readonly chars: readonly string[];
-  /** 1 where the code is a combining mark, 2 where its character may unsettle NFC. */
-  readonly kinds: Uint8Array;
-}
-
-const COMBINING = 1;
-const UNSETTLES_NFC = 2;
-
-/** Single-byte sets by final escape character. */
-const SINGLE_BYTE_BY_FINAL: (SingleByteSet | undefined)[] = new Array(128).fill(undefined);
-for (const table of SINGLE_BYTE_SETS) {
-  const chars: string[] = [];
-  const kinds = new Uint8Array(128);
-  for (let slot = 0; slot < 128; slot += 1) {
-    const unit = table.chars.charCodeAt(slot);
-    const char = unit === MAPS_TO_NOTHING ? '' : String.fromCharCode(unit);
-    chars.push(char);
-    if (char !== '' && mayUnsettleNfc(char)) kinds[slot] = UNSETTLES_NFC;
-  }
-  for (const slot of table.combining) kinds[slot] = COMBINING;
-  SINGLE_BYTE_BY_FINAL[table.finalByte] = { chars, kinds };
-}
-const ANSEL = SINGLE_BYTE_BY_FINAL[EXTENDED_LATIN.finalByte] as SingleByteSet;
-
-/** EACC code (three 7-bit bytes as one number) to character; built the first time East Asian text shows up. */
-let eaccByCode: Map<number, string> | undefined;
-/** EACC codes whose characters may unsettle NFC (compatibility ideographs, mostly). */
-let eaccUnsettlingNfc: Set<number> | undefined;
-
-function eaccTable(): Map<number, string> {
-  if (eaccByCode !== undefined) return eaccByCode;
-  const table = new Map<number, string>();
-  const unsettling = new Set<number>();
-  let code = 0;
-  let charIndex = 0;
-  const { runs, chars } = EACC;
-  for (let r = 0; r + 1 < runs.length; r += 2) {
-    code += runs[r] as number;
-    const length = runs[r + 1] as number;
-    for (let k = 0; k < length; k += 1) {
-      const cp = chars.codePointAt(charIndex) as number;
-      const char = String.fromCodePoint(cp);
-      charIndex += char.length;
-      table.set(code, char);
-      if (mayUnsettleNfc(char)) unsettling.add(code);
-      code += 1;
-    }
-  }
-  eaccByCode = table;
-  eaccUnsettlingNfc = unsettling;
-  return table;
-}
-
-/**
- * A letter followed by the marks that came before it in MARC-8, in NFC. The same few hundred letter and
- * mark combinations make up nearly all MARC-8 text, so their composed forms are kept rather than asking
- * ICU each time.
- */
-const composedClusters = new Map<string, string>();
-function composeCluster(base: string, marks: string): string {
-  const cluster = base + marks;
-  let composed = composedClusters.get(cluster);
-  if (composed === undefined) {
-    composed = cluster.normalize('NFC');
-    if (composedClusters.size < 10_000) composedClusters.set(cluster, composed);
-  }
-  return composed;
-}
 
 function isHexDigit(byte: number): boolean {
   return (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66);
@@ -240,8 +153,9 @@ export class Marc8Decoder {
         const t7 = third & 0x7f;
         if (s7 >= 0x20 && s7 < 0x7f && t7 >= 0x20 && t7 < 0x7f) {
           const code = ((text.charCodeAt(i) & 0x7f) << 16) | (s7 << 8) | t7;
-          const char = eaccTable().get(code);
-          this.writeBase(char ?? REPLACEMENT, char !== undefined && (eaccUnsettlingNfc as Set<number>).has(code));
+          const eacc = eaccTable();
+          const char = eacc.byCode.get(code);
+          this.writeBase(char ?? REPLACEMENT, char !== undefined && eacc.unsettlingNfc.has(code));
           return i + 3;
         }
       }

@@ -3,9 +3,9 @@ import { bookRecord, dataField as df } from '../support/marcFields.js';
 import { InvalidRecordDocumentError } from '../../src/errors.js';
 import type { MarcDataField, MarcField, MarcRecord } from '../../src/marc/marcRecord.js';
 import { authorsFilteredByRelator, AUTHOR_FILTER, normaliseRelator, vufindAuthorFields } from '../../src/ingest/marc/vufindAuthors.js';
-import {
-  cleanDateAsSolrMarc, recordDocumentFromMarc, trimTrailingIsbdPunctuation, vufindPublishDates,
-} from '../../src/ingest/marc/vufindMarcMapping.js';
+import { recordDocumentFromMarc } from '../../src/ingest/marc/vufindMarcMapping.js';
+import { cleanDateAsSolrMarc, vufindPublishDates } from '../../src/ingest/marc/vufindPublishDates.js';
+import { trimTrailingIsbdPunctuation } from '../../src/ingest/marc/isbdPunctuation.js';
 
 // Expected values are what VuFind 7.1.1 (stock marc.properties, CreatorTools, getDates) indexes, with the
 // mapping's deliberate difference: trailing ISBD punctuation trimmed from titles, names and dates.

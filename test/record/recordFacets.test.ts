@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { recordFromDocument } from '../../src/record/catalogRecord.js';
-import { addToFacetTally, facetCountsOf, facetCountsOfTally, facetTallyOfDocuments, facetTallyOfDocumentTexts, facetValuesOf, pageOfWork } from '../../src/record/recordFacets.js';
+import { addToFacetTally, facetCountsOf, facetCountsOfTally, facetValuesOf, pageOfWork } from '../../src/record/recordFacets.js';
+import { facetTallyOfDocuments, facetTallyOfDocumentTexts } from '../../src/record/documentFacetTally.js';
 
 const record = (id: string, fields: Record<string, unknown>) => recordFromDocument({ id, last_indexed: '2025-01-01T00:00:00.000Z', work_keys_str_mv: ['K'], ...fields });
 

@@ -27,7 +27,8 @@ import { extname } from 'node:path';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import type { MarcDataField, MarcField, MarcRecord } from '../../src/marc/marcRecord.js';
 import { isDataField } from '../../src/marc/marcRecord.js';
-import { recordDocumentFromMarc, trimTrailingIsbdPunctuation } from '../../src/ingest/marc/vufindMarcMapping.js';
+import { recordDocumentFromMarc } from '../../src/ingest/marc/vufindMarcMapping.js';
+import { trimTrailingIsbdPunctuation } from '../../src/ingest/marc/isbdPunctuation.js';
 import type { RecordDocument } from '../../src/record/catalogRecord.js';
 
 const TEXT_FIELDS = ['title', 'title_short', 'author', 'author2', 'author_corporate', 'publishDate'] as const;

@@ -23,11 +23,11 @@ import { recordFromDocument, type RecordDocument } from '../../record/catalogRec
 import type { IngestWriter, StoredContent } from '../../ports.js';
 import { IndexUnavailableError, InvalidArgumentError, InvalidOptionError, InvalidRecordDocumentError } from '../../errors.js';
 import { contentFingerprintOf } from '../../record/recordContent.js';
-import { SINGLE_VALUED_FIELDS } from '../../record/recordFields.js';
 import { checkRecordIds } from '../../portArguments.js';
 import { checkKeyProfile, DEFAULT_WORK_KEY_PROFILE, type WorkKeyProfileName } from '../../work-keys/workKeyProfiles.js';
 import { checkSolrIndexOptions, type SolrFieldMap, type SolrIndexLogger } from './solrIndexOptions.js';
 import { encodeSolrParams } from './solrParams.js';
+import { toSolrDocument } from './solrDocuments.js';
 import { toRecordDocument } from './solrDocuments.js';
 import { solrAnswerData, solrResultList } from './solrAnswers.js';
 import { termsQuery } from './termsQuery.js';
@@ -93,7 +93,6 @@ interface SolrClient {
 
 /** Solr reserves names with a leading and trailing underscore; `_version_` would even turn an add into an
  * optimistic-concurrency check that fails. */
-const RESERVED_FIELD = /^_.*_$/;
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export function createSolrWriter(options: SolrWriterOptions): SolrWriter {
@@ -256,33 +255,6 @@ class Writer implements SolrWriter {
     return `Solr POST ${this.endpoint.display}/${handler} ${what}`;
   }
 
-}
-
-/**
- * A record document as a Solr document: record fields under their mapped Solr names (a one-element list
- * in a single-valued field becomes its element), other fields under their own names when their values
- * are plain (strings, numbers, booleans or lists of them). Objects are left out, as Solr would read them
- * as atomic updates or child documents, and so are Solr's reserved `_name_` fields and empty values.
- */
-export function toSolrDocument(document: Readonly<RecordDocument>, fields: Readonly<SolrFieldMap>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const mappedNames = new Set(Object.values(fields));
-  for (const [name, value] of Object.entries(document)) {
-    if (Object.hasOwn(fields, name) || mappedNames.has(name) || RESERVED_FIELD.test(name) || !isPlain(value)) continue;
-    out[name] = value;
-  }
-  for (const [name, solrName] of Object.entries(fields) as Array<[keyof SolrFieldMap, string]>) {
-    let value = document[name];
-    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
-    if (SINGLE_VALUED_FIELDS.has(name) && Array.isArray(value)) value = value[0];
-    out[solrName] = value;
-  }
-  return out;
-}
-
-function isPlain(value: unknown): boolean {
-  const scalar = (item: unknown) => typeof item === 'string' || typeof item === 'boolean' || (typeof item === 'number' && Number.isFinite(item));
-  return scalar(value) || (Array.isArray(value) && value.length > 0 && value.every(scalar));
 }
 
 /**

@@ -6,7 +6,8 @@
  */
 import type Database from 'better-sqlite3';
 import type { RecordVersionsQuery, VersionsPage } from '../../ports.js';
-import { addToFacetTally, facetCountsOfTally, facetTallyOfDocumentTexts, type FacetCounts, type FacetTally } from '../../record/recordFacets.js';
+import { addToFacetTally, facetCountsOfTally, type FacetCounts, type FacetTally } from '../../record/recordFacets.js';
+import { facetTallyOfDocumentTexts } from '../../record/documentFacetTally.js';
 import { holds, LARGE_KEY_RECORDS, largeKeys, pageOfUnion, type KeyMembers } from './largeKeyMembers.js';
 import type { VersionEntry } from './versionOrder.js';
 import type { VersionRecords } from './versionRecords.js';

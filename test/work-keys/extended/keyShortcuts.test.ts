@@ -7,7 +7,8 @@
  * a surname, a title without its article, a title's first element).
  */
 import test from 'ava';
-import { extendedWorkKeys, subtitleKeepsTitle } from '../../../src/work-keys/extended/extendedWorkKeys.js';
+import { extendedWorkKeys } from '../../../src/work-keys/extended/extendedWorkKeys.js';
+import { subtitleKeepsTitle } from '../../../src/work-keys/extended/statementTitleForms.js';
 import { isGenericTitleKeyed, saysSelections, subtitleSaysCollection } from '../../../src/work-keys/extended/genericTitles.js';
 import {
   subtitleNamesAPart, subtitleSaysAnotherWork, withoutAlternativeTitle, withoutAuthorName, withoutAuthorNameByWords,
