@@ -1,10 +1,13 @@
 /**
  * Names the package root exported in 0.1.0 that now live elsewhere, kept working for one release
- * (CHANGELOG.md, 0.2.0). None of them loads better-sqlite3 or solr-client until it is called.
+ * (CHANGELOG.md, 0.2.0). The root loads neither index adapter nor the ingest pipeline, so the adapters'
+ * names load their subpath's entry (src/entries/sqlite.ts, src/adapters/solr/index.ts) only when first
+ * called, with a synchronous `require`, as their 0.1.0 signatures are: from Node 20.19 (the package's oldest)
+ * `require` of an ES module gives the one copy `import` gives. A loader may give a copy of its own instead
+ * (tsx, which runs the tests, does); the errors of either copy answer `instanceof` alike (src/errors.ts,
+ * VersionsError). test/package/rootEntryLoads.test.ts holds what the built root loads.
  */
-import { openEmbeddedIndex as openEmbeddedIndexNow } from './entries/sqlite.js';
-import { createSolrIndex as createSolrIndexNow } from './adapters/solr/solrIndex.js';
-import { createSolrWriter as createSolrWriterNow } from './adapters/solr/solrWriter.js';
+import { createRequire } from 'node:module';
 import { resolveLanguage as resolveLanguageNow } from './i18n/resolveLanguage.js';
 import { InvalidArgumentError } from './errors.js';
 import type { WorkKeySource } from './work-keys/workKeys.js';
@@ -15,12 +18,18 @@ export type { SolrIndexOptions, SolrFieldMap } from './adapters/solr/solrIndexOp
 export type { EmbeddedIndex, EmbeddedIndexOptions, LoadOptions, LoadSummary, RejectedDocument } from './entries/sqlite.js';
 export type { SolrWriterOptions, SolrWriter } from './adapters/solr/solrWriter.js';
 
+type SqliteEntry = typeof import('./entries/sqlite.js');
+type SolrEntry = typeof import('./adapters/solr/index.js');
+const requireOnCall = createRequire(import.meta.url);
+const sqliteEntry = () => requireOnCall('./entries/sqlite.js') as SqliteEntry;
+const solrEntry = () => requireOnCall('./adapters/solr/index.js') as SolrEntry;
+
 /** @deprecated Import it from `koa-catalog-versions/sqlite`. */
-export const openEmbeddedIndex = openEmbeddedIndexNow;
+export const openEmbeddedIndex: SqliteEntry['openEmbeddedIndex'] = (options) => sqliteEntry().openEmbeddedIndex(options);
 /** @deprecated Import it from `koa-catalog-versions/solr`. */
-export const createSolrIndex = createSolrIndexNow;
+export const createSolrIndex: SolrEntry['createSolrIndex'] = (options) => solrEntry().createSolrIndex(options);
 /** @deprecated Import it from `koa-catalog-versions/solr`. */
-export const createSolrWriter = createSolrWriterNow;
+export const createSolrWriter: SolrEntry['createSolrWriter'] = (options) => solrEntry().createSolrWriter(options);
 /** @deprecated Import it from `koa-catalog-versions/work-keys`. */
 export const normaliseForWorkKey = normaliseNow;
 /** @deprecated Import `workKeysOf` from `koa-catalog-versions/work-keys`. */

@@ -106,6 +106,14 @@ export function errorDefinitionOf(code: string): ErrorDefinition | undefined {
   return Object.hasOwn(ERROR_DEFINITIONS, code) ? ERROR_DEFINITIONS[code as VersionsErrorCode] : undefined;
 }
 
+/**
+ * The mark of the family, the same in every copy of this module (a registered symbol). A process may hold
+ * two copies of the package: a host that bundles it beside the installed one, or a loader that runs a
+ * module `require`d from an ES module as a copy of its own (tsx does; the root's deprecated adapter names,
+ * src/deprecatedExports.ts, load theirs so). `instanceof` still answers for an error of the other copy.
+ */
+const VERSIONS_ERROR_MARK = Symbol.for('koa-catalog-versions.VersionsError');
+
 export class VersionsError extends Error {
   readonly code: VersionsErrorCode;
   constructor(code: VersionsErrorCode, message: string, options?: { cause?: unknown }) {
@@ -113,7 +121,23 @@ export class VersionsError extends Error {
     this.code = code;
     this.name = new.target.name;
   }
+
+  /**
+   * `error instanceof C` for C this class or one that extends it: as always for an error of this copy;
+   * for an error of another copy, when it bears the family's mark and its class, or a class it extends,
+   * is a class of the family with C's name.
+   */
+  static override [Symbol.hasInstance](candidate: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, candidate)) return true;
+    if (typeof candidate !== 'object' || candidate === null || !(VERSIONS_ERROR_MARK in candidate)) return false;
+    for (let prototype: unknown = Object.getPrototypeOf(candidate); typeof prototype === 'object' && prototype !== null; prototype = Object.getPrototypeOf(prototype)) {
+      const made = Object.hasOwn(prototype, 'constructor') ? (prototype as { constructor: unknown }).constructor : undefined;
+      if (VERSIONS_ERROR_MARK in prototype && typeof made === 'function' && made.name === this.name) return true;
+    }
+    return false;
+  }
 }
+Object.defineProperty(VersionsError.prototype, VERSIONS_ERROR_MARK, { value: true });
 
 /** The index answered the lookup, but without a record. */
 export class RecordNotFoundError extends VersionsError {

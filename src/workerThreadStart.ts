@@ -7,6 +7,9 @@
  *
  * Left to others: what the workers do and the messages they exchange.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
@@ -25,6 +28,19 @@ function workerExecArgv(): string[] {
 }
 
 /**
+ * Where tsx's module API (`tsx/esm/api`, its `import` form) is, found from the calling module. A module tsx
+ * runs as a CommonJS copy (one `require`d from an ES module: the package root's deprecated adapter names
+ * load theirs so, src/deprecatedExports.ts) has no `import.meta.resolve`, and a `require` from it finds
+ * the API's CommonJS form, whose `register` fails in a worker; tsx's package.json `exports` name the other.
+ */
+function tsxModuleApiUrl(callerUrl: string): string {
+  if (typeof import.meta.resolve === 'function') return import.meta.resolve('tsx/esm/api');
+  const packageJson = createRequire(callerUrl).resolve('tsx/package.json');
+  const { exports } = JSON.parse(readFileSync(packageJson, 'utf8')) as { exports: { './esm/api': { import: { default: string } } } };
+  return new URL(exports['./esm/api'].import.default, pathToFileURL(packageJson)).href;
+}
+
+/**
  * Starts the worker module `stem` (a file name without extension) that lies beside the module whose
  * `import.meta.url` is `callerUrl`.
  */
@@ -39,7 +55,7 @@ export function startWorkerThread(callerUrl: string, stem: string, options: Omit
   // strips types itself) the worker loads its file as the main thread did.
   let tsx: string;
   try {
-    tsx = import.meta.resolve('tsx/esm/api');
+    tsx = tsxModuleApiUrl(callerUrl);
   } catch {
     return new Worker(workerUrl, withArgv);
   }

@@ -9,7 +9,8 @@
 export { describePosition, describeRejection } from '../record/sourceRecord.js';
 export type { RecordPosition, SourceItem } from '../record/sourceRecord.js';
 export { runIngest, IngestStoppedError, DEFAULT_BATCH_SIZE } from './pipeline.js';
-export type { IngestOptions, IngestSummary, IngestCounts, IngestProgress, IngestRejection, IngestDuplicate, RecordBatchMapping, MappingOutcome } from './pipeline.js';
+export type { IngestOptions, IngestSummary, IngestCounts, IngestProgress, IngestRejection, IngestDuplicate } from './pipeline.js';
+export type { RecordBatchMapping, MappingOutcome } from './batchMapping.js';
 export type { IngestWriter, StoredContent, WriteRefusal, HarvestState, PreparedRecordDocument } from '../ports.js';
 export { loadDocuments } from './loadDocuments.js';
 export type { LoadOptions, LoadSummary, RejectedDocument } from './loadDocuments.js';

@@ -1,5 +1,5 @@
 /**
- * The pipeline's batch mapping (pipeline.ts, RecordBatchMapping) for record documents a program already
+ * The pipeline's batch mapping (batchMapping.ts, RecordBatchMapping) for record documents a program already
  * holds (`loadDocuments`, JSON Lines files): the mapping step takes them as they are, and what costs is
  * making their work keys, which this runs in worker threads (keyingThread.ts, through batchWorkerPool.ts).
  * Each document is checked here, in order; one that needs keys is sent as only the fields its profile
@@ -18,7 +18,7 @@ import { InvalidOptionError } from '../errors.js';
 import { checkRecordDocument, type RecordDocument } from '../record/catalogRecord.js';
 import { WORK_KEY_PROFILES, type WorkKeyProfileName } from '../work-keys/workKeyProfiles.js';
 import { startBatchWorkerPool } from './batchWorkerPool.js';
-import type { MappingOutcome, RecordBatchMapping } from './pipeline.js';
+import type { MappingOutcome, RecordBatchMapping } from './batchMapping.js';
 import { carriedWorkKeys, preparedWithKeys } from './prepareRecordDocument.js';
 import { isRecordDeletion } from './recordDeletion.js';
 

@@ -86,7 +86,7 @@ export async function loadDocuments(writer: IngestWriter, documents: Iterable<un
   }
   // The ids of the documents read last, for the message of a rejection (the pipeline's positions carry
   // none): the pipeline rejects a document when it takes it, at most the batches it reads ahead of that
-  // (pipeline.ts, mappedAhead) after it was read. A map of every id read, kept before, was a large share
+  // (batchMapping.ts, mappedAhead) after it was read. A map of every id read, kept before, was a large share
   // of a big load's peak memory; a slot that another document took since gives no id.
   const recentIds = new RecentIds();
   async function* items(): AsyncGenerator<SourceItem<unknown>> {

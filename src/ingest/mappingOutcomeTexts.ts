@@ -9,7 +9,7 @@
  * Left to others: what is posted to the thread and the pool's turns (mappingPool.ts), the mapping itself
  * (mappingThread.ts, recordFormats.ts).
  */
-import type { MappingOutcome } from './pipeline.js';
+import type { MappingOutcome } from './batchMapping.js';
 import type { PreparedDocument, PreparedRecordDocument } from './prepareRecordDocument.js';
 import { rememberStoredFieldsJson } from '../record/storedFieldsJson.js';
 import { DOCUMENT_COLUMN_FIELD_NAMES } from '../record/recordFields.js';

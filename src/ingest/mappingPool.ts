@@ -1,6 +1,6 @@
 /**
  * The mapping step of a record file format run in worker threads (mappingThread.ts), as the pipeline's
- * batch mapping (pipeline.ts, RecordBatchMapping): each batch of records goes to the least busy worker as
+ * batch mapping (batchMapping.ts, RecordBatchMapping): each batch of records goes to the least busy worker as
  * the records' bytes (the format's `asBytes` reading, recordFormats.ts) packed into one buffer that is
  * transferred, not copied; the worker maps each record with the format's own mapping of bytes, prepares
  * each document as the pipeline would (prepareRecordDocument: checked, keyed under the load's profile,
@@ -25,7 +25,7 @@
 import { InvalidOptionError, InvalidRecordDocumentError } from '../errors.js';
 import { startBatchWorkerPool } from './batchWorkerPool.js';
 import type { LocalMappingSettings } from './localMapping.js';
-import type { MappingOutcome, RecordBatchMapping } from './pipeline.js';
+import type { MappingOutcome, RecordBatchMapping } from './batchMapping.js';
 import { prepareMappedDocument } from './prepareRecordDocument.js';
 import { isRecordDeletion } from './recordDeletion.js';
 import { recordFormatNamed, type RecordBytesReading } from './recordFormats.js';

@@ -17,11 +17,13 @@
  * of the engine stops the load; the writer is closed either way, so what was written is whole records.
  *
  * Left to others: reading formats (readers/, marc/, oai/), mapping (marc/vufindMarcMapping.ts,
- * oai/dublinCoreMapping.ts), storage (the adapters' writers).
+ * oai/dublinCoreMapping.ts), the mapping step run on batches elsewhere and read ahead (batchMapping.ts),
+ * storage (the adapters' writers).
  */
 import { contentFingerprintOf } from '../record/recordContent.js';
 import { IngestStoppedError, InvalidOptionError, InvalidRecordDocumentError, type IngestCounts, type IngestSummary } from '../errors.js';
 import { prepareRecordDocument, type PreparedDocument, type PreparedRecordDocument } from './prepareRecordDocument.js';
+import { mappedAhead, mappedValueOf, type MappingOutcome, type RecordBatchMapping } from './batchMapping.js';
 import { isRecordDeletion } from './recordDeletion.js';
 import type { RecordPosition, SourceItem } from '../record/sourceRecord.js';
 import { missingWriterMethods, type IngestWriter, type StoredContent } from '../ports.js';
@@ -30,6 +32,8 @@ import { checkKeyProfile, DEFAULT_WORK_KEY_PROFILE, type WorkKeyProfileName } fr
 export type { IngestWriter, StoredContent, WriteRefusal } from '../ports.js';
 // Declared with the error that carries them (src/errors.ts imports nothing); their importers name them here.
 export { IngestStoppedError, type IngestCounts, type IngestSummary } from '../errors.js';
+// The batch mapping's types, for the command's loader (src/cli/loadRecords.ts), which names them here.
+export type { MappingOutcome, RecordBatchMapping } from './batchMapping.js';
 
 /** A record that was not written, and why. */
 export interface IngestRejection {
@@ -86,45 +90,6 @@ export interface IngestOptions<T> {
 }
 
 export const DEFAULT_BATCH_SIZE = 1000;
-
-/** What the mapping step answered for one record, carried back from where it ran. */
-export type MappingOutcome =
-  /** The mapping's value: a record document, or a deletion (recordDeletion.ts). */
-  | { readonly value: unknown }
-  /**
-   * The mapping's record document already prepared where it was mapped (prepareRecordDocument, under the
-   * profile and with the clock the pipeline handed over), so that checking and keying it run there too.
-   */
-  | { readonly prepared: PreparedDocument }
-  /** It threw InvalidRecordDocumentError with this reason: the record is rejected. */
-  | { readonly rejected: string }
-  /** It threw anything else: the load stops with this error. */
-  | { readonly failed: Error };
-
-/** The mapping step run on batches (mappingPool.ts); answers each batch's outcomes in the records' order. */
-export interface RecordBatchMapping<T> {
-  /**
-   * `clocks`: for each record, the pipeline's `now` for its position, which a document without
-   * `last_indexed` is stamped with when the mapping prepares it (a `prepared` outcome).
-   */
-  map(records: readonly T[], positions: readonly RecordPosition[], keyProfile: WorkKeyProfileName, clocks: readonly Date[]): Promise<MappingOutcome[]>;
-  /**
-   * Maps one batch handed to `map` and not yet taken elsewhere on the calling thread, settling its promise;
-   * false when there is none. The pipeline calls it instead of waiting for a batch.
-   */
-  mapOneHere?(): boolean;
-  /** Ends it (also when the load stops early); the pipeline calls it once. */
-  close(): Promise<void>;
-  /**
-   * Batches handed over before the oldest is waited for (default MAPPING_BATCHES_AHEAD). Records held
-   * longer outlive V8's young generation; a quick mapping needs fewer ahead.
-   */
-  readonly batchesAhead?: number;
-}
-
-/** Source items per batch handed to a batch mapping, and batches in flight before the oldest is waited for. */
-const MAPPING_BATCH_ITEMS = 1000;
-const MAPPING_BATCHES_AHEAD = 3;
 
 interface Pending {
   readonly document: PreparedRecordDocument;
@@ -265,7 +230,7 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
         // Checked, keyed and stamped where it was mapped (mappingPool.ts), as it would be here.
         prepared = outcome.prepared;
       } else {
-        const mapped = outcome === undefined ? toDocument(item.record, item.position, keyProfile) : valueOf(outcome);
+        const mapped = outcome === undefined ? toDocument(item.record, item.position, keyProfile) : mappedValueOf(outcome);
         // A withdrawn record: deleted by id, after the records before it are written.
         if (isRecordDeletion(mapped)) return deleteInTurn(mapped.deletedRecordId);
         prepared = prepareRecordDocument(mapped, now(item.position), keyProfile);
@@ -330,87 +295,6 @@ export async function runIngest<T>(options: IngestOptions<T>): Promise<IngestSum
  */
 function idKeptApart(id: string): string {
   return JSON.parse(JSON.stringify(id)) as string;
-}
-
-/** The value a mapping outcome stands for, or the error it stands for thrown. */
-function valueOf(outcome: MappingOutcome): unknown {
-  if ('value' in outcome) return outcome.value;
-  if ('prepared' in outcome) return outcome.prepared.document;
-  if ('rejected' in outcome) throw new InvalidRecordDocumentError(outcome.rejected);
-  throw outcome.failed;
-}
-
-interface MappedBatch<T> {
-  readonly items: SourceItem<T>[];
-  /** The outcomes of the batch's records, in order. */
-  readonly outcomes: MappingOutcome[];
-}
-
-/**
- * The source items in batches, each with its records' mapping outcomes, read and handed to the batch
- * mapping MAPPING_BATCHES_AHEAD batches ahead of the one given out, so that the mapping runs while this
- * thread reads and writes. Batches come out in the source's order.
- */
-async function* mappedAhead<T>(
-  source: AsyncIterable<SourceItem<T>> | Iterable<SourceItem<T>>, mapping: RecordBatchMapping<T>, keyProfile: WorkKeyProfileName,
-  now: (position: RecordPosition) => Date,
-): AsyncGenerator<MappedBatch<T>> {
-  const batchesAhead = mapping.batchesAhead ?? MAPPING_BATCHES_AHEAD;
-  const inFlight: Array<{ readonly items: SourceItem<T>[]; readonly outcomes: Promise<MappingOutcome[]>; readonly settled: { done: boolean } }> = [];
-  let items: SourceItem<T>[] = [];
-  const send = () => {
-    const records: T[] = [];
-    const positions: RecordPosition[] = [];
-    const clocks: Date[] = [];
-    for (const item of items) {
-      if (item.kind !== 'record') continue;
-      records.push(item.record);
-      positions.push(item.position);
-      clocks.push(now(item.position));
-    }
-    const outcomes = records.length === 0 ? Promise.resolve([]) : mapping.map(records, positions, keyProfile, clocks);
-    // Waited for in order below; a failure of one not yet waited for is not "unhandled" meanwhile.
-    const settled = { done: false };
-    outcomes.then(() => { settled.done = true; }, () => { settled.done = true; });
-    inFlight.push({ items, outcomes, settled });
-    items = [];
-  };
-  const oldest = async (): Promise<MappedBatch<T>> => {
-    const { items: batchItems, outcomes, settled } = inFlight.shift()!;
-    // Rather than wait, this thread maps batches not yet taken elsewhere (newest first).
-    while (!settled.done && mapping.mapOneHere?.() === true) await Promise.resolve();
-    return { items: batchItems, outcomes: await outcomes };
-  };
-  // A source that fails still has the records read before its failure taken, as they are without a batch
-  // mapping (which takes each record as it is read): the committed batches are the same either way.
-  const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
-  let failed = false;
-  let failure: unknown;
-  let ended = false;
-  try {
-    for (;;) {
-      let next: IteratorResult<SourceItem<T>>;
-      try {
-        next = await iterator.next();
-      } catch (error) {
-        failed = true;
-        failure = error;
-        break;
-      }
-      if (next.done === true) break;
-      items.push(next.value);
-      if (items.length < MAPPING_BATCH_ITEMS) continue;
-      send();
-      if (inFlight.length > batchesAhead) yield await oldest();
-    }
-    ended = true;
-  } finally {
-    // Stopped early (the pipeline stops on a rejection or a fault): the source is closed, as for-await closes it.
-    if (!ended) await iterator.return?.();
-  }
-  if (items.length > 0) send();
-  while (inFlight.length > 0) yield await oldest();
-  if (failed) throw failure;
 }
 
 /**
