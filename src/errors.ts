@@ -5,7 +5,7 @@
  * message from it. The HTTP adapter's statuses and problems (src/http/errorResponses.ts) and the error
  * page's labels (src/page/errorModel.ts) are read from the table. Messages are for logs and developers
  * only: nothing here is ever shown to a client. docs/errors.md lists every code with its status, and the
- * i18n files hold every label key the table names (test/errors.test.ts holds both to the table).
+ * i18n files hold every label key the table names (test/http/errors.test.ts holds both to the table).
  *
  * This module imports nothing: every layer may throw these errors. That is why the summary a stopped
  * load carries (IngestSummary) is declared here, beside IngestStoppedError, and not in the pipeline.

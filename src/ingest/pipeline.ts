@@ -18,7 +18,8 @@
  *
  * Left to others: reading formats (readers/, marc/, oai/), mapping (marc/vufindMarcMapping.ts,
  * oai/dublinCoreMapping.ts), the mapping step run on batches elsewhere and read ahead (batchMapping.ts),
- * storage (the adapters' writers).
+ * storage (the adapters' writers). It stays a little over 300 lines: runIngest's steps share the run's
+ * counts and summary, and reading them in one place is what makes "nothing is lost" checkable.
  */
 import { contentFingerprintOf } from '../record/recordContent.js';
 import { IngestStoppedError, InvalidOptionError, InvalidRecordDocumentError, type IngestCounts, type IngestSummary } from '../errors.js';
