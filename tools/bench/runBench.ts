@@ -18,6 +18,7 @@
  *    index), and a feed reader polling at 50 connections with the ETag each feed had (If-None-Match,
  *    answered 304); app and ceiling alternate in rounds so machine noise falls on both alike.
  * 3b. The plugin on a real Solr 9 on loopback, with a work index beside a VuFind core (solrServerCase.ts).
+ * 3c. With a SolrCloud named, versions from a work collection against the embedded index and a work index file (workCollectionCase.ts).
  * 4. Fills the server's kept answers past their budget (more never-asked answers, in other languages),
  *    reads its resident memory, prints a table with each target as PASS or MISS (HTTP targets are ratios
  *    to the ceiling of the same run), and with --json ends its output with one line of JSON.
@@ -44,6 +45,7 @@ import { facetCostJson, facetCostLines, facetCostTarget, measureFacetCost } from
 import { keyCostLine, measureKeyCost } from './keyCost.js';
 import { measurePerCore, perCoreJson, perCoreLines, perCoreTargets } from './perCoreCases.js';
 import { HTML_REQUEST_HEADERS } from './benchRequests.js';
+import { measureWorkCollectionCase, workCollectionCaseJson, workCollectionCaseLines, workCollectionCaseTargets } from './workCollectionCase.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Options
@@ -542,6 +544,10 @@ async function main(): Promise<void> {
     records: options.records, seed: options.seed, folder: BENCH_DIRECTORY, indexPath, baseUrl, keptIds: ids, coldIds, htmlHeaders, duration: options.duration, ceilingPort,
     children: { start: startChild, message: messageFrom, stop: stopChild },
   });
+  const workCollection = await measureWorkCollectionCase({
+    records: options.records, seed: options.seed, folder: BENCH_DIRECTORY, indexPath, baseUrl, keptIds: ids, coldIds, htmlHeaders, duration: options.duration, ceilingPort,
+    children: { start: startChild, message: messageFrom, stop: stopChild },
+  });
   await stopChild(ceiling);
   progress('facets within a work, with and without, every answer built afresh');
   const facetCost = await measureFacetCost();
@@ -588,7 +594,7 @@ async function main(): Promise<void> {
     { name: 'server RSS with full kept answers', measured: `${fmt(serverMemory.rss / MB)} MB`, goal: '<= 300 MB', pass: serverMemory.rss / MB <= 300 },
     facetCostTarget(facetCost),
   ];
-  targets.push(...solrServerCaseTargets(solr9));
+  targets.push(...solrServerCaseTargets(solr9), ...workCollectionCaseTargets(workCollection));
   if (marc !== undefined && marc.written.iso2709.records > 0) {
     const iso = marc.iso2709;
     const isoRate = iso === undefined ? Number.NaN : iso.loaded / iso.seconds;
@@ -662,7 +668,7 @@ async function main(): Promise<void> {
   out.push(`  before the findVersions latencies and each never-asked-before case the index file was read through once (${readThroughSeconds.map((seconds) => `${seconds.toFixed(2)} s`).join(', ')}), so that its pages come from memory, as on a server with memory to spare`);
   out.push(`  server resident memory with ${keptAnswerBytes >= ANSWER_CACHE_BYTES ? 'full' : 'NOT full (too few records to fill them)'} kept answers (${fmt(keptAnswerBytes / MB)} MB of answers built against a ${fmt(ANSWER_CACHE_BYTES / MB)} MB budget): ${fmt(serverMemory.rss / MB)} MB (${fmt(serverMemory.anonymous / MB)} MB anonymous, ${fmt(serverMemory.files / MB)} MB mapped files; peak ${fmt(serverMemory.peakRss / MB)} MB)`);
   out.push('');
-  out.push(...solrServerCaseLines(solr9));
+  out.push(...solrServerCaseLines(solr9), ...workCollectionCaseLines(workCollection));
   out.push(...facetCostLines(facetCost));
   out.push(keyCostLine(keyCost));
   out.push(...perCoreLines(perCore));
@@ -740,6 +746,7 @@ async function main(): Promise<void> {
       cpus: cpus().length,
       date: started.toISOString(),
       ...solrServerCaseJson(solr9),
+      ...workCollectionCaseJson(workCollection),
       ...facetCostJson(facetCost),
       ...perCoreJson(perCore),
       targets: Object.fromEntries(targets.map((t) => [t.name, t.pass ? 'PASS' : 'MISS'])),
