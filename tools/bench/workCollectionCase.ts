@@ -88,6 +88,8 @@ export type WorkCollectionCase =
     };
     readonly ceiling: HttpFigures;
     readonly kept: Readonly<Record<View, { readonly collection: HttpFigures; readonly embedded: HttpFigures }>>;
+    /** Server CPU per kept answer, µs. */
+    readonly keptCpuUs: Readonly<Record<View, { readonly collection: number; readonly embedded: number }>>;
     readonly fresh: Readonly<Record<View, Readonly<Record<Source, FreshFigures>>>>;
     readonly trace: Readonly<Record<Source, TraceFigures>>;
     readonly coldRepeats: number;
@@ -195,12 +197,14 @@ export async function measureWorkCollectionCase(settings: WorkCollectionCaseSett
       await fetchAll(port, paths.html, HTML_REQUEST_HEADERS);
     }
     const tallies = { ceiling: newCaseResult(), rss: { collection: newCaseResult(), embedded: newCaseResult() }, html: { collection: newCaseResult(), embedded: newCaseResult() } };
-    const keptRuns: Array<{ port: number; paths: readonly string[]; headers: Readonly<Record<string, string>>; into: CaseResult; label: string }> = [
+    // The servers' CPU per kept answer: on a shared machine steadier than requests per second.
+    const keptCpu = { rss: { collection: 0, embedded: 0 }, html: { collection: 0, embedded: 0 } };
+    const keptRuns: Array<{ port: number; pid?: number; cpu?: [View, 'collection' | 'embedded']; paths: readonly string[]; headers: Readonly<Record<string, string>>; into: CaseResult; label: string }> = [
       { port: settings.ceilingPort, paths: paths.rss, headers: {}, into: tallies.ceiling, label: 'ceiling' },
-      { port: kept.port, paths: paths.rss, headers: {}, into: tallies.rss.collection, label: 'RSS on the work collection' },
-      { port: embeddedPort, paths: paths.rss, headers: {}, into: tallies.rss.embedded, label: 'RSS on the embedded index' },
-      { port: kept.port, paths: paths.html, headers: HTML_REQUEST_HEADERS, into: tallies.html.collection, label: 'HTML on the work collection' },
-      { port: embeddedPort, paths: paths.html, headers: HTML_REQUEST_HEADERS, into: tallies.html.embedded, label: 'HTML on the embedded index' },
+      { port: kept.port, pid: kept.child.pid, cpu: ['rss', 'collection'], paths: paths.rss, headers: {}, into: tallies.rss.collection, label: 'RSS on the work collection' },
+      { port: embeddedPort, pid: embeddedChild.pid, cpu: ['rss', 'embedded'], paths: paths.rss, headers: {}, into: tallies.rss.embedded, label: 'RSS on the embedded index' },
+      { port: kept.port, pid: kept.child.pid, cpu: ['html', 'collection'], paths: paths.html, headers: HTML_REQUEST_HEADERS, into: tallies.html.collection, label: 'HTML on the work collection' },
+      { port: embeddedPort, pid: embeddedChild.pid, cpu: ['html', 'embedded'], paths: paths.html, headers: HTML_REQUEST_HEADERS, into: tallies.html.embedded, label: 'HTML on the embedded index' },
     ];
     const warmUp = Math.min(3, Math.max(1, settings.duration / 5));
     for (const run of keptRuns.slice(1)) await drive(run.port, run.paths, run.headers, warmUp);
@@ -208,7 +212,9 @@ export async function measureWorkCollectionCase(settings: WorkCollectionCaseSett
     for (let round = 0; round < rounds; round++) {
       for (const run of round % 2 === 0 ? keptRuns : [...keptRuns].reverse()) {
         progress(`kept, round ${round + 1}/${rounds}: ${run.label} for ${settings.duration / rounds} s`);
+        const cpuBefore = run.pid === undefined ? 0 : cpuSeconds(run.pid);
         await drive(run.port, run.paths, run.headers, settings.duration / rounds, run.into);
+        if (run.pid !== undefined && run.cpu !== undefined) keptCpu[run.cpu[0]][run.cpu[1]] += cpuSeconds(run.pid) - cpuBefore;
       }
     }
     await stop(kept.child);
@@ -281,6 +287,10 @@ export async function measureWorkCollectionCase(settings: WorkCollectionCaseSett
       collectionSync: prepared.collectionSync,
       firstAnswer: { collection: collectionFirst, file: fileFirst },
       ceiling: figuresOf(tallies.ceiling),
+      keptCpuUs: Object.fromEntries((['rss', 'html'] as const).map((view) => [view, {
+        collection: (keptCpu[view].collection / Math.max(1, tallies[view].collection.responses)) * 1e6,
+        embedded: (keptCpu[view].embedded / Math.max(1, tallies[view].embedded.responses)) * 1e6,
+      }])) as Record<View, { collection: number; embedded: number }>,
       kept: {
         rss: { collection: figuresOf(tallies.rss.collection), embedded: figuresOf(tallies.rss.embedded) },
         html: { collection: figuresOf(tallies.html.collection), embedded: figuresOf(tallies.html.embedded) },
@@ -354,14 +364,14 @@ function kindCells(totals: KindTotals, answers: number): string {
 export function workCollectionCaseLines(result: WorkCollectionCase): string[] {
   const title = 'Work collection on a SolrCloud (two shards, two replicas) beside an aggregator\'s collection without keys, 50 conns';
   if (!result.ok) return [title, `  ${result.skipped ? 'skipped' : 'not measured'}: ${result.error}`, ''];
-  const row = (label: string, f: HttpFigures, of?: HttpFigures) => [label, fmt(f.rps), fmt(f.p50Ms, 2), fmt(f.p99Ms, 2), of === undefined ? '' : `${fmt((f.rps / of.rps) * 100, 1)}%`];
+  const row = (label: string, f: HttpFigures, cpuUs: number) => [label, fmt(f.rps), fmt(f.p50Ms, 2), fmt(f.p99Ms, 2), `${fmt((f.rps / result.ceiling.rps) * 100, 1)}%`, fmt(cpuUs)];
   const lines = [title, ...table([
-    ['kept answers, alternating', 'req/s', 'p50 ms', 'p99 ms', 'of ceiling'],
-    ['ceiling, bare Koa (alternating with the kept cases)', fmt(result.ceiling.rps), fmt(result.ceiling.p50Ms, 2), fmt(result.ceiling.p99Ms, 2), ''],
-    row('work collection: RSS, kept answers', result.kept.rss.collection, result.ceiling),
-    row('embedded index: RSS, kept answers', result.kept.rss.embedded, result.ceiling),
-    row('work collection: HTML, kept answers', result.kept.html.collection, result.ceiling),
-    row('embedded index: HTML, kept answers', result.kept.html.embedded, result.ceiling),
+    ['kept answers, alternating', 'req/s', 'p50 ms', 'p99 ms', 'of ceiling', 'server CPU µs'],
+    ['ceiling, bare Koa (alternating with the kept cases)', fmt(result.ceiling.rps), fmt(result.ceiling.p50Ms, 2), fmt(result.ceiling.p99Ms, 2), '', ''],
+    row('work collection: RSS, kept answers', result.kept.rss.collection, result.keptCpuUs.rss.collection),
+    row('embedded index: RSS, kept answers', result.kept.rss.embedded, result.keptCpuUs.rss.embedded),
+    row('work collection: HTML, kept answers', result.kept.html.collection, result.keptCpuUs.html.collection),
+    row('embedded index: HTML, kept answers', result.kept.html.embedded, result.keptCpuUs.html.embedded),
   ])];
   const freshRows: string[][] = [['built afresh (never asked before), alternating', 'req/s', 'p50 ms', 'p99 ms', 'Solr requests', 'server CPU ms', 'Solr JVM CPU ms']];
   for (const view of ['rss', 'html'] as const) {
@@ -408,6 +418,8 @@ export function workCollectionCaseJson(result: WorkCollectionCase): Record<strin
     out[`work_collection_${view}_kept_rps_50`] = Math.round(result.kept[view].collection.rps);
     out[`work_collection_embedded_${view}_kept_rps_50`] = Math.round(result.kept[view].embedded.rps);
     out[`work_collection_${view}_kept_ratio_to_embedded`] = round3(result.kept[view].collection.rps / result.kept[view].embedded.rps);
+    out[`work_collection_${view}_kept_server_cpu_us`] = Math.round(result.keptCpuUs[view].collection);
+    out[`work_collection_embedded_${view}_kept_server_cpu_us`] = Math.round(result.keptCpuUs[view].embedded);
     for (const source of ['collection', 'file'] as const) {
       const f = result.fresh[view][source];
       out[`work_collection_${view}_fresh_${source}_rps_50`] = Math.round(f.http.rps);
@@ -428,15 +440,20 @@ function startChild(name: string, args: readonly string[]): ChildProcess {
 
 function messageFrom<T extends { type: string }>(child: ChildProcess, type: T['type'], timeoutMs: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "${type}" message within ${timeoutMs} ms`)), timeoutMs);
+    const onExit = (code: number | null) => finish(new Error(`child exited (${code}) before sending "${type}"`));
     const onMessage = (message: { type?: string }) => {
-      if (message.type !== type) return;
+      if (message.type === type) finish(undefined, message as T);
+    };
+    const timer = setTimeout(() => finish(new Error(`no "${type}" message within ${timeoutMs} ms`)), timeoutMs);
+    function finish(error?: Error, message?: T) {
       clearTimeout(timer);
       child.off('message', onMessage);
-      resolve(message as T);
-    };
+      child.off('exit', onExit);
+      if (error === undefined) resolve(message as T);
+      else reject(error);
+    }
     child.on('message', onMessage);
-    child.once('exit', (code) => reject(new Error(`child exited (${code}) before sending "${type}"`)));
+    child.once('exit', onExit);
   });
 }
 

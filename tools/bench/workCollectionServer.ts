@@ -115,9 +115,9 @@ async function serve(source: 'collection' | 'file', coreUrl: string, target: str
       if (/indexVersion/.test(message)) return;
       counts.questions++;
       // "Solr GET http://host/solr/<collection>/<handler> <what>: HTTP 200 in 3 ms"
-      const line = /^Solr \S+ (\S+) (.*?): .* in (\d+) ms$/.exec(message);
+      const line = /^Solr \S+ (\S+) (.*): (?:HTTP \d+|\w+) in (\d+) ms$/.exec(message);
       // What the request was for, without the ids and numbers in it, so that requests of one kind add up.
-      if (line !== null) add(counts.adapter, `${kindOfPath(line[1] ?? '')} ${(line[2] ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '…').replace(/\d+/g, 'N')}`, Number(line[3]));
+      if (line !== null) add(counts.adapter, `${kindOfPath(line[1] ?? '')} ${(line[2] ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '…').replace(/, [a-z-]+, start \d+/, '').replace(/\d+/g, 'N')}`, Number(line[3]));
       else add(counts.adapter, message.replace(/\d+/g, 'N'), 0);
     },
     error(message: string, details?: unknown) {
@@ -127,11 +127,9 @@ async function serve(source: 'collection' | 'file', coreUrl: string, target: str
       if (logged++ < 5) process.stderr.write(`work collection server (${source}) warning: ${message}\n`);
     },
   };
-  // The work collection's option goes in as the integrator's answering side names it (issue 35).
-  const options = source === 'collection'
-    ? { url: core, workCollection: { url: where }, versionCheckMs, logger } as Parameters<typeof createSolrIndex>[0]
-    : { url: core, workIndex: { path: where }, versionCheckMs, logger };
-  const index = createSolrIndex(options);
+  const index = createSolrIndex(source === 'collection'
+    ? { url: core, workCollection: { url: where }, versionCheckMs, logger }
+    : { url: core, workIndex: { path: where }, versionCheckMs, logger });
   const app = new Koa();
   app.use(async (_ctx, next) => {
     counts.served++;
