@@ -5,7 +5,7 @@
  *
  * On the cloud it fills an aggregator's collection (two shards, no work keys) with the benchmark's catalog
  * (catalogGenerator.ts, the records of the embedded index), makes a work collection beside it
- * (createWorkCollection: two shards, two replicas) and syncs it (syncWorkCollection); both are kept for
+ * (createWorkCollection: two shards unless told otherwise, two replicas) and syncs it (syncWorkCollection); both are kept for
  * the next run while the catalog is the same. Then, each server in a process of its own
  * (workCollectionServer.ts, versionsServer.ts):
  *
@@ -25,7 +25,7 @@
  *
  * Usage: measureWorkCollectionCase(…) from runBench.ts. Alone (builds or reuses the embedded index of the
  * same N and seed in .bench, starts its own ceiling):
- *   node dist/tools/bench/workCollectionCase.js [--records N] [--duration S] [--seed N]
+ *   node dist/tools/bench/workCollectionCase.js [--records N] [--duration S] [--seed N] [--work-shards N]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -51,6 +51,8 @@ export interface WorkCollectionCaseSettings extends SolrPhaseSettings {
   readonly folder: string;
   /** The embedded index of the same catalog (versionsServer.ts serves it for the kept-answer reference). */
   readonly indexPath: string;
+  /** Shards of the work collection (default 2; each count has a collection of its own). */
+  readonly workShards?: number;
 }
 
 type View = 'rss' | 'html';
@@ -77,6 +79,7 @@ export type WorkCollectionCase =
   | {
     readonly ok: true;
     readonly records: number;
+    readonly workShards: number;
     readonly core: string;
     readonly collection: string;
     readonly fillSeconds: number | undefined;
@@ -99,6 +102,7 @@ export type WorkCollectionCase =
 
 const CATALOG = 'bench_wc_answers_catalog';
 const WORKS = 'bench_wc_answers_works';
+const DEFAULT_WORK_SHARDS = 2;
 /** Answers per source and view traced one at a time (step 4). */
 const TRACED = 150;
 
@@ -118,11 +122,13 @@ async function prepareCloud(settings: WorkCollectionCaseSettings, cloud: { base:
   progress(`filling ${core} with ${fmt(settings.records)} records (no work keys), unless it holds them already`);
   const fill = await fillAggregator(core, settings.records, settings.seed);
   if (fill.filled) progress(`filled in ${fmt(fill.seconds, 1)} s`);
+  const shards = settings.workShards ?? DEFAULT_WORK_SHARDS;
+  const works = shards === DEFAULT_WORK_SHARDS ? WORKS : `${WORKS}_${shards}`;
   const names = await collectionNames(cloud.base);
-  if (names.includes(WORKS) && fill.filled) await deleteWorkCollection({ solr: cloud.base, name: WORKS });
-  const firstWalk = !names.includes(WORKS) || fill.filled;
-  if (firstWalk) await createWorkCollection({ solr: cloud.base, name: WORKS, shards: 2, replicas: 2 });
-  const collection = `${cloud.base}/${WORKS}`;
+  if (names.includes(works) && fill.filled) await deleteWorkCollection({ solr: cloud.base, name: works });
+  const firstWalk = !names.includes(works) || fill.filled;
+  if (firstWalk) await createWorkCollection({ solr: cloud.base, name: works, shards, replicas: 2 });
+  const collection = `${cloud.base}/${works}`;
   progress(`syncing the work collection ${collection} (${firstWalk ? 'first walk' : 'changes only'})`);
   const started = performance.now();
   const sync = await syncWorkCollection({ url: core, workCollection: { url: collection } });
@@ -281,6 +287,7 @@ export async function measureWorkCollectionCase(settings: WorkCollectionCaseSett
     return {
       ok: true,
       records: settings.records,
+      workShards: settings.workShards ?? DEFAULT_WORK_SHARDS,
       core,
       collection,
       fillSeconds: prepared.fillSeconds,
@@ -362,7 +369,7 @@ function kindCells(totals: KindTotals, answers: number): string {
 }
 
 export function workCollectionCaseLines(result: WorkCollectionCase): string[] {
-  const title = 'Work collection on a SolrCloud (two shards, two replicas) beside an aggregator\'s collection without keys, 50 conns';
+  const title = `Work collection on a SolrCloud (${result.ok ? result.workShards : DEFAULT_WORK_SHARDS} shard(s), two replicas) beside an aggregator's two-shard collection without keys, 50 conns`;
   if (!result.ok) return [title, `  ${result.skipped ? 'skipped' : 'not measured'}: ${result.error}`, ''];
   const row = (label: string, f: HttpFigures, cpuUs: number) => [label, fmt(f.rps), fmt(f.p50Ms, 2), fmt(f.p99Ms, 2), `${fmt((f.rps / result.ceiling.rps) * 100, 1)}%`, fmt(cpuUs)];
   const lines = [title, ...table([
@@ -484,6 +491,7 @@ async function alone(): Promise<void> {
   const records = option('--records', 200_000);
   const duration = option('--duration', 8);
   const seed = option('--seed', DEFAULT_SEED);
+  const workShards = option('--work-shards', DEFAULT_WORK_SHARDS);
   const folder = join(PACKAGE_ROOT, '.bench');
   mkdirSync(folder, { recursive: true });
   const indexPath = join(folder, `catalog-${records}-${seed}.sqlite`);
@@ -509,7 +517,7 @@ async function alone(): Promise<void> {
   const ceilingPort = (await messageFrom<ListeningReport>(ceiling, 'listening', 60_000)).port;
   const children: BenchChildren = { start: (name, args) => startChild(name, args), message: messageFrom, stop: stopChild };
   try {
-    const result = await measureWorkCollectionCase({ records, seed, folder, indexPath, baseUrl, keptIds, coldIds, htmlHeaders: HTML_REQUEST_HEADERS, duration, ceilingPort, children });
+    const result = await measureWorkCollectionCase({ records, seed, workShards, folder, indexPath, baseUrl, keptIds, coldIds, htmlHeaders: HTML_REQUEST_HEADERS, duration, ceilingPort, children });
     const targets = workCollectionCaseTargets(result);
     process.stdout.write(`${[...workCollectionCaseLines(result), ...table([['target', 'measured', 'goal', 'result'], ...targets.map((t) => [t.name, t.measured, t.goal, t.pass ? 'PASS' : 'MISS'])])].join('\n')}\n`);
     process.stdout.write(`${JSON.stringify({ records, duration, date: new Date().toISOString(), ...workCollectionCaseJson(result) })}\n`);
