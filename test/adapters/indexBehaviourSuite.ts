@@ -6,7 +6,7 @@
 import type { TestFn } from 'ava';
 import { listVersions } from '../../src/versions/listVersions.js';
 import { prepareRecordDocument } from '../../src/ingest/prepareRecordDocument.js';
-import type { CatalogIndex, VersionsOrder } from '../../src/ports.js';
+import { versionsOfKeylessRecord, type CatalogIndex, type RecordVersionsQuery, type VersionsOrder } from '../../src/ports.js';
 
 /** Opens the adapter holding exactly `documents` (already prepared: keys and last_indexed set). */
 export type OpenIndex = (documents: Record<string, unknown>[]) => Promise<CatalogIndex>;
@@ -46,7 +46,20 @@ const ids = (records: ReadonlyArray<{ id: string }>) => records.map((r) => r.id)
 export interface AdapterOffers {
   /** The port's optional findVersionsOf (the Solr adapter has it only with a work index). */
   readonly findVersionsOf: boolean;
+  /** The port's optional recordWithVersions (the Solr adapter has it only with a work collection); not offered when absent. */
+  readonly recordWithVersions?: boolean;
 }
+
+/** The queries recordWithVersions is held to: both engine orders and the record-field sorts, filters, facets, offsets past the end, a count alone, the feed's without keys. */
+const RECORD_WITH_VERSIONS_QUERIES: readonly RecordVersionsQuery[] = [
+  { order: 'last-indexed', offset: 0, limit: 50, versionKeys: false },
+  { order: 'relevance', offset: 0, limit: 20, facets: true },
+  { order: 'relevance', offset: 20, limit: 20, facets: true, filters: [{ field: 'format', value: 'Book' }] },
+  { order: 'year-desc', offset: 40, limit: 20, facets: true },
+  { order: 'title', offset: 0, limit: 5, filters: [{ field: 'language', value: 'English' }] },
+  { order: 'author', offset: 60, limit: 20 },
+  { order: 'last-indexed', offset: 0, limit: 0, facets: true },
+];
 
 export function indexBehaviourSuite(test: TestFn, adapter: string, open: OpenIndex, offers: AdapterOffers = { findVersionsOf: true }): void {
   let index: CatalogIndex;
@@ -207,7 +220,31 @@ export function indexBehaviourSuite(test: TestFn, adapter: string, open: OpenInd
     }
   });
 
-  test(`${adapter}: through listVersions, the same answers whether the index offers findVersionsOf or not`, async (t) => {
+  const recordWithVersionsTitle = `${adapter}: recordWithVersions gives the record getRecord gives and the page findVersions gives for its keys`;
+  if (offers.recordWithVersions !== true) {
+    test(`${adapter}: offers no recordWithVersions, as its test file declares (so listVersions asks getRecord, then the versions)`, (t) => {
+      t.is(index.recordWithVersions, undefined);
+    });
+  } else test(recordWithVersionsTitle, async (t) => {
+    const recordWithVersions = index.recordWithVersions?.bind(index);
+    if (recordWithVersions === undefined) {
+      t.fail(`${adapter} is declared to offer recordWithVersions and does not`);
+      return;
+    }
+    for (const document of suiteDocuments()) {
+      const id = document.id as string;
+      const record = await index.getRecord(id);
+      if (record === undefined) throw new Error(`no record ${id}`);
+      for (const query of RECORD_WITH_VERSIONS_QUERIES) {
+        const both = await recordWithVersions(id, query);
+        const versions = record.workKeys.length === 0 ? versionsOfKeylessRecord(record, query.offset) : await index.findVersions({ workKeys: record.workKeys, ...query });
+        t.deepEqual(both, { record, versions }, `${id} ${JSON.stringify(query)}`);
+      }
+    }
+    for (const id of ['nope', 'hobbit-1 ', 'hobbit:tie/*']) t.is(await recordWithVersions(id, RECORD_WITH_VERSIONS_QUERIES[1]!), undefined, id);
+  });
+
+  test(`${adapter}: through listVersions, the same answers whether the index offers findVersionsOf and recordWithVersions or not`, async (t) => {
     const withoutFastPath: CatalogIndex = {
       getRecord: (id) => index.getRecord(id),
       findVersions: (query) => index.findVersions(query),
@@ -220,7 +257,7 @@ export function indexBehaviourSuite(test: TestFn, adapter: string, open: OpenInd
           const request = { id: document.id as string, view, page };
           const fast = await listVersions(index, request);
           const slow = await listVersions(withoutFastPath, request);
-          t.deepEqual(fast.versions, slow.versions, `${request.id} ${view} page ${page}`);
+          t.deepEqual(fast, slow, `${request.id} ${view} page ${page}`);
         }
       }
     }
