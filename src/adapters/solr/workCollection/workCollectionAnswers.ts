@@ -112,6 +112,8 @@ export class WorkCollectionAnswers {
     const params: Array<readonly [string, string]> = [
       ['q', `{!terms f=${KEYS} separator="${WORK_KEY_SEPARATOR}"}${query.workKeys.join(WORK_KEY_SEPARATOR)}`],
       ['fl', query.versionKeys === false ? ID : `${ID},${KEYS}`],
+      // The few fields asked come with the ids from each shard: no second pass to fetch them.
+      ['distrib.singlePass', 'true'],
     ];
     if (whole) {
       params.push(['sort', `${ID} asc`], ['start', '0'], ['rows', String(WORK_ROWS_PER_REQUEST)]);
