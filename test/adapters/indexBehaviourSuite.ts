@@ -7,6 +7,7 @@ import type { TestFn } from 'ava';
 import { listVersions } from '../../src/versions/listVersions.js';
 import { prepareRecordDocument } from '../../src/ingest/prepareRecordDocument.js';
 import { versionsOfKeylessRecord, type CatalogIndex, type RecordVersionsQuery, type VersionsOrder } from '../../src/ports.js';
+import type { CatalogRecord } from '../../src/record/catalogRecord.js';
 
 /** Opens the adapter holding exactly `documents` (already prepared: keys and last_indexed set). */
 export type OpenIndex = (documents: Record<string, unknown>[]) => Promise<CatalogIndex>;
@@ -41,6 +42,14 @@ export function suiteDocuments(): Record<string, unknown>[] {
 }
 
 const ids = (records: ReadonlyArray<{ id: string }>) => records.map((r) => r.id);
+
+/**
+ * A versions page as it is compared: asked without version keys (`versionKeys: false`, the feed's query),
+ * an index may list versions with their keys or with none (src/ports.ts), so their keys are left out.
+ */
+export function comparableVersions<Page extends { readonly records: readonly CatalogRecord[] }>(page: Page, versionKeys: boolean | undefined): Page {
+  return versionKeys !== false ? page : { ...page, records: page.records.map((record) => ({ ...record, workKeys: [] })) };
+}
 
 /** What the adapter offers beyond the port's required methods, as its test file declares it. */
 export interface AdapterOffers {
@@ -238,7 +247,8 @@ export function indexBehaviourSuite(test: TestFn, adapter: string, open: OpenInd
       for (const query of RECORD_WITH_VERSIONS_QUERIES) {
         const both = await recordWithVersions(id, query);
         const versions = record.workKeys.length === 0 ? versionsOfKeylessRecord(record, query.offset) : await index.findVersions({ workKeys: record.workKeys, ...query });
-        t.deepEqual(both, { record, versions }, `${id} ${JSON.stringify(query)}`);
+        t.deepEqual(both?.record, record, `${id} ${JSON.stringify(query)}`);
+        t.deepEqual(both && comparableVersions(both.versions, query.versionKeys), comparableVersions(versions, query.versionKeys), `${id} ${JSON.stringify(query)}`);
       }
     }
     for (const id of ['nope', 'hobbit-1 ', 'hobbit:tie/*']) t.is(await recordWithVersions(id, RECORD_WITH_VERSIONS_QUERIES[1]!), undefined, id);
@@ -257,7 +267,9 @@ export function indexBehaviourSuite(test: TestFn, adapter: string, open: OpenInd
           const request = { id: document.id as string, view, page };
           const fast = await listVersions(index, request);
           const slow = await listVersions(withoutFastPath, request);
-          t.deepEqual(fast, slow, `${request.id} ${view} page ${page}`);
+          const versionKeys = view === 'html';
+          t.deepEqual(fast.record, slow.record, `${request.id} ${view} page ${page}`);
+          t.deepEqual(comparableVersions(fast.versions, versionKeys), comparableVersions(slow.versions, versionKeys), `${request.id} ${view} page ${page}`);
         }
       }
     }
