@@ -3,8 +3,12 @@
  * core only (docs/solr.md, "The work collection"), as workIndexSync.ts keeps a work index file:
  *
  * - The first run walks the whole core with `cursorMark` (sort `id asc`) and writes each page's documents
- *   (workCollectionDocument below), then the state document with the next cursor: a run stopped anywhere
- *   resumes from the page after the last one recorded (a page written twice is the same documents again).
+ *   (workCollectionDocument below) while the next page is read, with at most two update requests out
+ *   (pageWriter below). A page is confirmed once its request and every earlier one succeeded; the state
+ *   document, with the cursor after the pages confirmed so far, rides in the next page's request (a
+ *   request that fails part-way, each shard answering for itself, records nothing it did not write), and
+ *   a run stopped by an error records the cursor it reached: a run stopped anywhere resumes from the page
+ *   after the last one recorded (a page written twice is the same documents again).
  *   Before the walk it reads the core's highest `_version_` (solrVersionWatch.ts, no sort on `_version_`);
  *   later runs start from it, so documents changed during the walk are taken again.
  * - Later runs take the documents whose `_version_` is above W (`_version_:{W TO V]`, V the core's highest
@@ -12,9 +16,12 @@
  *   number an id sweep of both deletes from the collection the documents the core no longer holds.
  * - The collection records, in its state document, the core it follows and the key profile it is keyed
  *   with (the one asked for by the first run, else `vufind`); a run asking for another is refused.
+ * - Grouping decisions given to a run rewrite every document's keys; when they differ from the last run's,
+ *   the records either names are taken again from the core by id first (workCollectionGrouping.ts).
  * Every run ends with a commit, so what it wrote is what the collection answers.
  *
- * Left to others: keys (src/work-keys/storedDocumentKeys.ts), the core's requests (../workIndex/syncReads.ts),
+ * Left to others: keys (src/work-keys/storedDocumentKeys.ts), the decisions' rewrite of them
+ * (src/work-keys/curation/curationDecisions.ts), the core's requests (../workIndex/syncReads.ts),
  * facet values (../workIndex/documentFacets.ts), the order time (../workIndex/documentOrder.ts).
  */
 import { IndexUnavailableError, InvalidOptionError } from '../../../errors.js';
@@ -175,6 +182,7 @@ export async function syncWorkCollection(options: WorkCollectionSyncOptions): Pr
   if (walking) {
     let confirmed = { cursor: state.cursor, done: state.walk_done_count ?? 0 };
     let recordedCursor = state.cursor;
+    let taken = confirmed.done;
     const pages = cursorPages(select, core.display, state.cursor ?? '*', 'work collection walk', (cursor) => [['q', '*:*'], ['fl', fl], ['sort', 'id asc'], ['rows', String(rows)], ['cursorMark', cursor]]);
     await writer.run(async (send) => {
       for await (const { page, next } of pages) {
@@ -183,7 +191,8 @@ export async function syncWorkCollection(options: WorkCollectionSyncOptions): Pr
         // request that fails part-way (shards answer alone) records nothing it did not write.
         const withState = confirmed.cursor !== recordedCursor ? [...docs, stateDocument({ ...state, cursor: confirmed.cursor, walk_done_count: confirmed.done })] : docs;
         recordedCursor = confirmed.cursor;
-        const done = confirmed.done + page.docs.length;
+        taken += page.docs.length;
+        const done = taken;
         await send(withState, () => { confirmed = { cursor: next, done }; });
         checked.onProgress?.({ phase: 'walk', done: confirmed.done, total: page.numFound });
       }
