@@ -10,6 +10,7 @@
  * - `ceiling`: plain /update posts of the same collection documents (workCollectionDocument, made before
  *   the clock starts) in batches of the same size, one after another and then two at a time, and a commit:
  *   what Solr itself takes on this machine in this run;
+ * - `read`: the sync's walk of the catalogue alone (its fields, its page size), writing nothing;
  *
  * then the collection's index bytes per document (one replica of each shard, after the sync's commit), a
  * run with no change, and the catalogue's document count and highest `_version_` before and after (the
@@ -24,14 +25,14 @@
  * --keep-core leaves a catalogue that already holds `records` documents as it is.
  * --json ends the output with one line of JSON (what runBench.ts reads).
  */
-import { syncWorkCollection, workCollectionDocument } from '../../../src/adapters/solr/workCollection/workCollectionSync.js';
+import { syncWorkCollection, walkReadParams, workCollectionDocument } from '../../../src/adapters/solr/workCollection/workCollectionSync.js';
 import { createWorkCollection, deleteWorkCollection } from '../../../src/adapters/solr/workCollection/workCollectionAdmin.js';
 import { DEFAULT_SOLR_FIELDS } from '../../../src/adapters/solr/solrIndexOptions.js';
 import { facetFieldNamesOf } from '../../../src/adapters/solr/workIndex/documentFacets.js';
 import { solrVersionOf } from '../../../src/adapters/solr/workIndex/documentOrder.js';
 import { solrIndexVersionProbe } from '../../../src/adapters/solr/solrVersionWatch.js';
-import { selectOn } from '../../../src/adapters/solr/workIndex/syncReads.js';
-import { STORED_KEY_FIELDS } from '../../../src/work-keys/storedDocumentKeys.js';
+import { cursorPages, selectOn, withExactVersions } from '../../../src/adapters/solr/workIndex/syncReads.js';
+import { STORED_KEY_FIELDS, storedFieldsRead } from '../../../src/work-keys/storedDocumentKeys.js';
 import { solrCore, updateSolr } from '../../../test/support/realSolr.js';
 import { generateRecords, planCatalog } from '../catalogGenerator.js';
 
@@ -163,6 +164,16 @@ for (let round = 1; round <= rounds; round++) {
     }
     await deleteWorkCollection({ solr: base, name });
   }
+  {
+    const fl = [...new Set(['id', '_version_', 'last_indexed', ...storedFieldsRead(STORED_KEY_FIELDS), ...Object.values(facetFieldNamesOf(DEFAULT_SOLR_FIELDS))])].join(',');
+    const select = selectOn({ url: new URL(core), display: core, timeoutMs: 600_000 });
+    const started = performance.now();
+    let read = 0;
+    for await (const { page } of cursorPages(select, core, '*', 'read walk', (cursor) => walkReadParams('*:*', fl, batch, cursor))) read += withExactVersions(page).length;
+    const seconds = (performance.now() - started) / 1000;
+    note('read', read / seconds);
+    log(`round ${round} read: the walk's reads alone, ${read} documents in pages of ${batch}: ${seconds.toFixed(2)} s = ${Math.round(read / seconds)} documents/s`);
+  }
   for (const inFlight of [1, 2]) {
     const label = `ceiling-${inFlight}`;
     const name = `bench_work_collection_ceiling`;
@@ -186,8 +197,11 @@ const coreAfter = await coreFingerprint();
 const best = (label: string) => Math.max(...(rates[label] ?? [Number.NaN]));
 const ceiling = Math.max(best('ceiling-1'), best('ceiling-2'));
 log(`best of ${rounds} round(s), ${records} documents, batches of ${batch}: ${Object.keys(rates).map((label) => `${label} ${Math.round(best(label))}/s`).join(', ')}`);
+// Read and write on the same Solr: on a machine without a spare core their times add up.
+const serialBound = 1 / (1 / best('read') + 1 / best('ceiling-1'));
+log(`  reads then writes, one after the other (1 / (1/read + 1/ceiling-1)): ${Math.round(serialBound)}/s; after/that ${(best('after') / serialBound).toFixed(2)}`);
 log(`  after/ceiling ${(best('after') / ceiling).toFixed(2)}${rates.before === undefined ? '' : `, after/before ${(best('after') / best('before')).toFixed(1)}×, before/ceiling ${(best('before') / ceiling).toFixed(2)}`}`);
 log(`catalogue before: ${coreBefore}; after: ${coreAfter}: ${coreBefore === coreAfter ? 'untouched' : 'CHANGED'}`);
 if (argv.includes('--json')) {
-  console.log(JSON.stringify({ records, batch, rounds, rates: Object.fromEntries(Object.keys(rates).map((label) => [label, best(label)])), ceiling, bytesPerDocument, coreUntouched: coreBefore === coreAfter }));
+  console.log(JSON.stringify({ records, batch, rounds, rates: Object.fromEntries(Object.keys(rates).map((label) => [label, best(label)])), ceiling, serialBound, bytesPerDocument, coreUntouched: coreBefore === coreAfter }));
 }
