@@ -54,6 +54,12 @@ export interface VersionsQuery {
 /** A versions query of one record (`findVersionsOf`): the record's own work keys, the rest as in VersionsQuery. */
 export type RecordVersionsQuery = Omit<VersionsQuery, 'workKeys'>;
 
+/** A record and one page of its versions (`recordWithVersions`). */
+export interface RecordWithVersions {
+  readonly record: CatalogRecord;
+  readonly versions: VersionsPage;
+}
+
 export interface VersionsPage {
   /** How many records share a key and pass the filters, over all pages. */
   readonly total: number;
@@ -75,6 +81,14 @@ export interface CatalogIndex {
    * request, the default order without filters; an index without it is asked findVersions.
    */
   findVersionsOf?(record: CatalogRecord, query: RecordVersionsQuery): Promise<VersionsPage>;
+  /**
+   * Optional: a record and one page of its versions in one step, exactly as getRecord and then
+   * `findVersions({ workKeys: record.workKeys, ...query })` answer them (a record without work keys: itself
+   * alone); `undefined` when no record has the id. For an index whose record and versions live in two
+   * places (the Solr adapter on a work collection: the record's keys, the work's members and the page's
+   * records, one request each). listVersions asks it for every request when an index has it.
+   */
+  recordWithVersions?(id: string, query: RecordVersionsQuery): Promise<RecordWithVersions | undefined>;
   /**
    * How many versions each of these records has (itself included; a record without work keys has 1), for
    * a whole result list at once: one round trip to the engine, not one query per record. Ids that name no

@@ -1,12 +1,12 @@
 /**
  * The one operation: the versions of a record, one page of them. Looks the record up, then asks the index
- * for every record sharing one of its work keys. A record without keys lists itself alone. This module
+ * for every record sharing one of its work keys (or asks both at once, when the index offers
+ * recordWithVersions). A record without keys lists itself alone. This module
  * talks to whichever CatalogIndex it is given and does nothing else.
  */
-import type { CatalogRecord } from '../record/catalogRecord.js';
 import { MissingRecordIdError, RecordNotFoundError } from '../errors.js';
 import { FEED_ROWS, offsetOf, PAGE_ROWS } from './paging.js';
-import { versionsOfKeylessRecord, type CatalogIndex, type RecordVersionsQuery, type VersionsFilter, type VersionsOrder, type VersionsPage } from '../ports.js';
+import { versionsOfKeylessRecord, type CatalogIndex, type RecordVersionsQuery, type RecordWithVersions, type VersionsFilter, type VersionsOrder } from '../ports.js';
 
 export type VersionsView = 'rss' | 'html';
 
@@ -20,17 +20,20 @@ export interface VersionsRequest {
   readonly filters?: readonly VersionsFilter[];
 }
 
-export interface VersionsResult {
-  readonly record: CatalogRecord;
-  readonly versions: VersionsPage;
-}
+/** The record asked for and one page of its versions (the port's RecordWithVersions). */
+export type VersionsResult = RecordWithVersions;
 
 export async function listVersions(index: CatalogIndex, request: VersionsRequest): Promise<VersionsResult> {
   const { id, view } = request;
   if (id === undefined || id.trim() === '') throw new MissingRecordIdError();
+  const query = versionsQueryOf(request);
+  if (index.recordWithVersions !== undefined) {
+    const found = await index.recordWithVersions(id, query);
+    if (found === undefined) throw new RecordNotFoundError(id);
+    return found;
+  }
   const record = await index.getRecord(id);
   if (record === undefined) throw new RecordNotFoundError(id);
-  const query = versionsQueryOf(request);
   // The common request (the view's default order, no filters) goes the index's way from the record to its
   // page when it has one; sorts and filters are asked by keys.
   if (index.findVersionsOf !== undefined && query.order === defaultOrderOf(view) && query.filters === undefined) {

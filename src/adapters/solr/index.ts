@@ -10,4 +10,6 @@ export type { SolrWriterOptions, SolrWriter, SolrAddResult, RejectedSolrDocument
 export { syncWorkIndex, keepWorkIndexInStep } from './workIndex/workIndexSync.js';
 export type { WorkIndexSyncOptions, WorkIndexSyncSummary, WorkIndexSyncProgress } from './workIndex/workIndexSync.js';
 export type { SolrWorkIndexOptions } from './workIndex/workIndexAnswers.js';
+export { syncWorkCollection } from './workCollection/workCollectionSync.js';
+export type { WorkCollectionSyncOptions, WorkCollectionSyncSummary } from './workCollection/workCollectionSync.js';
 export { STORED_KEY_FIELDS } from '../../work-keys/storedDocumentKeys.js';

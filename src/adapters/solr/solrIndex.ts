@@ -30,25 +30,27 @@
  *
  * Here: the adapter's requests and lifecycle. Beside it: its options (solrIndexOptions.ts), request
  * parameters (solrParams.ts), documents read back as records (solrDocuments.ts), and the places a work's
- * keys can live, one file each: the core's own documents (coreKeyVersions.ts) or a work index file
- * (workIndex/workIndexAnswers.ts).
+ * keys can live, one file each: the core's own documents (coreKeyVersions.ts), a work index file
+ * (workIndex/workIndexAnswers.ts) or a work collection (workCollection/workCollectionAnswers.ts), whose
+ * version is read in the background beside the core's.
  */
 import http from 'node:http';
-import { versionsOfKeylessRecord, type CatalogIndex, type RecordVersionsQuery, type VersionsPage, type VersionsQuery } from '../../ports.js';
+import { versionsOfKeylessRecord, type CatalogIndex, type RecordVersionsQuery, type RecordWithVersions, type VersionsPage, type VersionsQuery } from '../../ports.js';
 import { checkRecordId, checkRecordIds, checkVersionsQuery } from '../../portArguments.js';
 import { recordFromDocument, type CatalogRecord } from '../../record/catalogRecord.js';
 import { IndexUnavailableError, InvalidRecordDocumentError } from '../../errors.js';
 import { CoreKeyVersions } from './coreKeyVersions.js';
-import { solrResultList, type SolrResultList } from './solrAnswers.js';
+import { solrAnswerData, solrResultList, type SolrResultList } from './solrAnswers.js';
 import { describeId, toRecordDocument } from './solrDocuments.js';
-import { exchangeWithSolr, openSolrClient, type SolrCallback } from './solrExchange.js';
-import { describeNetworkError } from './solrFaults.js';
+import { exchangeWithSolr, openSolrClient, type SolrAnswer, type SolrCallback, type SolrEndpoint } from './solrExchange.js';
+import { describeNetworkError, isObject } from './solrFaults.js';
 import { checkSolrIndexOptions, SOLR_POST_THRESHOLD_BYTES, type SolrIndexOptions, type SolrIndexSettings } from './solrIndexOptions.js';
 import { encodeSolrParams, queryableKeys, solrPhrase, type Params } from './solrParams.js';
 import { solrIndexVersionProbe, VersionWatch } from './solrVersionWatch.js';
 import { termsQuery } from './termsQuery.js';
 import { facetFieldNamesOf } from './workIndex/documentFacets.js';
 import { WorkIndexAnswers, type FetchedWork } from './workIndex/workIndexAnswers.js';
+import { WorkCollectionAnswers } from './workCollection/workCollectionAnswers.js';
 
 // solr-client 0.9 ships no type declarations; these describe the part of it this adapter uses.
 interface SolrClient {
@@ -63,28 +65,59 @@ export function createSolrIndex(options: SolrIndexOptions): CatalogIndex {
 }
 
 
+/** Where a request goes: the core, or the work collection. */
+interface SolrTarget {
+  readonly endpoint: SolrEndpoint;
+  readonly agent: http.Agent;
+  readonly client: SolrClient;
+}
+
 class SolrIndex implements CatalogIndex {
   private readonly settings: SolrIndexSettings;
-  private readonly agent: http.Agent;
-  private readonly client: SolrClient;
+  private readonly core: SolrTarget;
   private readonly versionWatch: VersionWatch | undefined;
   private readonly workIndex: WorkIndexAnswers | undefined;
-  /** Without a work index: versions from the keys in the core's documents. */
+  /** With a work collection: the collection, its answers and its version. */
+  private readonly collection: { target: SolrTarget; answers: WorkCollectionAnswers; versionWatch: VersionWatch | undefined } | undefined;
+  /** Without a work index: versions from the keys in the core's documents (or, for counts, in the work collection's). */
   private readonly coreKeys: CoreKeyVersions | undefined;
   private closed = false;
 
   constructor(settings: SolrIndexSettings) {
     this.settings = settings;
-    ({ agent: this.agent, client: this.client } = openSolrClient<SolrClient>(settings.endpoint));
+    this.core = targetOf(settings.endpoint);
     const { fields } = settings;
+    const select = (params: Params, what: string) => this.select(this.core, params, what);
+    const toRecord = (doc: Record<string, unknown>, what: string) => this.toRecord(doc, what);
     if (settings.workIndex) this.findVersionsOf = (record, query) => this.versionsOfRecord(record, query);
     this.workIndex = settings.workIndex && new WorkIndexAnswers(settings.workIndex, fields.id, fields.work_keys_str_mv, fields.last_indexed, facetFieldNamesOf(fields));
-    this.coreKeys = settings.workIndex ? undefined : new CoreKeyVersions(settings, (params, what) => this.select(params, what), (doc, what) => this.toRecord(doc, what));
-    const { versionCheckMs, maxStalenessMs, endpoint, logger } = settings;
-    this.versionWatch = versionCheckMs === 0 ? undefined : new VersionWatch({
+    if (settings.workCollection !== undefined) {
+      const target = targetOf(settings.workCollection);
+      const selectCollection = (params: Params, what: string) => this.select(target, params, what);
+      const answers = new WorkCollectionAnswers({
+        selectCore: select,
+        selectCollection,
+        getFromCollection: (id, fl, what) => this.realTimeGet(target, id, fl, what),
+      }, { id: fields.id, workKeys: fields.work_keys_str_mv, lastIndexed: fields.last_indexed }, toRecord);
+      this.collection = { target, answers, versionWatch: this.versionWatchOf(selectCollection, target.endpoint) };
+      this.recordWithVersions = (id, query) => {
+        checkRecordId('recordWithVersions', id);
+        return answers.recordWithVersions(id, query);
+      };
+      // Counts as on a core with keys (coreKeyVersions.ts), asked of the collection by its field names.
+      this.coreKeys = new CoreKeyVersions({ ...settings, endpoint: target.endpoint, fields: { ...fields, id: 'id', work_keys_str_mv: 'work_keys' } }, selectCollection, toRecord);
+    } else {
+      this.coreKeys = settings.workIndex ? undefined : new CoreKeyVersions(settings, select, toRecord);
+    }
+    this.versionWatch = this.versionWatchOf(select, settings.endpoint);
+  }
+
+  private versionWatchOf(select: (params: Params, what: string) => Promise<SolrResultList>, endpoint: SolrEndpoint): VersionWatch | undefined {
+    const { versionCheckMs, maxStalenessMs, logger } = this.settings;
+    return versionCheckMs === 0 ? undefined : new VersionWatch({
       intervalMs: versionCheckMs,
       maxStalenessMs,
-      probe: solrIndexVersionProbe((params, what) => this.select(params, what), endpoint.display),
+      probe: solrIndexVersionProbe(select, endpoint.display),
       onFailure: (error) => logger?.warn?.(
         `Solr ${endpoint.display}: reading the index version failed (${error instanceof Error ? error.message : String(error)}); `
         + `kept answers are used for at most ${maxStalenessMs} ms after the last good read, then every answer is built afresh`,
@@ -99,12 +132,22 @@ class SolrIndex implements CatalogIndex {
    */
   contentVersion(): string | undefined {
     const core = this.versionWatch?.current();
+    if (core === undefined) return undefined;
+    // With a work collection, answers also change when a sync changes the collection: both are read.
+    if (this.collection !== undefined) {
+      const collection = this.collection.versionWatch?.current();
+      return collection === undefined ? undefined : `${core}/c${collection}`;
+    }
     // With a work index, answers also change when a sync changes the file.
-    return this.workIndex === undefined || core === undefined ? core : `${core}/${this.workIndex.version()}`;
+    return this.workIndex === undefined ? core : `${core}/${this.workIndex.version()}`;
   }
+
+  /** With a work collection: the record and a page of its versions in three requests (workCollectionAnswers.ts). */
+  readonly recordWithVersions?: (id: string, query: RecordVersionsQuery) => Promise<RecordWithVersions | undefined>;
 
   async getRecord(id: string): Promise<CatalogRecord | undefined> {
     checkRecordId('getRecord', id);
+    if (this.collection !== undefined) return this.collection.answers.getRecord(id);
     const { fields } = this.settings;
     // With a work index, a small work's documents come in the record's request, so that its versions
     // (findVersionsOf) need none of their own.
@@ -114,7 +157,7 @@ class SolrIndex implements CatalogIndex {
       ? [['q', solrPhrase(fields.id, id)], ['rows', '1']]
       : [['q', termsQuery(fields.id, ids)], ['rows', String(ids.length)]];
     const what = `getRecord(${describeId(id)}${ids !== undefined && ids.length > 1 ? `, with the ${ids.length} of its work` : ''})`;
-    const response = await this.select(params, what);
+    const response = await this.select(this.core, params, what);
     const doc = ids === undefined || ids.length === 1 ? response.docs[0] : response.docs.find((found) => found[fields.id] === id);
     if (doc === undefined) return undefined;
     const record = this.toRecord(doc, what);
@@ -152,7 +195,8 @@ class SolrIndex implements CatalogIndex {
     checkVersionsQuery(query);
     const keys = queryableKeys(query.workKeys, this.settings);
     if (keys.length === 0) return { total: 0, records: [] };
-    if (this.workIndex) return this.workIndex.findVersions({ ...query, workKeys: keys }, (params, what) => this.select(params, what), (doc, what) => this.toRecord(doc, what), fetched);
+    if (this.workIndex) return this.workIndex.findVersions({ ...query, workKeys: keys }, (params, what) => this.select(this.core, params, what), (doc, what) => this.toRecord(doc, what), fetched);
+    if (this.collection) return this.collection.answers.findVersions({ ...query, workKeys: keys });
     return this.coreKeys!.findVersions(query, keys);
   }
 
@@ -165,16 +209,24 @@ class SolrIndex implements CatalogIndex {
     return this.coreKeys!.countVersions(unique);
   }
 
-  /** Whether the core holds any document: `q=*:*`, `rows=0` (the health check's question). */
+  /**
+   * Whether the core holds any document: `q=*:*`, `rows=0` (the health check's question). With a work
+   * collection, the collection is asked the same at once: one never synced (or unreachable) makes every
+   * record list itself alone (or every answer a 503), which the health check should show.
+   */
   async hasRecords(): Promise<boolean> {
-    return (await this.select([['q', '*:*'], ['rows', '0']], 'hasRecords')).numFound > 0;
+    const ask = (target: SolrTarget) => this.select(target, [['q', '*:*'], ['rows', '0']], 'hasRecords');
+    const [core, collection] = await Promise.all([ask(this.core), this.collection && ask(this.collection.target)]);
+    return core.numFound > 0 && (collection === undefined || collection.numFound > 0);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.versionWatch?.stop();
+    this.collection?.versionWatch?.stop();
     this.workIndex?.close();
-    this.agent.destroy();
+    this.core.agent.destroy();
+    this.collection?.target.agent.destroy();
   }
 
   private toRecord(doc: Record<string, unknown>, what: string): CatalogRecord {
@@ -189,14 +241,29 @@ class SolrIndex implements CatalogIndex {
     }
   }
 
-  private async select(params: Params, what: string): Promise<SolrResultList> {
-    const { endpoint } = this.settings;
+  private async select(target: SolrTarget, params: Params, what: string): Promise<SolrResultList> {
+    const { outcome, where } = await this.exchange(target, 'select', params, what);
+    return solrResultList(outcome, `Solr ${where} ${what}`);
+  }
+
+  /** Real-time get of one id (the `id` parameter takes it whole, commas and all): its document, or `undefined`. */
+  private async realTimeGet(target: SolrTarget, id: string, fl: string, what: string): Promise<Record<string, unknown> | undefined> {
+    const { outcome, where } = await this.exchange(target, 'get', [['id', id], ['fl', fl]], what);
+    const data = solrAnswerData(outcome, `Solr ${where} ${what}`);
+    if (data.doc === null || data.doc === undefined) return undefined;
+    if (!isObject(data.doc)) throw new IndexUnavailableError(`Solr ${where} ${what}: the answer's "doc" is not a document`);
+    return data.doc;
+  }
+
+  /** One request to a handler of the core or the collection, with the adapter's deadline; a fault becomes IndexUnavailableError. */
+  private async exchange(target: SolrTarget, handler: 'select' | 'get', params: Params, what: string): Promise<{ outcome: SolrAnswer; where: string }> {
+    const { endpoint, client } = target;
     if (this.closed) throw new IndexUnavailableError(`Solr ${endpoint.display}: ${what} after the index was closed`);
     const encoded = encodeSolrParams(params);
     const method = Buffer.byteLength(encoded) > SOLR_POST_THRESHOLD_BYTES ? 'POST' : 'GET';
     const started = Date.now();
     const deadline = started + this.settings.timeoutMs;
-    const send = (callback: SolrCallback) => (method === 'GET' ? this.client.get('select', encoded, callback) : this.client.post('select', encoded, callback));
+    const send = (callback: SolrCallback) => (method === 'GET' ? client.get(handler, encoded, callback) : client.post(handler, encoded, callback));
     let outcome = await exchangeWithSolr(send, deadline);
     // A keep-alive socket that Solr (or a proxy) closed while idle fails the first write; a select is
     // read-only, so asking once more on a fresh socket is safe.
@@ -204,7 +271,7 @@ class SolrIndex implements CatalogIndex {
       outcome = await exchangeWithSolr(send, deadline);
     }
     const elapsed = Date.now() - started;
-    const where = `${method} ${endpoint.display}/select`;
+    const where = `${method} ${endpoint.display}/${handler}`;
     this.settings.logger?.debug?.(`Solr ${where} ${what}: ${outcome.kind === 'answered' ? `HTTP ${outcome.status}` : outcome.kind} in ${elapsed} ms`);
 
     switch (outcome.kind) {
@@ -213,8 +280,13 @@ class SolrIndex implements CatalogIndex {
       case 'failed':
         throw new IndexUnavailableError(`Solr ${where} ${what}: ${describeNetworkError(outcome.error)}`, { cause: outcome.error });
       case 'answered':
-        return solrResultList(outcome, `Solr ${where} ${what}`);
+        return { outcome, where };
     }
   }
 
+}
+
+function targetOf(endpoint: SolrEndpoint): SolrTarget {
+  const { agent, client } = openSolrClient<SolrClient>(endpoint);
+  return { endpoint, agent, client };
 }

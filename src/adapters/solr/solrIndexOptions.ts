@@ -53,6 +53,13 @@ export interface SolrIndexOptions {
   logger?: SolrIndexLogger;
   /** Versions from a work index file beside the core (docs/solr.md) instead of `work_keys_str_mv`. */
   workIndex?: SolrWorkIndexOptions;
+  /**
+   * Versions from a work collection in the host's SolrCloud (docs/solr.md, "The work collection"), kept by
+   * `catalog-versions sync --work-collection`, instead of `work_keys_str_mv` or a work index file: its URL,
+   * e.g. `http://solr1:8983/solr/catalog-versions-works` (user info becomes HTTP basic auth). Its requests
+   * have the same deadline (timeoutMs).
+   */
+  workCollection?: { url: string };
 }
 
 // Solr's recommended field-name shape. Field names go unquoted into local params (`f=`), sort specs and
@@ -71,6 +78,8 @@ export interface SolrIndexSettings {
   maxStalenessMs: number;
   logger: SolrIndexLogger | undefined;
   workIndex?: CheckedSolrWorkIndexOptions;
+  /** The work collection's endpoint, when versions come from one. */
+  workCollection?: SolrEndpoint;
 }
 
 /** Checks the options (throwing InvalidOptionError naming a wrong one); the writer checks its own with it. */
@@ -78,7 +87,7 @@ export function checkSolrIndexOptions(options: SolrIndexOptions): SolrIndexSetti
   if (typeof options !== 'object' || options === null) {
     throw new InvalidOptionError('options', 'the Solr index needs an options object with at least "url"');
   }
-  const endpoint = checkUrl(options.url);
+  const endpoint = checkUrl(options.url, 'url');
 
   let timeoutMs = DEFAULT_SOLR_TIMEOUT_MS;
   if (options.timeoutMs !== undefined) {
@@ -134,7 +143,14 @@ export function checkSolrIndexOptions(options: SolrIndexOptions): SolrIndexSetti
     throw new InvalidOptionError('logger', 'must be an object with optional debug() and warn() methods');
   }
   const workIndex = checkSolrWorkIndexOptions(options.workIndex);
-  return { endpoint, timeoutMs, fields: Object.freeze(fields), facetFields, versionCheckMs, maxStalenessMs, logger, ...(workIndex ? { workIndex } : {}) };
+  const workCollection = checkWorkCollection(options.workCollection, endpoint);
+  if (workIndex !== undefined && workCollection !== undefined) {
+    throw new InvalidOptionError('workCollection', 'and workIndex both say where the work keys are: give one (docs/solr.md, "Choosing where the keys live")');
+  }
+  return {
+    endpoint, timeoutMs, fields: Object.freeze(fields), facetFields, versionCheckMs, maxStalenessMs, logger,
+    ...(workIndex ? { workIndex } : {}), ...(workCollection ? { workCollection } : {}),
+  };
 }
 
 function wholeMilliseconds(option: string, value: unknown, least: number): number {
@@ -144,27 +160,41 @@ function wholeMilliseconds(option: string, value: unknown, least: number): numbe
   return value;
 }
 
-function checkUrl(value: unknown): SolrEndpoint {
-  if (value === undefined || value === '') {
-    throw new InvalidOptionError('url', 'is required: the URL of the Solr core, e.g. http://localhost:8983/solr/biblio');
+/** `workCollection: { url }`, checked: the collection's endpoint, never the core's own. */
+function checkWorkCollection(value: unknown, core: SolrEndpoint): SolrEndpoint | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidOptionError('workCollection', 'must be an object { url } naming the work collection');
+  for (const name of Object.keys(value)) {
+    if (name !== 'url') throw new InvalidOptionError(`workCollection.${name}`, 'is not an option of the work collection (url; its requests have the index\'s timeoutMs)');
   }
-  if (typeof value !== 'string') throw new InvalidOptionError('url', `must be a string, not ${typeof value}`);
+  const endpoint = checkUrl((value as { url?: unknown }).url, 'workCollection.url', 'the work collection, e.g. http://localhost:8983/solr/catalog-versions-works');
+  if (endpoint.display === core.display) {
+    throw new InvalidOptionError('workCollection.url', 'names the catalogue\'s core: the work collection is one of its own (catalog-versions work-collection create)');
+  }
+  return endpoint;
+}
+
+function checkUrl(value: unknown, option: string, example = 'the Solr core, e.g. http://localhost:8983/solr/biblio'): SolrEndpoint {
+  if (value === undefined || value === '') {
+    throw new InvalidOptionError(option, `is required: the URL of ${example}`);
+  }
+  if (typeof value !== 'string') throw new InvalidOptionError(option, `must be a string, not ${typeof value}`);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new InvalidOptionError('url', `is not a URL: ${JSON.stringify(value)}`);
+    throw new InvalidOptionError(option, `is not a URL: ${JSON.stringify(value)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidOptionError('url', `must be an http or https URL, not ${url.protocol}`);
+    throw new InvalidOptionError(option, `must be an http or https URL, not ${url.protocol}`);
   }
   if (url.search !== '' || url.hash !== '') {
-    throw new InvalidOptionError('url', 'must be the URL of the core, without a query string or fragment');
+    throw new InvalidOptionError(option, 'must be the URL of the core, without a query string or fragment');
   }
   // solr-client joins path, core and handler with "/", so the path is kept as given minus trailing slashes.
   const path = url.pathname.replace(/\/+$/, '');
   if (path === '') {
-    throw new InvalidOptionError('url', 'must name the core, e.g. http://localhost:8983/solr/biblio (requests go to <url>/select)');
+    throw new InvalidOptionError(option, `must name the core or collection: the URL of ${example} (requests go to <url>/select)`);
   }
   const secure = url.protocol === 'https:';
   return {

@@ -1345,6 +1345,12 @@ const BAD_OPTIONS: Array<[string, unknown, string]> = [
   ['maxStalenessMs zero', { url: 'http://localhost:8983/solr/biblio', maxStalenessMs: 0 }, 'maxStalenessMs'],
   ['maxStalenessMs not above the default versionCheckMs', { url: 'http://localhost:8983/solr/biblio', maxStalenessMs: 1000 }, 'maxStalenessMs'],
   ['maxStalenessMs below versionCheckMs', { url: 'http://localhost:8983/solr/biblio', versionCheckMs: 5000, maxStalenessMs: 2000 }, 'maxStalenessMs'],
+  ['workCollection not an object', { url: 'http://localhost:8983/solr/biblio', workCollection: 'http://localhost:8983/solr/works' }, 'workCollection'],
+  ['workCollection without url', { url: 'http://localhost:8983/solr/biblio', workCollection: {} }, 'workCollection.url'],
+  ['workCollection url without a collection', { url: 'http://localhost:8983/solr/biblio', workCollection: { url: 'http://localhost:8983' } }, 'workCollection.url'],
+  ['workCollection naming the core', { url: 'http://localhost:8983/solr/biblio', workCollection: { url: 'http://localhost:8983/solr/biblio/' } }, 'workCollection.url'],
+  ['workCollection with an unknown option', { url: 'http://localhost:8983/solr/biblio', workCollection: { url: 'http://localhost:8983/solr/works', keyProfile: 'extended' } }, 'workCollection.keyProfile'],
+  ['workCollection and workIndex both', { url: 'http://localhost:8983/solr/biblio', workCollection: { url: 'http://localhost:8983/solr/works' }, workIndex: { path: 'works.sqlite' } }, 'workCollection'],
 ];
 
 for (const [label, options, option] of BAD_OPTIONS) {
