@@ -20,7 +20,7 @@ export interface WorkCollectionSyncReport {
   readonly coreUntouched: boolean;
 }
 
-/** Documents in the catalogue the case fills (fewer than the run's records: each fill and walk takes minutes). */
+/** Documents in the catalogue the case fills (fewer than the run's records: each fill and walk takes minutes); a later run keeps it. */
 const MOST_RECORDS = 200_000;
 
 /** The case's report, or undefined without a SolrCloud (or when it failed, said on stderr). */
@@ -28,7 +28,7 @@ export async function measureWorkCollectionSync(records: number): Promise<WorkCo
   if ((process.env.SOLR_CLOUD_TEST_URL ?? '').trim() === '') return undefined;
   const script = join(fileURLToPath(new URL('.', import.meta.url)), 'experiments', 'workCollectionSync.js');
   return new Promise((resolve) => {
-    execFile(process.execPath, [script, String(Math.min(records, MOST_RECORDS)), '--json'], { maxBuffer: 16 * 1024 * 1024, timeout: 3_600_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [script, String(Math.min(records, MOST_RECORDS)), '--keep-core', '--json'], { maxBuffer: 16 * 1024 * 1024, timeout: 3_600_000 }, (error, stdout, stderr) => {
       const last = stdout.trim().split('\n').at(-1) ?? '';
       if (error !== null || !last.startsWith('{')) {
         process.stderr.write(`work collection sync case failed: ${error?.message ?? ''}\n${stderr.slice(-2000)}`);
