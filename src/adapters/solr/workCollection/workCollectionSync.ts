@@ -22,14 +22,14 @@
  *
  * Left to others: keys (src/work-keys/storedDocumentKeys.ts), the decisions' rewrite of them
  * (src/work-keys/curation/curationDecisions.ts), the core's requests (../workIndex/syncReads.ts),
- * facet values (../workIndex/documentFacets.ts), the order time (../workIndex/documentOrder.ts).
+ * facet values (../workIndex/documentFacets.ts), the order time (../workIndex/documentOrder.ts), the
+ * collection's requests and the page writer (workCollectionWrites.ts).
  */
 import { IndexUnavailableError, InvalidOptionError } from '../../../errors.js';
 import { checkKeyProfile, DEFAULT_WORK_KEY_PROFILE, type WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 import { checkStoredKeyFields, keysOf, storedFieldsRead, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
-import { isObject, solrErrorOf, snippet } from '../solrFaults.js';
+import { isObject, snippet } from '../solrFaults.js';
 import { DEFAULT_SOLR_FIELDS } from '../solrIndexOptions.js';
-import { basicAuthHeaders, displayOfSolrUrl } from '../solrUrls.js';
 import { solrIndexVersionProbe } from '../solrVersionWatch.js';
 import { facetFieldNamesOf, facetValuesOfDocument, type FacetFieldNames } from '../workIndex/documentFacets.js';
 import { orderTimeOf, solrVersionOf } from '../workIndex/documentOrder.js';
@@ -38,6 +38,7 @@ import { checkFacetFieldNames, type WorkIndexSyncOptions, type WorkIndexSyncSumm
 import { checkCurationDecisions, type CurationDecision, type CurationRules } from '../../../work-keys/curation/curationDecisions.js';
 import { groupingOfRun, type RecordedGrouping } from './workCollectionGrouping.js';
 import { WORK_COLLECTION_STATE_ID } from './workCollectionSchema.js';
+import { endpointOf, exchange, pageWriter, updateOn, type Endpoint } from './workCollectionWrites.js';
 
 /**
  * The work index sync's options (the core's `url`, `keyProfile`, `storedFields`, `fields`, `rows`,
@@ -77,8 +78,6 @@ interface CollectionState {
 
 const DEFAULT_ROWS = 5000;
 const SWEEP_ROWS = 10_000;
-/** Update requests out at a time: one being indexed while the next is sent; more only queue in Solr. */
-const WRITES_IN_FLIGHT = 2;
 /** Ids per request when records are taken again from the core by id (below Solr's 1024 boolean clauses). */
 const RETAKE_IDS = 500;
 
@@ -258,63 +257,6 @@ export async function syncWorkCollection(options: WorkCollectionSyncOptions): Pr
   return { mode: walking ? 'walk' : 'changes', keyProfile, fetched, removed, held, inCore, unkeyable, refused, swept, regrouped, elapsedMs: Date.now() - started };
 }
 
-type Send = (body: Array<Record<string, unknown>>, confirmed: () => void) => Promise<void>;
-
-/**
- * Writes pages while the next ones are read: at most WRITES_IN_FLIGHT update requests out at a time, each
- * confirmed (its callback called) only when it and every one sent before it succeeded, in the order sent.
- * `run(body, stopped)`: when body throws (a failed request, a failed read, a caller's stop), the writes
- * still out are waited for and confirmed up to the first that failed, `stopped` is called, and the error
- * is thrown again; when it returns, every write is confirmed before run returns.
- */
-function pageWriter(update: (body: unknown, what: string) => Promise<void>) {
-  return {
-    async run(body: (send: Send) => Promise<void>, stopped?: () => Promise<void>): Promise<void> {
-      const out: Array<{ written: Promise<void>; confirmed: () => void }> = [];
-      const confirmOldest = async () => {
-        const oldest = out[0]!;
-        await oldest.written;
-        out.shift();
-        oldest.confirmed();
-      };
-      const send: Send = async (documents, confirmed) => {
-        while (out.length >= WRITES_IN_FLIGHT) await confirmOldest();
-        // Nothing to write (a page of refused documents) is confirmed in its turn all the same.
-        const written = documents.length > 0 ? update(documents, 'documents') : Promise.resolve();
-        // Its failure is met in confirmOldest, or waited for after a stop.
-        written.catch(() => undefined);
-        out.push({ written, confirmed });
-      };
-      try {
-        await body(send);
-        while (out.length > 0) await confirmOldest();
-      } catch (error) {
-        try {
-          while (out.length > 0) await confirmOldest();
-        } catch {
-          // A write failed: the ones after it are not confirmed, but none is left running.
-          await Promise.allSettled(out.map((write) => write.written));
-        }
-        await stopped?.();
-        throw error;
-      }
-    },
-  };
-}
-
-interface Endpoint { url: URL; display: string; timeoutMs: number; headers: Record<string, string> }
-
-function endpointOf(option: string, text: unknown, timeoutMs: number): Endpoint {
-  let url: URL;
-  try {
-    url = new URL(String(text));
-  } catch {
-    throw new InvalidOptionError(option, `is not a URL: ${JSON.stringify(text)}`);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname.replace(/\/+$/, '') === '') throw new InvalidOptionError(option, 'must be the http(s) URL of a core or collection, e.g. http://localhost:8983/solr/biblio');
-  return { url, display: displayOfSolrUrl(url), timeoutMs, headers: basicAuthHeaders(url) };
-}
-
 function checkOptions(options: WorkCollectionSyncOptions) {
   if (typeof options !== 'object' || options === null) throw new InvalidOptionError('options', 'the work collection sync needs { url, workCollection: { url } }');
   const whole = (name: string, value: unknown, fallback: number) => {
@@ -354,33 +296,4 @@ async function readState(collection: Endpoint): Promise<CollectionState> {
     // Fall through to the error below.
   }
   throw new IndexUnavailableError(`Solr ${collection.display}: the work collection's state document holds no readable state: ${snippet(String(doc.state))}`);
-}
-
-/** JSON posts to the collection's /update (documents, deletions or a commit). */
-function updateOn(collection: Endpoint): (body: unknown, what: string) => Promise<void> {
-  return async (body, what) => {
-    await exchange(collection, 'update?wt=json', JSON.stringify(body), what);
-  };
-}
-
-async function exchange(collection: Endpoint, path: string, body: string | undefined, what: string): Promise<unknown> {
-  let response: Response;
-  let text: string;
-  try {
-    response = await fetch(`${collection.display}/${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? collection.headers : { ...collection.headers, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body }),
-      signal: AbortSignal.timeout(collection.timeoutMs),
-    });
-    text = await response.text();
-  } catch (error) {
-    throw new IndexUnavailableError(`Solr ${collection.display}: work collection ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
-  if (!response.ok) throw new IndexUnavailableError(`Solr ${collection.display}: work collection ${what}: HTTP ${response.status}: ${solrErrorOf(text) ?? snippet(text)}`);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new IndexUnavailableError(`Solr ${collection.display}: work collection ${what}: an answer that is not JSON: ${snippet(text)}`);
-  }
 }
