@@ -6,7 +6,8 @@
 import type { TestFn } from 'ava';
 import { listVersions } from '../../src/versions/listVersions.js';
 import { prepareRecordDocument } from '../../src/ingest/prepareRecordDocument.js';
-import type { CatalogIndex, VersionsOrder } from '../../src/ports.js';
+import { versionsOfKeylessRecord, type CatalogIndex, type RecordVersionsQuery, type VersionsOrder } from '../../src/ports.js';
+import type { CatalogRecord } from '../../src/record/catalogRecord.js';
 
 /** Opens the adapter holding exactly `documents` (already prepared: keys and last_indexed set). */
 export type OpenIndex = (documents: Record<string, unknown>[]) => Promise<CatalogIndex>;
@@ -42,11 +43,32 @@ export function suiteDocuments(): Record<string, unknown>[] {
 
 const ids = (records: ReadonlyArray<{ id: string }>) => records.map((r) => r.id);
 
+/**
+ * A versions page as it is compared: asked without version keys (`versionKeys: false`, the feed's query),
+ * an index may list versions with their keys or with none (src/ports.ts), so their keys are left out.
+ */
+export function comparableVersions<Page extends { readonly records: readonly CatalogRecord[] }>(page: Page, versionKeys: boolean | undefined): Page {
+  return versionKeys !== false ? page : { ...page, records: page.records.map((record) => ({ ...record, workKeys: [] })) };
+}
+
 /** What the adapter offers beyond the port's required methods, as its test file declares it. */
 export interface AdapterOffers {
   /** The port's optional findVersionsOf (the Solr adapter has it only with a work index). */
   readonly findVersionsOf: boolean;
+  /** The port's optional recordWithVersions (the Solr adapter has it only with a work collection); not offered when absent. */
+  readonly recordWithVersions?: boolean;
 }
+
+/** The queries recordWithVersions is held to: both engine orders and the record-field sorts, filters, facets, offsets past the end, a count alone, the feed's without keys. */
+const RECORD_WITH_VERSIONS_QUERIES: readonly RecordVersionsQuery[] = [
+  { order: 'last-indexed', offset: 0, limit: 50, versionKeys: false },
+  { order: 'relevance', offset: 0, limit: 20, facets: true },
+  { order: 'relevance', offset: 20, limit: 20, facets: true, filters: [{ field: 'format', value: 'Book' }] },
+  { order: 'year-desc', offset: 40, limit: 20, facets: true },
+  { order: 'title', offset: 0, limit: 5, filters: [{ field: 'language', value: 'English' }] },
+  { order: 'author', offset: 60, limit: 20 },
+  { order: 'last-indexed', offset: 0, limit: 0, facets: true },
+];
 
 export function indexBehaviourSuite(test: TestFn, adapter: string, open: OpenIndex, offers: AdapterOffers = { findVersionsOf: true }): void {
   let index: CatalogIndex;
@@ -207,7 +229,32 @@ export function indexBehaviourSuite(test: TestFn, adapter: string, open: OpenInd
     }
   });
 
-  test(`${adapter}: through listVersions, the same answers whether the index offers findVersionsOf or not`, async (t) => {
+  const recordWithVersionsTitle = `${adapter}: recordWithVersions gives the record getRecord gives and the page findVersions gives for its keys`;
+  if (offers.recordWithVersions !== true) {
+    test(`${adapter}: offers no recordWithVersions, as its test file declares (so listVersions asks getRecord, then the versions)`, (t) => {
+      t.is(index.recordWithVersions, undefined);
+    });
+  } else test(recordWithVersionsTitle, async (t) => {
+    const recordWithVersions = index.recordWithVersions?.bind(index);
+    if (recordWithVersions === undefined) {
+      t.fail(`${adapter} is declared to offer recordWithVersions and does not`);
+      return;
+    }
+    for (const document of suiteDocuments()) {
+      const id = document.id as string;
+      const record = await index.getRecord(id);
+      if (record === undefined) throw new Error(`no record ${id}`);
+      for (const query of RECORD_WITH_VERSIONS_QUERIES) {
+        const both = await recordWithVersions(id, query);
+        const versions = record.workKeys.length === 0 ? versionsOfKeylessRecord(record, query.offset) : await index.findVersions({ workKeys: record.workKeys, ...query });
+        t.deepEqual(both?.record, record, `${id} ${JSON.stringify(query)}`);
+        t.deepEqual(both && comparableVersions(both.versions, query.versionKeys), comparableVersions(versions, query.versionKeys), `${id} ${JSON.stringify(query)}`);
+      }
+    }
+    for (const id of ['nope', 'hobbit-1 ', 'hobbit:tie/*']) t.is(await recordWithVersions(id, RECORD_WITH_VERSIONS_QUERIES[1]!), undefined, id);
+  });
+
+  test(`${adapter}: through listVersions, the same answers whether the index offers findVersionsOf and recordWithVersions or not`, async (t) => {
     const withoutFastPath: CatalogIndex = {
       getRecord: (id) => index.getRecord(id),
       findVersions: (query) => index.findVersions(query),
@@ -220,7 +267,9 @@ export function indexBehaviourSuite(test: TestFn, adapter: string, open: OpenInd
           const request = { id: document.id as string, view, page };
           const fast = await listVersions(index, request);
           const slow = await listVersions(withoutFastPath, request);
-          t.deepEqual(fast.versions, slow.versions, `${request.id} ${view} page ${page}`);
+          const versionKeys = view === 'html';
+          t.deepEqual(fast.record, slow.record, `${request.id} ${view} page ${page}`);
+          t.deepEqual(comparableVersions(fast.versions, versionKeys), comparableVersions(slow.versions, versionKeys), `${request.id} ${view} page ${page}`);
         }
       }
     }

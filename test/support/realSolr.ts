@@ -61,9 +61,10 @@ async function askSolr(url: string): Promise<Record<string, unknown>> {
 
 /**
  * The URL of a core (standalone) or two-shard collection (SolrCloud) named `name` with that schema, made
- * when missing. Names must be unique among the test files.
+ * when missing, with `replicas` replicas of each shard (SolrCloud only; default 1). Names must be unique
+ * among the test files.
  */
-export async function solrCore(target: SolrTarget, name: string, schema: SolrSchemaName): Promise<string> {
+export async function solrCore(target: SolrTarget, name: string, schema: SolrSchemaName, replicas = 1): Promise<string> {
   const { configSet, schema: schemaFile } = SOLR_SCHEMAS[schema] as { configSet: string; schema?: string };
   const q = encodeURIComponent;
   if (target.name === 'standalone') {
@@ -76,7 +77,7 @@ export async function solrCore(target: SolrTarget, name: string, schema: SolrSch
   } else {
     const list = await askSolr(`${target.base}/admin/collections?action=LIST&wt=json`);
     if (!((list.collections as string[] | undefined) ?? []).includes(name)) {
-      await askSolr(`${target.base}/admin/collections?action=CREATE&name=${q(name)}&numShards=2&replicationFactor=1`
+      await askSolr(`${target.base}/admin/collections?action=CREATE&name=${q(name)}&numShards=2&replicationFactor=${replicas}`
         + `&collection.configName=${q(configSet)}${schemaFile === undefined ? '' : `&property.schema=${q(schemaFile)}`}`
         + '&waitForFinalState=true&wt=json');
     }

@@ -18,7 +18,8 @@
  *    index), and a feed reader polling at 50 connections with the ETag each feed had (If-None-Match,
  *    answered 304); app and ceiling alternate in rounds so machine noise falls on both alike.
  * 3b. The plugin on a real Solr 9 on loopback, with a work index beside a VuFind core (solrServerCase.ts).
- * 3c. With a SolrCloud named, versions from a work collection against the embedded index and a work index file (workCollectionCase.ts).
+ * 3c. With SOLR_CLOUD_TEST_URL: sync into a work collection against plain /update (workCollectionSyncCase.ts).
+ * 3d. With a SolrCloud named, versions from a work collection against the embedded index and a work index file (workCollectionCase.ts).
  * 4. Fills the server's kept answers past their budget (more never-asked answers, in other languages),
  *    reads its resident memory, prints a table with each target as PASS or MISS (HTTP targets are ratios
  *    to the ceiling of the same run), and with --json ends its output with one line of JSON.
@@ -43,6 +44,7 @@ import { memoryOf, percentile, sortedCopy, type ListeningReport } from './proces
 import { measureSolrServerCase, solrServerCaseJson, solrServerCaseLines, solrServerCaseTargets } from './solrServerCase.js';
 import { facetCostJson, facetCostLines, facetCostTarget, measureFacetCost } from './facetCost.js';
 import { keyCostLine, measureKeyCost } from './keyCost.js';
+import { measureWorkCollectionSync, workCollectionSyncTargets } from './workCollectionSyncCase.js';
 import { measurePerCore, perCoreJson, perCoreLines, perCoreTargets } from './perCoreCases.js';
 import { HTML_REQUEST_HEADERS } from './benchRequests.js';
 import { measureWorkCollectionCase, workCollectionCaseJson, workCollectionCaseLines, workCollectionCaseTargets } from './workCollectionCase.js';
@@ -552,6 +554,8 @@ async function main(): Promise<void> {
   progress('facets within a work, with and without, every answer built afresh');
   const facetCost = await measureFacetCost();
   const keyCost = measureKeyCost();
+  // Only with SOLR_CLOUD_TEST_URL: sync into a work collection against plain /update (workCollectionSyncCase.ts).
+  const workCollectionSync = await measureWorkCollectionSync(options.records);
   // One process and one per core side by side, each against a ceiling with as many (perCoreCases.ts).
   const perCore = await measurePerCore({ indexPath, baseUrl, keptPaths: rssPaths, coldIds, versionsPath, htmlHeaders, ceilingBodyFile: bodyFile, duration: options.duration, readIndexThrough: () => readIndexThrough(indexPath), progress, children: { start: startChild, message: messageFrom, stop: stopChild } });
 
@@ -594,7 +598,7 @@ async function main(): Promise<void> {
     { name: 'server RSS with full kept answers', measured: `${fmt(serverMemory.rss / MB)} MB`, goal: '<= 300 MB', pass: serverMemory.rss / MB <= 300 },
     facetCostTarget(facetCost),
   ];
-  targets.push(...solrServerCaseTargets(solr9), ...workCollectionCaseTargets(workCollection));
+  targets.push(...solrServerCaseTargets(solr9), ...workCollectionSyncTargets(workCollectionSync), ...workCollectionCaseTargets(workCollection));
   if (marc !== undefined && marc.written.iso2709.records > 0) {
     const iso = marc.iso2709;
     const isoRate = iso === undefined ? Number.NaN : iso.loaded / iso.seconds;
@@ -749,6 +753,7 @@ async function main(): Promise<void> {
       ...workCollectionCaseJson(workCollection),
       ...facetCostJson(facetCost),
       ...perCoreJson(perCore),
+      ...(workCollectionSync === undefined ? {} : { work_collection_sync: workCollectionSync }),
       targets: Object.fromEntries(targets.map((t) => [t.name, t.pass ? 'PASS' : 'MISS'])),
     };
     process.stdout.write(`${JSON.stringify(json)}\n`);

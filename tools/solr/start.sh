@@ -7,6 +7,8 @@
 #   export SOLR_CLOUD_TEST_URL=…  the two-shard SolrCloud collection "biblio"
 #   export SOLR_CLOUD_NODE_URLS=… the SolrCloud's nodes (SOLR_CLOUD_NODES of them, default 2), comma-separated
 #   export SOLR_TEST_PID=…        the launcher's process: `kill $SOLR_TEST_PID` stops both and deletes their data
+#   export SOLR_LAUNCHER_CLASSPATH=…  the launcher's Java classpath, for a test that starts a SolrCloud of its
+#                                 own to stop a node of it (test/support/ownSolrCloud.ts; the launcher's header)
 # Tests make further cores and collections beside "biblio" (test/support/realSolr.ts).
 # Everything else goes to stderr. Exits non-zero, having started nothing, when Java 17+ or Maven is
 # missing or Solr does not come up within SOLR_START_TIMEOUT seconds (default 180).
@@ -39,9 +41,10 @@ fi
 work="$(mktemp -d "${TMPDIR:-/tmp}/catalog-versions-solr.XXXXXX")"
 out="$work/urls"
 log="$work/launcher.log"
+classpath="$here/target/classes:$here/target/lib/*"
 # A small heap and the serial collector suit a two-core machine shared with the tests.
 nohup java -Xmx${SOLR_TEST_HEAP:-1g} -XX:+UseSerialGC -Dsolr.log.dir="$work" \
-  -cp "$here/target/classes:$here/target/lib/*" org.koacatalogversions.solrtest.SolrTestLauncher \
+  -cp "$classpath" org.koacatalogversions.solrtest.SolrTestLauncher \
   --work "$work" --out "$out" \
   --configset "catalog-versions=$repo/src/adapters/solr/configset" \
   --configset "vufind-biblio=$repo/test/solr-configsets/vufind-biblio" \
@@ -68,3 +71,5 @@ echo "export SOLR_TEST_URL=$standalone/biblio"
 echo "export SOLR_CLOUD_TEST_URL=$cloud/biblio"
 echo "export SOLR_CLOUD_NODE_URLS=$nodes"
 echo "export SOLR_TEST_PID=$pid"
+# Quoted: the classpath's `*` is Java's to expand, not the shell's.
+printf 'export SOLR_LAUNCHER_CLASSPATH=%q\n' "$classpath"

@@ -209,9 +209,15 @@ class SolrIndex implements CatalogIndex {
     return this.coreKeys!.countVersions(unique);
   }
 
-  /** Whether the core holds any document: `q=*:*`, `rows=0` (the health check's question). */
+  /**
+   * Whether the core holds any document: `q=*:*`, `rows=0` (the health check's question). With a work
+   * collection, the collection is asked the same at once: one never synced (or unreachable) makes every
+   * record list itself alone (or every answer a 503), which the health check should show.
+   */
   async hasRecords(): Promise<boolean> {
-    return (await this.select(this.core, [['q', '*:*'], ['rows', '0']], 'hasRecords')).numFound > 0;
+    const ask = (target: SolrTarget) => this.select(target, [['q', '*:*'], ['rows', '0']], 'hasRecords');
+    const [core, collection] = await Promise.all([ask(this.core), this.collection && ask(this.collection.target)]);
+    return core.numFound > 0 && (collection === undefined || collection.numFound > 0);
   }
 
   async close(): Promise<void> {

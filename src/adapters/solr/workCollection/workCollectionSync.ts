@@ -3,8 +3,12 @@
  * core only (docs/solr.md, "The work collection"), as workIndexSync.ts keeps a work index file:
  *
  * - The first run walks the whole core with `cursorMark` (sort `id asc`) and writes each page's documents
- *   (workCollectionDocument below), then the state document with the next cursor: a run stopped anywhere
- *   resumes from the page after the last one recorded (a page written twice is the same documents again).
+ *   (workCollectionDocument below) while the next page is read, with at most two update requests out
+ *   (pageWriter below). A page is confirmed once its request and every earlier one succeeded; the state
+ *   document, with the cursor after the pages confirmed so far, rides in the next page's request (a
+ *   request that fails part-way, each shard answering for itself, records nothing it did not write), and
+ *   a run stopped by an error records the cursor it reached: a run stopped anywhere resumes from the page
+ *   after the last one recorded (a page written twice is the same documents again).
  *   Before the walk it reads the core's highest `_version_` (solrVersionWatch.ts, no sort on `_version_`);
  *   later runs start from it, so documents changed during the walk are taken again.
  * - Later runs take the documents whose `_version_` is above W (`_version_:{W TO V]`, V the core's highest
@@ -12,23 +16,29 @@
  *   number an id sweep of both deletes from the collection the documents the core no longer holds.
  * - The collection records, in its state document, the core it follows and the key profile it is keyed
  *   with (the one asked for by the first run, else `vufind`); a run asking for another is refused.
+ * - Grouping decisions given to a run rewrite every document's keys; when they differ from the last run's,
+ *   the records either names are taken again from the core by id first (workCollectionGrouping.ts).
  * Every run ends with a commit, so what it wrote is what the collection answers.
  *
- * Left to others: keys (src/work-keys/storedDocumentKeys.ts), the core's requests (../workIndex/syncReads.ts),
- * facet values (../workIndex/documentFacets.ts), the order time (../workIndex/documentOrder.ts).
+ * Left to others: keys (src/work-keys/storedDocumentKeys.ts), the decisions' rewrite of them
+ * (src/work-keys/curation/curationDecisions.ts), the core's requests (../workIndex/syncReads.ts),
+ * facet values (../workIndex/documentFacets.ts), the order time (../workIndex/documentOrder.ts), the
+ * collection's requests and the page writer (workCollectionWrites.ts).
  */
 import { IndexUnavailableError, InvalidOptionError } from '../../../errors.js';
 import { checkKeyProfile, DEFAULT_WORK_KEY_PROFILE, type WorkKeyProfileName } from '../../../work-keys/workKeyProfiles.js';
 import { checkStoredKeyFields, keysOf, storedFieldsRead, type StoredKeyFields } from '../../../work-keys/storedDocumentKeys.js';
-import { isObject, solrErrorOf, snippet } from '../solrFaults.js';
+import { isObject, snippet } from '../solrFaults.js';
 import { DEFAULT_SOLR_FIELDS } from '../solrIndexOptions.js';
-import { basicAuthHeaders, displayOfSolrUrl } from '../solrUrls.js';
 import { solrIndexVersionProbe } from '../solrVersionWatch.js';
 import { facetFieldNamesOf, facetValuesOfDocument, type FacetFieldNames } from '../workIndex/documentFacets.js';
 import { orderTimeOf, solrVersionOf } from '../workIndex/documentOrder.js';
 import { cursorPages, selectOn, withExactVersions } from '../workIndex/syncReads.js';
 import { checkFacetFieldNames, type WorkIndexSyncOptions, type WorkIndexSyncSummary } from '../workIndex/workIndexSync.js';
+import { checkCurationDecisions, type CurationDecision, type CurationRules } from '../../../work-keys/curation/curationDecisions.js';
+import { groupingOfRun, type RecordedGrouping } from './workCollectionGrouping.js';
 import { WORK_COLLECTION_STATE_ID } from './workCollectionSchema.js';
+import { endpointOf, exchange, pageWriter, updateOn, type Endpoint } from './workCollectionWrites.js';
 
 /**
  * The work index sync's options (the core's `url`, `keyProfile`, `storedFields`, `fields`, `rows`,
@@ -38,10 +48,21 @@ import { WORK_COLLECTION_STATE_ID } from './workCollectionSchema.js';
 export type WorkCollectionSyncOptions = Omit<WorkIndexSyncOptions, 'path'> & {
   /** The work collection, e.g. http://solr1:8983/solr/catalog-versions-works; user info becomes basic auth. */
   workCollection: { url: string };
+  /**
+   * The library's grouping decisions (as decisionsFromCurationFile reads them from a file `works export`
+   * wrote), applied to every document's keys. The collection records which records they name: a run
+   * given other decisions re-keys the records either names; a run given none on a collection synced
+   * with some is refused (workCollectionGrouping.ts).
+   */
+  decisions?: readonly CurationDecision[];
 };
 
 /** What a run did, as a work index file's sync says it (`held`: records the collection holds, its state document aside), and the collection's profile. */
-export type WorkCollectionSyncSummary = WorkIndexSyncSummary & { readonly keyProfile: WorkKeyProfileName };
+export type WorkCollectionSyncSummary = WorkIndexSyncSummary & {
+  readonly keyProfile: WorkKeyProfileName;
+  /** Records taken again from the core because the grouping decisions differ from the last run's. */
+  readonly regrouped: number;
+};
 
 /** What the state document records, as JSON in its `state` field. */
 interface CollectionState {
@@ -52,10 +73,13 @@ interface CollectionState {
   walk_done_count?: number;
   walk_start_version?: string;
   highest_version?: string;
+  grouping?: RecordedGrouping;
 }
 
 const DEFAULT_ROWS = 5000;
 const SWEEP_ROWS = 10_000;
+/** Ids per request when records are taken again from the core by id (below Solr's 1024 boolean clauses). */
+const RETAKE_IDS = 500;
 
 /**
  * A document of the work collection for one stored document of the core (as Solr returns it, `_version_`
@@ -63,6 +87,7 @@ const SWEEP_ROWS = 10_000;
  */
 export function workCollectionDocument(
   document: Readonly<Record<string, unknown>>, keyProfile: WorkKeyProfileName, storedFields: StoredKeyFields, facetNames: FacetFieldNames,
+  rules?: CurationRules,
 ): { document: Record<string, unknown>; unkeyable?: string } | { refused: string } {
   const id = typeof document.id === 'string' && document.id.trim() !== '' ? document.id : undefined;
   if (id === undefined || id === WORK_COLLECTION_STATE_ID) return { refused: 'no usable id' };
@@ -70,13 +95,23 @@ export function workCollectionDocument(
   if (orderedAt === undefined) return { refused: 'neither last_indexed nor _version_ to order it by' };
   const keyed = keysOf(document, keyProfile, storedFields);
   const out: Record<string, unknown> = { id, ordered_at: orderedAt };
-  const keys = [...new Set(keyed.keys)];
+  const keys = [...new Set(rules === undefined ? keyed.keys : rules.curatedKeysOf(id, keyed.keys))];
   if (keys.length > 0) out.work_keys = keys;
   const version = solrVersionOf(document);
   if (version !== undefined) out.source_version = String(version);
   // Each facet field has a field of its own name in the collection (workCollectionSchema.ts).
   for (const [field, value] of facetValuesOfDocument(document, facetNames)) ((out[field] ??= []) as string[]).push(value);
   return keyed.unkeyable === undefined ? { document: out } : { document: out, unkeyable: keyed.unkeyable };
+}
+
+/**
+ * The parameters of one page of a walk of the core: sort `id asc` for the cursor, and on a SolrCloud
+ * collection every field in the first pass (`distrib.singlePass`): each shard sends its page whole
+ * instead of being asked again for the fields of the documents kept, one round less per page (a
+ * standalone core ignores it).
+ */
+export function walkReadParams(query: string, fl: string, rows: number, cursor: string): Array<[string, string]> {
+  return [['q', query], ['fl', fl], ['sort', 'id asc'], ['rows', String(rows)], ['cursorMark', cursor], ['distrib.singlePass', 'true']];
 }
 
 export async function syncWorkCollection(options: WorkCollectionSyncOptions): Promise<WorkCollectionSyncSummary> {
@@ -96,20 +131,34 @@ export async function syncWorkCollection(options: WorkCollectionSyncOptions): Pr
     throw new InvalidOptionError('keyProfile', `${collection.display} is keyed with the ${recorded} profile, not ${checked.keyProfile}: leave keyProfile (--key-profile) out to use the collection's, or sync into a new work collection for ${checked.keyProfile}`);
   }
   const keyProfile = recorded ?? checked.keyProfile ?? DEFAULT_WORK_KEY_PROFILE;
+  const { rules, grouping, retake } = groupingOfRun(state.grouping, checked.decisions, collection.display);
+  const stateDocument = (next: CollectionState) => ({ id: WORK_COLLECTION_STATE_ID, state: JSON.stringify(next) });
   const saveState = async (next: CollectionState) => {
-    await update([{ id: WORK_COLLECTION_STATE_ID, state: JSON.stringify(next) }], 'state');
+    await update([stateDocument(next)], 'state');
     state = next;
   };
-  if (state.core === undefined || state.key_profile === undefined) await saveState({ ...state, core: core.display, key_profile: keyProfile });
+
+  // One state write for what a run records before it writes any record.
+  const walking = state.walk_done !== true;
+  let opening: CollectionState = state.core === undefined || state.key_profile === undefined ? { ...state, core: core.display, key_profile: keyProfile } : state;
+  if (walking && state.walk_start_version === undefined) {
+    const version = await solrIndexVersionProbe(select, core.display)();
+    if (version === undefined) throw new IndexUnavailableError(`Solr ${core.display}: partial results while reading the core's version; sync not started`);
+    opening = { ...opening, walk_start_version: version.split('/')[1] || '0', walk_done_count: 0 };
+  }
+  // Before any page is recorded a walk starts from the first page, with these decisions: nothing to re-key.
+  const anyWritten = state.walk_done === true || state.cursor !== undefined;
+  if (!anyWritten) opening = { ...opening, grouping };
+  if (opening !== state) await saveState(opening);
 
   const fl = [...new Set(['id', '_version_', 'last_indexed', ...storedFieldsRead(checked.storedFields), ...Object.values(checked.facetNames)])].join(',');
   const unkeyable: Record<string, number> = {};
   let fetched = 0;
   let refused = 0;
-  const write = async (docs: Array<Record<string, unknown>>) => {
+  const documentsOf = (docs: ReadonlyArray<Record<string, unknown>>) => {
     const out: Array<Record<string, unknown>> = [];
     for (const doc of docs) {
-      const made = workCollectionDocument(doc, keyProfile, checked.storedFields, checked.facetNames);
+      const made = workCollectionDocument(doc, keyProfile, checked.storedFields, checked.facetNames, rules);
       if ('refused' in made) {
         refused++;
         continue;
@@ -117,27 +166,49 @@ export async function syncWorkCollection(options: WorkCollectionSyncOptions): Pr
       if (made.unkeyable !== undefined) unkeyable[made.unkeyable] = (unkeyable[made.unkeyable] ?? 0) + 1;
       out.push(made.document);
     }
-    if (out.length > 0) await update(out, 'documents');
     fetched += docs.length;
+    return out;
   };
+  const writer = pageWriter(update);
 
-  const walking = state.walk_done !== true;
+  // Decisions that differ from the recorded ones: the records either names are taken again from the core.
+  let regrouped = 0;
+  if (anyWritten && retake.length > 0) {
+    // Recorded first without a fingerprint: a run stopped before the end takes all of them again.
+    await saveState({ ...state, grouping: { records: retake } });
+    await writer.run(async (send) => {
+      for (let at = 0; at < retake.length; at += RETAKE_IDS) {
+        const ids = retake.slice(at, at + RETAKE_IDS);
+        const found = await select([['q', ids.map((id) => `id:${JSON.stringify(id)}`).join(' OR ')], ['fl', fl], ['rows', String(ids.length)]], 'work collection regrouping');
+        const docs = documentsOf(withExactVersions(found));
+        regrouped += docs.length;
+        await send(docs, () => undefined);
+      }
+    });
+    await saveState({ ...state, grouping });
+  }
+
   if (walking) {
-    if (state.walk_start_version === undefined) {
-      const version = await solrIndexVersionProbe(select, core.display)();
-      if (version === undefined) throw new IndexUnavailableError(`Solr ${core.display}: partial results while reading the core's version; sync not started`);
-      await saveState({ ...state, walk_start_version: version.split('/')[1] || '0', walk_done_count: 0 });
-    }
-    let done = state.walk_done_count ?? 0;
-    const pages = cursorPages(select, core.display, state.cursor ?? '*', 'work collection walk', (cursor) => [['q', '*:*'], ['fl', fl], ['sort', 'id asc'], ['rows', String(rows)], ['cursorMark', cursor]]);
-    for await (const { page, next } of pages) {
-      const docs = withExactVersions(page);
-      await write(docs);
-      done += docs.length;
-      // The cursor is recorded only once the page is written: a stop in between writes the page again.
-      await saveState({ ...state, cursor: next, walk_done_count: done });
-      checked.onProgress?.({ phase: 'walk', done, total: page.numFound });
-    }
+    let confirmed = { cursor: state.cursor, done: state.walk_done_count ?? 0 };
+    let recordedCursor = state.cursor;
+    let taken = confirmed.done;
+    const pages = cursorPages(select, core.display, state.cursor ?? '*', 'work collection walk', (cursor) => walkReadParams('*:*', fl, rows, cursor));
+    await writer.run(async (send) => {
+      for await (const { page, next } of pages) {
+        const docs = documentsOf(withExactVersions(page));
+        // A page's request records the cursor of the pages confirmed before it is sent, never its own: a
+        // request that fails part-way (shards answer alone) records nothing it did not write.
+        const withState = confirmed.cursor !== recordedCursor ? [...docs, stateDocument({ ...state, cursor: confirmed.cursor, walk_done_count: confirmed.done })] : docs;
+        recordedCursor = confirmed.cursor;
+        taken += page.docs.length;
+        const done = taken;
+        await send(withState, () => { confirmed = { cursor: next, done }; });
+        checked.onProgress?.({ phase: 'walk', done: confirmed.done, total: page.numFound });
+      }
+    }, async () => {
+      // Stopped: what was confirmed is recorded, if the collection takes it, so the next run resumes there.
+      await saveState({ ...state, cursor: confirmed.cursor, walk_done_count: confirmed.done }).catch(() => undefined);
+    });
     const { cursor: _cursor, walk_done_count: _count, walk_start_version: from, ...rest } = state;
     await saveState({ ...rest, walk_done: true, ...(from !== undefined ? { highest_version: from } : {}) });
   } else {
@@ -147,13 +218,16 @@ export async function syncWorkCollection(options: WorkCollectionSyncOptions): Pr
       const upTo = (await solrIndexVersionProbe(select, core.display)())?.split('/')[1];
       if (upTo === undefined || upTo === '') throw new IndexUnavailableError(`Solr ${core.display}: partial results while reading the core's version; no changes taken`);
       let done = 0;
-      const pages = cursorPages(select, core.display, '*', 'work collection changes', (cursor) => [['q', `_version_:{${since} TO ${upTo}]`], ['fl', fl], ['sort', 'id asc'], ['rows', String(rows)], ['cursorMark', cursor]]);
-      for await (const { page } of pages) {
-        const docs = withExactVersions(page);
-        await write(docs);
-        done += docs.length;
-        checked.onProgress?.({ phase: 'changes', done, total: page.numFound });
-      }
+      const pages = cursorPages(select, core.display, '*', 'work collection changes', (cursor) => walkReadParams(`_version_:{${since} TO ${upTo}]`, fl, rows, cursor));
+      await writer.run(async (send) => {
+        for await (const { page } of pages) {
+          const docs = documentsOf(withExactVersions(page));
+          const total = page.numFound;
+          await send(docs, () => { done += page.docs.length; });
+          checked.onProgress?.({ phase: 'changes', done, total });
+        }
+      });
+      // A stopped run leaves W where it was: the next one takes the same range again.
       await saveState({ ...state, highest_version: upTo });
     }
   }
@@ -180,20 +254,7 @@ export async function syncWorkCollection(options: WorkCollectionSyncOptions): Pr
     await update({ commit: {} }, 'commit');
     held = (await selectCollection([...records, ['rows', '0']], 'work collection held')).numFound;
   }
-  return { mode: walking ? 'walk' : 'changes', keyProfile, fetched, removed, held, inCore, unkeyable, refused, swept, elapsedMs: Date.now() - started };
-}
-
-interface Endpoint { url: URL; display: string; timeoutMs: number; headers: Record<string, string> }
-
-function endpointOf(option: string, text: unknown, timeoutMs: number): Endpoint {
-  let url: URL;
-  try {
-    url = new URL(String(text));
-  } catch {
-    throw new InvalidOptionError(option, `is not a URL: ${JSON.stringify(text)}`);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname.replace(/\/+$/, '') === '') throw new InvalidOptionError(option, 'must be the http(s) URL of a core or collection, e.g. http://localhost:8983/solr/biblio');
-  return { url, display: displayOfSolrUrl(url), timeoutMs, headers: basicAuthHeaders(url) };
+  return { mode: walking ? 'walk' : 'changes', keyProfile, fetched, removed, held, inCore, unkeyable, refused, swept, regrouped, elapsedMs: Date.now() - started };
 }
 
 function checkOptions(options: WorkCollectionSyncOptions) {
@@ -214,7 +275,13 @@ function checkOptions(options: WorkCollectionSyncOptions) {
     storedFields: checkStoredKeyFields('storedFields', options.storedFields),
     facetNames: facetFieldNamesOf({ ...DEFAULT_SOLR_FIELDS, ...checkFacetFieldNames(options.fields) }),
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
+    ...(options.decisions !== undefined ? { decisions: checkedDecisions(options.decisions) } : {}),
   };
+}
+
+function checkedDecisions(decisions: unknown): readonly CurationDecision[] {
+  checkCurationDecisions(decisions, 'syncWorkCollection');
+  return decisions;
 }
 
 /** The state document's record, by real-time get (it needs no commit); empty for a new collection. */
@@ -229,33 +296,4 @@ async function readState(collection: Endpoint): Promise<CollectionState> {
     // Fall through to the error below.
   }
   throw new IndexUnavailableError(`Solr ${collection.display}: the work collection's state document holds no readable state: ${snippet(String(doc.state))}`);
-}
-
-/** JSON posts to the collection's /update (documents, deletions or a commit). */
-function updateOn(collection: Endpoint): (body: unknown, what: string) => Promise<void> {
-  return async (body, what) => {
-    await exchange(collection, 'update?wt=json', JSON.stringify(body), what);
-  };
-}
-
-async function exchange(collection: Endpoint, path: string, body: string | undefined, what: string): Promise<unknown> {
-  let response: Response;
-  let text: string;
-  try {
-    response = await fetch(`${collection.display}/${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? collection.headers : { ...collection.headers, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body }),
-      signal: AbortSignal.timeout(collection.timeoutMs),
-    });
-    text = await response.text();
-  } catch (error) {
-    throw new IndexUnavailableError(`Solr ${collection.display}: work collection ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
-  if (!response.ok) throw new IndexUnavailableError(`Solr ${collection.display}: work collection ${what}: HTTP ${response.status}: ${solrErrorOf(text) ?? snippet(text)}`);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new IndexUnavailableError(`Solr ${collection.display}: work collection ${what}: an answer that is not JSON: ${snippet(text)}`);
-  }
 }

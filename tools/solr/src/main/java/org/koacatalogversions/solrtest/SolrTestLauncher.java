@@ -8,14 +8,26 @@
  * to the file given with --out and prints READY; it stops both, deleting DIR, on SIGTERM, on Ctrl-C, and
  * (with --stop-on-stdin-close) when stdin closes.
  *
- * Usage: java -cp ... SolrTestLauncher --work DIR --out FILE [--configset NAME=DIR]... [--cloud-nodes N] [--stop-on-stdin-close]
+ * A test that stops a node starts a small launcher of its own (test/support/ownSolrCloud.ts), never
+ * stopping the shared one's: --cloud-only starts the SolrCloud alone (no standalone Solr, no "biblio"), and
+ * --control-stdin reads commands from stdin, one a line, answering each with one line on stdout:
+ *   stop-node N   stops node N (0-based, in SOLR_CLOUD_NODE_BASES' order) and waits until ZooKeeper no
+ *                 longer lists it as live; answers "CONTROL stopped-node N"
+ *   start-node N  starts it again on the same port and waits until it is live; answers "CONTROL started-node N"
+ * A command that fails answers "CONTROL error <command>: <why>". The end of stdin stops everything, as
+ * --stop-on-stdin-close does.
+ *
+ * Usage: java -cp ... SolrTestLauncher --work DIR --out FILE [--configset NAME=DIR]... [--cloud-nodes N]
+ *          [--cloud-only] [--stop-on-stdin-close | --control-stdin]
  * where each configset DIR holds conf/solrconfig.xml and conf/managed-schema.xml (or schema.xml).
  * Building and starting it is tools/solr/start.sh's business.
  */
 package org.koacatalogversions.solrtest;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,6 +42,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.solr.cloud.MiniSolrCloudCluster;
 import org.apache.solr.embedded.JettyConfig;
@@ -44,6 +58,8 @@ public final class SolrTestLauncher {
     Path work = null;
     Path out = null;
     boolean stopOnStdinClose = false;
+    boolean controlStdin = false;
+    boolean cloudOnly = false;
     int cloudNodes = 1;
     Map<String, Path> configsets = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
@@ -51,6 +67,8 @@ public final class SolrTestLauncher {
         case "--work" -> work = Path.of(args[++i]).toAbsolutePath();
         case "--out" -> out = Path.of(args[++i]).toAbsolutePath();
         case "--stop-on-stdin-close" -> stopOnStdinClose = true;
+        case "--control-stdin" -> controlStdin = true;
+        case "--cloud-only" -> cloudOnly = true;
         case "--cloud-nodes" -> cloudNodes = Integer.parseInt(args[++i]);
         case "--configset" -> {
           String[] pair = args[++i].split("=", 2);
@@ -61,19 +79,22 @@ public final class SolrTestLauncher {
       }
     }
     if (work == null || out == null || configsets.isEmpty()) {
-      throw new IllegalArgumentException("usage: --work DIR --out FILE --configset NAME=DIR [--configset ...] [--stop-on-stdin-close]");
+      throw new IllegalArgumentException("usage: --work DIR --out FILE --configset NAME=DIR [--configset ...] [--cloud-nodes N] [--cloud-only] [--stop-on-stdin-close | --control-stdin]");
     }
     String first = configsets.keySet().iterator().next();
     long started = System.nanoTime();
 
     // Standalone: a solr home with the configsets under configsets/ (Solr's default configSetBaseDir).
-    Path home = work.resolve("standalone");
-    Files.createDirectories(home);
-    Files.writeString(home.resolve("solr.xml"), SOLR_XML);
-    for (Map.Entry<String, Path> set : configsets.entrySet()) {
-      copyTree(set.getValue().resolve("conf"), home.resolve("configsets").resolve(set.getKey()).resolve("conf"));
+    JettySolrRunner standalone = null;
+    if (!cloudOnly) {
+      Path home = work.resolve("standalone");
+      Files.createDirectories(home);
+      Files.writeString(home.resolve("solr.xml"), SOLR_XML);
+      for (Map.Entry<String, Path> set : configsets.entrySet()) {
+        copyTree(set.getValue().resolve("conf"), home.resolve("configsets").resolve(set.getKey()).resolve("conf"));
+      }
+      standalone = new JettySolrRunner(home.toString(), JettyConfig.builder().setPort(0).build());
     }
-    JettySolrRunner standalone = new JettySolrRunner(home.toString(), JettyConfig.builder().setPort(0).build());
 
     // SolrCloud: one node by default (two shards on one node keep the memory low), embedded ZooKeeper;
     // two nodes for the tests of replicas on other nodes (test/adapters/solr/workCollection.test.ts).
@@ -97,23 +118,32 @@ public final class SolrTestLauncher {
       stop.countDown();
     }));
 
-    standalone.start();
-    toStop.add(standalone::stop);
-    String standaloneBase = "http://127.0.0.1:" + standalone.getLocalPort() + "/solr";
+    String standaloneBase = null;
+    if (standalone != null) {
+      standalone.start();
+      toStop.add(standalone::stop);
+      standaloneBase = "http://127.0.0.1:" + standalone.getLocalPort() + "/solr";
+    }
     MiniSolrCloudCluster cloud = builder.build();
     toStop.add(cloud::shutdown);
-    String cloudBase = "http://127.0.0.1:" + cloud.getJettySolrRunner(0).getLocalPort() + "/solr";
+    // The nodes as started: MiniSolrCloudCluster drops a stopped node from its own list, so commands name them here.
+    List<JettySolrRunner> nodes = List.copyOf(cloud.getJettySolrRunners());
+    String cloudBase = "http://127.0.0.1:" + nodes.get(0).getLocalPort() + "/solr";
 
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-    ask(http, standaloneBase + "/admin/cores?action=CREATE&name=biblio&configSet=" + first + "&wt=json");
-    ask(http, cloudBase + "/admin/collections?action=CREATE&name=biblio&numShards=2&replicationFactor=1"
-        + "&collection.configName=" + first + "&waitForFinalState=true&wt=json");
-    ask(http, standaloneBase + "/biblio/select?q=*:*&rows=0&wt=json");
-    ask(http, cloudBase + "/biblio/select?q=*:*&rows=0&wt=json");
+    if (standaloneBase != null) {
+      ask(http, standaloneBase + "/admin/cores?action=CREATE&name=biblio&configSet=" + first + "&wt=json");
+      ask(http, cloudBase + "/admin/collections?action=CREATE&name=biblio&numShards=2&replicationFactor=1"
+          + "&collection.configName=" + first + "&waitForFinalState=true&wt=json");
+      ask(http, standaloneBase + "/biblio/select?q=*:*&rows=0&wt=json");
+      ask(http, cloudBase + "/biblio/select?q=*:*&rows=0&wt=json");
+    } else {
+      ask(http, cloudBase + "/admin/collections?action=LIST&wt=json");
+    }
 
     List<String> nodeBases = new ArrayList<>();
-    for (JettySolrRunner node : cloud.getJettySolrRunners()) nodeBases.add("http://127.0.0.1:" + node.getLocalPort() + "/solr");
-    String facts = "SOLR_STANDALONE_BASE=" + standaloneBase + "\n"
+    for (JettySolrRunner node : nodes) nodeBases.add("http://127.0.0.1:" + node.getLocalPort() + "/solr");
+    String facts = (standaloneBase == null ? "" : "SOLR_STANDALONE_BASE=" + standaloneBase + "\n")
         + "SOLR_CLOUD_BASE=" + cloudBase + "\n"
         + "SOLR_CLOUD_NODE_BASES=" + String.join(",", nodeBases) + "\n"
         + "SOLR_ZK_HOST=" + cloud.getZkServer().getZkAddress() + "\n"
@@ -125,7 +155,11 @@ public final class SolrTestLauncher {
     System.out.print(facts);
     System.out.flush();
 
-    if (stopOnStdinClose) {
+    if (controlStdin) {
+      Thread control = new Thread(() -> controlFromStdin(cloud, nodes), "stdin-control");
+      control.setDaemon(true);
+      control.start();
+    } else if (stopOnStdinClose) {
       Thread watcher = new Thread(() -> {
         try (InputStream in = System.in) {
           while (in.read() >= 0) {
@@ -140,6 +174,44 @@ public final class SolrTestLauncher {
       watcher.start();
     }
     stop.await();
+  }
+
+  private static final Pattern NODE_COMMAND = Pattern.compile("(stop|start)-node (\\d+)");
+
+  /** Runs the commands of stdin (see the header) until it closes, then exits (the shutdown hook stops everything). */
+  private static void controlFromStdin(MiniSolrCloudCluster cloud, List<JettySolrRunner> nodes) {
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        String command = line.trim();
+        if (command.isEmpty()) continue;
+        String answer;
+        try {
+          Matcher matcher = NODE_COMMAND.matcher(command);
+          if (!matcher.matches()) throw new IllegalArgumentException("unknown command (stop-node N, start-node N)");
+          int index = Integer.parseInt(matcher.group(2));
+          if (index >= nodes.size()) throw new IllegalArgumentException("there are nodes 0 to " + (nodes.size() - 1));
+          JettySolrRunner node = nodes.get(index);
+          if (matcher.group(1).equals("stop")) {
+            if (!node.isRunning()) throw new IllegalStateException("node " + index + " is stopped already");
+            cloud.stopJettySolrRunner(node);
+            cloud.waitForJettyToStop(node);
+            answer = "stopped-node " + index;
+          } else {
+            if (node.isRunning()) throw new IllegalStateException("node " + index + " is running already");
+            cloud.startJettySolrRunner(node);
+            cloud.waitForNode(node, 120);
+            answer = "started-node " + index;
+          }
+        } catch (Exception e) {
+          answer = "error " + command + ": " + String.valueOf(e.getMessage()).replace('\n', ' ');
+        }
+        System.out.println("CONTROL " + answer);
+        System.out.flush();
+      }
+    } catch (IOException ignored) {
+      // A broken stdin is a closed one.
+    }
+    System.exit(0);
   }
 
   /** Sends a GET and fails unless Solr answers 200 (the body is in the message). */
