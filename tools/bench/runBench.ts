@@ -47,7 +47,8 @@ import { keyCostLine, measureKeyCost } from './keyCost.js';
 import { measureWorkCollectionSync, workCollectionSyncTargets } from './workCollectionSyncCase.js';
 import { measurePerCore, perCoreJson, perCoreLines, perCoreTargets } from './perCoreCases.js';
 import { HTML_REQUEST_HEADERS } from './benchRequests.js';
-import { measureWorkCollectionCase, workCollectionCaseJson, workCollectionCaseLines, workCollectionCaseTargets } from './workCollectionCase.js';
+import { measureWorkCollectionCase } from './workCollectionCase.js';
+import { workCollectionCaseJson, workCollectionCaseLines, workCollectionCaseTargets } from './workCollectionReport.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Options
