@@ -187,7 +187,13 @@ export class WorkCollectionAnswers {
     const byId = new Map<string, Record<string, unknown>>();
     const unique = [...new Set(ids)];
     if (unique.length === 0) return byId;
-    const response = await this.requests.selectCore([['q', termsQuery(this.coreFields.id, unique)], ['rows', String(unique.length)]], `${what}: records`);
+    // Each shard holds only its own of the ids, so it sends them whole in one pass (distrib.singlePass): no
+    // second round over the shards for their fields. A standalone core ignores the parameter.
+    const response = await this.requests.selectCore([
+      ['q', termsQuery(this.coreFields.id, unique)],
+      ['rows', String(unique.length)],
+      ['distrib.singlePass', 'true'],
+    ], `${what}: records`);
     for (const doc of response.docs) {
       const id = doc[this.coreFields.id];
       if (typeof id === 'string') byId.set(id, doc);
