@@ -49,6 +49,7 @@ import { measurePerCore, perCoreJson, perCoreLines, perCoreTargets } from './per
 import { HTML_REQUEST_HEADERS } from './benchRequests.js';
 import { measureWorkCollectionCase } from './workCollectionCase.js';
 import { workCollectionCaseJson, workCollectionCaseLines, workCollectionCaseTargets } from './workCollectionReport.js';
+import { messageFrom, stopChild } from './benchChildren.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Options
@@ -129,35 +130,6 @@ function startChild(name: string, args: readonly string[], profile: boolean): Ch
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
-}
-
-/** The first message of `type` from a child; fails if the child exits first or takes too long. */
-function messageFrom<T extends { type: string }>(child: ChildProcess, type: T['type'], timeoutMs: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error(`no "${type}" message within ${timeoutMs} ms`)), timeoutMs);
-    const onMessage = (message: { type?: string }) => {
-      if (message.type === type) finish(undefined, message as T);
-    };
-    const onExit = (code: number | null, signal: string | null) => finish(new Error(`child exited (${signal ?? code}) before sending "${type}"`));
-    function finish(error?: Error, message?: T) {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      if (error !== undefined) reject(error);
-      else resolve(message as T);
-    }
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.send({ type: 'stop' });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 function progress(text: string): void {

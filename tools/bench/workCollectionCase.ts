@@ -43,6 +43,7 @@ import { cpuSeconds, type ListeningReport } from './processStats.js';
 import { confirmKeptAnswers, drive, fetchAll, type BenchChildren, type SolrPhaseSettings } from './solrPhaseDriving.js';
 import type { WorkCollectionServerCounts, WorkCollectionServerWalk } from './workCollectionServer.js';
 import { table, workCollectionCaseJson, workCollectionCaseLines, workCollectionCaseTargets } from './workCollectionReport.js';
+import { messageFrom, stopChild } from './benchChildren.js';
 
 export interface WorkCollectionCaseSettings extends SolrPhaseSettings {
   /** The catalog (catalogGenerator.ts), as the embedded index was built from it. */
@@ -321,34 +322,6 @@ export async function measureWorkCollectionCase(settings: WorkCollectionCaseSett
 
 function startChild(name: string, args: readonly string[]): ChildProcess {
   return fork(join(HERE, `${name}${EXTENSION}`), [...args], { execArgv: process.execArgv, stdio: ['ignore', 2, 2, 'ipc'] });
-}
-
-function messageFrom<T extends { type: string }>(child: ChildProcess, type: T['type'], timeoutMs: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onExit = (code: number | null) => finish(new Error(`child exited (${code}) before sending "${type}"`));
-    const onMessage = (message: { type?: string }) => {
-      if (message.type === type) finish(undefined, message as T);
-    };
-    const timer = setTimeout(() => finish(new Error(`no "${type}" message within ${timeoutMs} ms`)), timeoutMs);
-    function finish(error?: Error, message?: T) {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      if (error === undefined) resolve(message as T);
-      else reject(error);
-    }
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.send({ type: 'stop' });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** A kept feed of the mean size, padded by a comment (as runBench.ts makes the ceiling's body). */
