@@ -51,6 +51,7 @@ import { termsQuery } from './termsQuery.js';
 import { facetFieldNamesOf } from './workIndex/documentFacets.js';
 import { WorkIndexAnswers, type FetchedWork } from './workIndex/workIndexAnswers.js';
 import { WorkCollectionAnswers } from './workCollection/workCollectionAnswers.js';
+import { WORK_COLLECTION_ID_FIELD, WORK_COLLECTION_KEYS_FIELD } from './workCollection/workCollectionSchema.js';
 
 // solr-client 0.9 ships no type declarations; these describe the part of it this adapter uses.
 interface SolrClient {
@@ -100,12 +101,13 @@ class SolrIndex implements CatalogIndex {
         getFromCollection: (id, fl, what) => this.realTimeGet(target, id, fl, what),
       }, { id: fields.id, workKeys: fields.work_keys_str_mv, lastIndexed: fields.last_indexed }, toRecord);
       this.collection = { target, answers, versionWatch: this.versionWatchOf(selectCollection, target.endpoint) };
-      this.recordWithVersions = (id, query) => {
+      this.recordWithVersions = async (id, query) => {
         checkRecordId('recordWithVersions', id);
+        checkVersionsQuery({ ...query, workKeys: [] }, 'recordWithVersions');
         return answers.recordWithVersions(id, query);
       };
       // Counts as on a core with keys (coreKeyVersions.ts), asked of the collection by its field names.
-      this.coreKeys = new CoreKeyVersions({ ...settings, endpoint: target.endpoint, fields: { ...fields, id: 'id', work_keys_str_mv: 'work_keys' } }, selectCollection, toRecord);
+      this.coreKeys = new CoreKeyVersions({ ...settings, endpoint: target.endpoint, fields: { ...fields, id: WORK_COLLECTION_ID_FIELD, work_keys_str_mv: WORK_COLLECTION_KEYS_FIELD } }, selectCollection, toRecord);
     } else {
       this.coreKeys = settings.workIndex ? undefined : new CoreKeyVersions(settings, select, toRecord);
     }

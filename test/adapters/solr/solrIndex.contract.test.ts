@@ -1314,6 +1314,17 @@ test('a window that is not whole non-negative numbers is a caller bug (InvalidAr
   await index.close();
 });
 
+test('on a work collection, recordWithVersions refuses a bad id or query before asking anything (InvalidArgumentError naming it)', async (t) => {
+  // Nothing listens on port 9: a request would be an index fault, not the caller bug asserted here.
+  const index = openIndex(t, { url: 'http://127.0.0.1:9/solr/biblio', workCollection: { url: 'http://127.0.0.1:9/solr/works' } });
+  const ask = index.recordWithVersions!.bind(index);
+  const query = { order: 'relevance', offset: 0, limit: 20 } as const;
+  await t.throwsAsync(ask(42 as unknown as string, query), { instanceOf: InvalidArgumentError, message: /recordWithVersions/ });
+  await t.throwsAsync(ask('hob-1', { ...query, offset: -1 }), { instanceOf: InvalidArgumentError, message: /recordWithVersions.*query\.offset/ });
+  await t.throwsAsync(ask('hob-1', { ...query, order: 'newest' as 'relevance' }), { instanceOf: InvalidArgumentError, message: /query\.order/ });
+  await index.close();
+});
+
 // ---------------------------------------------------------------------------------------------------
 // Options
 

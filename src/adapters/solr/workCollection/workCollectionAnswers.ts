@@ -33,14 +33,14 @@ import { isObject } from '../solrFaults.js';
 import type { Params } from '../solrParams.js';
 import { termsQuery, WORK_KEY_SEPARATOR } from '../termsQuery.js';
 import { orderTimeOf } from '../workIndex/documentOrder.js';
+import { WORK_COLLECTION_ID_FIELD, WORK_COLLECTION_KEYS_FIELD, WORK_COLLECTION_ORDER_FIELD } from './workCollectionSchema.js';
 
 /** Ids read per request when the whole work is read (an order on record fields). */
 export const WORK_ROWS_PER_REQUEST = 2000;
 
-/** The collection's field names (workCollectionSchema.ts WORK_COLLECTION_FIELDS). */
-const ID = 'id';
-const KEYS = 'work_keys';
-const ORDERED_AT = 'ordered_at';
+const ID = WORK_COLLECTION_ID_FIELD;
+const KEYS = WORK_COLLECTION_KEYS_FIELD;
+const ORDERED_AT = WORK_COLLECTION_ORDER_FIELD;
 
 type Select = (params: Params, what: string) => Promise<SolrResultList>;
 

@@ -25,11 +25,16 @@ export const WORK_COLLECTION_CONFIGSET_PREFIX = 'catalog-versions-work-';
  */
 export const WORK_COLLECTION_STATE_ID = '~catalog-versions-state';
 
+/** The fields the sync writes and the answers read by name: a document's id, its work keys, its order time. */
+export const WORK_COLLECTION_ID_FIELD = 'id';
+export const WORK_COLLECTION_KEYS_FIELD = 'work_keys';
+export const WORK_COLLECTION_ORDER_FIELD = 'ordered_at';
+
 /** Each field of the schema with the type it is declared with and whether it is multi-valued. */
 export const WORK_COLLECTION_FIELDS: Readonly<Record<string, { type: string; multiValued: boolean }>> = Object.freeze({
-  id: { type: 'string', multiValued: false },
-  work_keys: { type: 'strings', multiValued: true },
-  ordered_at: { type: 'plong', multiValued: false },
+  [WORK_COLLECTION_ID_FIELD]: { type: 'string', multiValued: false },
+  [WORK_COLLECTION_KEYS_FIELD]: { type: 'strings', multiValued: true },
+  [WORK_COLLECTION_ORDER_FIELD]: { type: 'plong', multiValued: false },
   source_version: { type: 'plong', multiValued: false },
   // The facet values are kept under the page's own facet names (src/record/recordFacets.ts FACET_FIELDS).
   ...Object.fromEntries(FACET_FIELDS.map((field) => [field, { type: 'strings', multiValued: true }])),

@@ -37,7 +37,7 @@ import { cursorPages, selectOn, withExactVersions } from '../workIndex/syncReads
 import { checkFacetFieldNames, type WorkIndexSyncOptions, type WorkIndexSyncSummary } from '../workIndex/workIndexSync.js';
 import { checkCurationDecisions, type CurationDecision, type CurationRules } from '../../../work-keys/curation/curationDecisions.js';
 import { groupingOfRun, type RecordedGrouping } from './workCollectionGrouping.js';
-import { WORK_COLLECTION_STATE_ID } from './workCollectionSchema.js';
+import { WORK_COLLECTION_ID_FIELD, WORK_COLLECTION_KEYS_FIELD, WORK_COLLECTION_ORDER_FIELD, WORK_COLLECTION_STATE_ID } from './workCollectionSchema.js';
 import { endpointOf, exchange, pageWriter, updateOn, type Endpoint } from './workCollectionWrites.js';
 
 /**
@@ -94,9 +94,9 @@ export function workCollectionDocument(
   const orderedAt = orderTimeOf(document);
   if (orderedAt === undefined) return { refused: 'neither last_indexed nor _version_ to order it by' };
   const keyed = keysOf(document, keyProfile, storedFields);
-  const out: Record<string, unknown> = { id, ordered_at: orderedAt };
+  const out: Record<string, unknown> = { [WORK_COLLECTION_ID_FIELD]: id, [WORK_COLLECTION_ORDER_FIELD]: orderedAt };
   const keys = [...new Set(rules === undefined ? keyed.keys : rules.curatedKeysOf(id, keyed.keys))];
-  if (keys.length > 0) out.work_keys = keys;
+  if (keys.length > 0) out[WORK_COLLECTION_KEYS_FIELD] = keys;
   const version = solrVersionOf(document);
   if (version !== undefined) out.source_version = String(version);
   // Each facet field has a field of its own name in the collection (workCollectionSchema.ts).
